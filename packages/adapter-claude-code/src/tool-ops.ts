@@ -1,0 +1,134 @@
+import type { ReadOp, Source, ToolOp } from '@glassbox/core';
+import { parseNumberedText } from './numbered-text';
+import { isObject, num, str, type Json, type JsonObject } from './record-types';
+import { sha256, utf8Bytes } from './hash';
+
+/** Turns a path into a label relative to the working directory when it lies inside it. */
+export function relativeLabel(path: string, cwd: string | null): string {
+  if (cwd) {
+    for (const sep of ['/', '\\']) {
+      const prefix = cwd.endsWith(sep) ? cwd : cwd + sep;
+      if (path.startsWith(prefix)) return path.slice(prefix.length);
+    }
+  }
+  return path;
+}
+
+function clip(text: string, max: number): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > max ? oneLine.slice(0, max - 1) + '…' : oneLine;
+}
+
+/** What a tool call is, from its name and input alone. */
+export function opFromInput(name: string, input: JsonObject, cwd: string | null): { op: ToolOp; source: Source } {
+  const filePath = str(input['file_path']) ?? str(input['notebook_path']) ?? str(input['path']);
+  switch (name) {
+    case 'Read': {
+      const path = str(input['file_path']) ?? '';
+      const offset = num(input['offset']);
+      const limit = num(input['limit']);
+      const op: ReadOp = {
+        kind: 'read',
+        path,
+        startLine: offset !== undefined && offset > 0 ? offset : 1,
+        numLines: limit ?? 0,
+        totalLines: null,
+        full: false,
+        unchanged: false,
+        truncated: false,
+      };
+      return { op, source: fileSource(path, cwd) };
+    }
+    case 'Write': {
+      const path = str(input['file_path']) ?? '';
+      const content = str(input['content']) ?? '';
+      return {
+        op: { kind: 'write', path, contentHash: sha256(content), contentBytes: utf8Bytes(content) },
+        source: fileSource(path, cwd),
+      };
+    }
+    case 'Edit':
+    case 'MultiEdit':
+    case 'NotebookEdit': {
+      const path = filePath ?? '';
+      return { op: { kind: 'edit', path }, source: fileSource(path, cwd) };
+    }
+    case 'Bash':
+    case 'BashOutput':
+    case 'PowerShell': {
+      const command = str(input['command']) ?? str(input['bash_id']) ?? name;
+      return { op: { kind: 'command', command }, source: { type: 'command', label: clip(command, 80) } };
+    }
+    case 'Grep':
+    case 'Glob':
+    case 'LS': {
+      const pattern = str(input['pattern']) ?? filePath ?? '';
+      const where = filePath ? ` in ${relativeLabel(filePath, cwd)}` : '';
+      return { op: { kind: 'search', pattern }, source: { type: 'search', label: clip(`${name} ${pattern}${where}`, 80) } };
+    }
+    case 'WebFetch':
+    case 'WebSearch': {
+      const url = str(input['url']) ?? str(input['query']) ?? '';
+      return { op: { kind: 'fetch', url }, source: { type: 'url', label: clip(url, 80) } };
+    }
+    case 'Task':
+    case 'Agent': {
+      const description = str(input['description']) ?? str(input['subagent_type']) ?? 'subagent';
+      return { op: { kind: 'subagent', description }, source: { type: 'subagent', label: clip(description, 80) } };
+    }
+    default: {
+      if (name.startsWith('mcp__')) {
+        const [, server = '', ...rest] = name.split('__');
+        const tool = rest.join('__');
+        return { op: { kind: 'mcp', server, tool }, source: { type: 'mcp', label: `${server}/${tool}` } };
+      }
+      return { op: { kind: 'other', name }, source: { type: 'tool', label: name } };
+    }
+  }
+}
+
+function fileSource(path: string, cwd: string | null): Source {
+  return { type: 'file', label: relativeLabel(path, cwd), path };
+}
+
+/**
+ * Completes a read from its result: the structured mirror when present (2.x), else the numbered text.
+ * Returns a new op; the input-only op is kept when nothing can be learnt.
+ */
+export function refineRead(op: ReadOp, mirror: Json | undefined, resultText: string | null): ReadOp {
+  if (isObject(mirror)) {
+    const type = str(mirror['type']);
+    const file = mirror['file'];
+    if (type === 'file_unchanged') return { ...op, unchanged: true, numLines: 0 };
+    if (type === 'text' && isObject(file)) {
+      const content = str(file['content']);
+      const startLine = num(file['startLine']) ?? op.startLine;
+      const numLines = num(file['numLines']) ?? 0;
+      const totalLines = num(file['totalLines']) ?? null;
+      const truncated = file['truncatedByTokenCap'] === true || mirror['truncatedByTokenCap'] === true;
+      const full = !truncated && startLine === 1 && totalLines !== null && numLines >= totalLines;
+      const out: ReadOp = { ...op, startLine, numLines, totalLines, truncated, full };
+      if (content !== undefined) {
+        out.capturedText = content;
+        out.capturedHash = sha256(content);
+      }
+      return out;
+    }
+    if (type !== undefined && type !== 'text') return { ...op, numLines: 0 };
+  }
+  if (resultText === null) return op;
+  const parsed = parseNumberedText(resultText);
+  if (!parsed) return op;
+  const text = parsed.lines.join('\n');
+  // Without a mirror the file's length is unknown, so the read is never taken as the whole file.
+  return {
+    ...op,
+    startLine: parsed.startLine,
+    numLines: parsed.lines.length,
+    totalLines: null,
+    full: false,
+    truncated: resultText.startsWith('<system-reminder>'),
+    capturedText: text,
+    capturedHash: sha256(text),
+  };
+}

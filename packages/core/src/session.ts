@@ -1,0 +1,199 @@
+import type { Problem } from './problem';
+import type { Usage } from './usage';
+
+/**
+ * The neutral model of one agent session, as an adapter reads it from its raw transcript.
+ * It is an index, not a copy: payloads are summarised (size, hash, preview) so that memory
+ * follows the resident window, not the file.
+ */
+export type NodeKind =
+  | 'prompt'
+  | 'tool-results'
+  | 'meta'
+  | 'assistant'
+  | 'attachment'
+  | 'compact-boundary'
+  | 'compact-summary'
+  | 'microcompact-boundary'
+  | 'system'
+  | 'progress'
+  | 'other';
+
+export type BlockKind =
+  | 'text'
+  | 'thinking'
+  | 'redacted-thinking'
+  | 'tool-use'
+  | 'tool-result'
+  | 'image'
+  | 'document'
+  | 'other';
+
+/** One content block of a message, as the model sees it. */
+export interface Block {
+  /** Index in the message's content array (0 when the content is a plain string). */
+  index: number;
+  kind: BlockKind;
+  /** UTF-8 bytes of what is sent to the model for this block. */
+  bytes: number;
+  /** Local estimate of the tokens this block costs. */
+  tokens: number;
+  /** sha-256 (hex) of the payload as sent; only for payloads big enough to be worth deduplicating. */
+  hash?: string;
+  /** The first characters, for display. */
+  preview: string;
+  toolUseId?: string;
+  toolName?: string;
+  isError?: boolean;
+}
+
+/** A record that takes part in the conversation chain. */
+export interface ChainNode {
+  uuid: string;
+  parentUuid: string | null;
+  /** The chain parent a compaction boundary logically continues from. */
+  logicalParentUuid?: string;
+  kind: NodeKind;
+  /** The raw record type, for display. */
+  rawType: string;
+  line: number;
+  /** Byte offset of the line in the file, and its length in bytes (without the newline). */
+  offset: number;
+  length: number;
+  timestamp?: string;
+  isSidechain: boolean;
+  /** Records of one API response share this id; they form one message. */
+  messageId?: string;
+  requestId?: string;
+  model?: string;
+  /** Provider-reported usage on this record (the same for every record of one response). */
+  usage?: Usage;
+  blocks: Block[];
+  /** Bytes of the client-side structured mirror of a tool result (never sent to the model). */
+  mirrorBytes: number;
+  /** For microcompact boundaries: the tool calls whose results are no longer sent. */
+  compactedToolIds?: string[];
+  /** For compaction boundaries: messages kept verbatim across the compaction. */
+  preservedUuids?: string[];
+  /** For compaction boundaries: the uuid the preserved segment is re-parented to. */
+  preservedAnchorUuid?: string;
+  /** Label for attachments and system records (their subtype). */
+  subtype?: string;
+  /** For prompts: the prompt text's first characters. */
+  promptText?: string;
+}
+
+/** Where a piece of context came from. */
+export type SourceType =
+  | 'file'
+  | 'command'
+  | 'search'
+  | 'url'
+  | 'mcp'
+  | 'subagent'
+  | 'tool'
+  | 'prompt'
+  | 'assistant'
+  | 'thinking'
+  | 'attachment'
+  | 'meta'
+  | 'summary';
+
+export interface Source {
+  type: SourceType;
+  /** A short human label: a path relative to the working directory, a command, a URL… */
+  label: string;
+  /** Absolute path, for file sources. */
+  path?: string;
+}
+
+/** What a tool call did, in agent-neutral terms. */
+export type ToolOp =
+  | ReadOp
+  | { kind: 'write'; path: string; contentHash: string; contentBytes: number }
+  | { kind: 'edit'; path: string }
+  | { kind: 'command'; command: string }
+  | { kind: 'search'; pattern: string }
+  | { kind: 'fetch'; url: string }
+  | { kind: 'mcp'; server: string; tool: string }
+  | { kind: 'subagent'; agentId?: string; description: string }
+  | { kind: 'other'; name: string };
+
+export interface ReadOp {
+  kind: 'read';
+  path: string;
+  /** 1-based first line captured, and how many lines. */
+  startLine: number;
+  numLines: number;
+  totalLines: number | null;
+  /** The read captured the whole file. */
+  full: boolean;
+  /** The client answered "unchanged since your last read" instead of content. */
+  unchanged: boolean;
+  /** The read was cut by a token cap: it is partial. */
+  truncated: boolean;
+  /** The raw text the read captured (without line numbers), when known. Dropped for reads before a compaction. */
+  capturedText?: string;
+  /** sha-256 of capturedText. */
+  capturedHash?: string;
+}
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  useUuid: string;
+  useLine: number;
+  resultUuid?: string;
+  resultLine?: number;
+  isError: boolean;
+  op: ToolOp;
+  source: Source;
+}
+
+export interface SubagentRef {
+  agentId: string;
+  path: string;
+  /** The tool call in the parent that started it, when known. */
+  toolUseId?: string;
+  agentType?: string;
+  description?: string;
+}
+
+export interface SessionStats {
+  lines: number;
+  bytes: number;
+  records: number;
+  byType: Record<string, number>;
+  /** Record types this adapter does not know, with counts: kept, never fatal. */
+  unknownTypes: Record<string, number>;
+  /** Bytes of client-side tool-result mirrors (file bytes, never model tokens). */
+  mirrorBytes: number;
+  invalidLines: number;
+}
+
+export interface Session {
+  agent: string;
+  id: string;
+  path: string;
+  cwd: string | null;
+  version: string | null;
+  gitBranch: string | null;
+  title: string | null;
+  firstPrompt: string | null;
+  firstTimestamp: string | null;
+  lastTimestamp: string | null;
+  /** Chain records by uuid. */
+  nodes: Map<string, ChainNode>;
+  /** Uuids of chain records in file order. */
+  order: string[];
+  /** The leaf the agent itself would resume from. */
+  leafUuid: string | null;
+  toolCalls: Map<string, ToolCall>;
+  subagents: SubagentRef[];
+  problems: Problem[];
+  stats: SessionStats;
+  /** When a parent link is missing, the agent may re-link to the closest earlier record within this window. */
+  parentFallbackMs: number;
+  /** For subagent transcripts: the agent id. */
+  agentId?: string;
+}

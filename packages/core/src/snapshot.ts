@@ -1,0 +1,151 @@
+import type { Problem } from './problem';
+import type { Source, NodeKind, BlockKind } from './session';
+import type { Usage } from './usage';
+
+export const SEGMENT_CLASSES = ['live', 'gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'] as const;
+export type SegmentClass = (typeof SEGMENT_CLASSES)[number];
+export type DeadClass = Exclude<SegmentClass, 'live'>;
+/** The classes that are proven, not inferred: the lossless default. */
+export const PROVABLE_CLASSES: readonly DeadClass[] = ['gone', 'stale-drift', 'stale-superseded', 'duplicate'];
+
+export type SegmentKind =
+  | 'tool-result'
+  | 'tool-input'
+  | 'prompt'
+  | 'assistant-text'
+  | 'thinking'
+  | 'attachment'
+  | 'meta'
+  | 'compact-summary'
+  | 'image'
+  | 'other';
+
+/** A reference to another segment, for "jump to" links in proofs. */
+export interface SegmentRef {
+  segmentId: string;
+  line: number;
+  timestamp?: string;
+  toolUseId?: string;
+}
+
+export type Proof =
+  | { class: 'gone'; path: string; checkedPath: string; checkedAt: string; cwdExists: true }
+  | {
+      class: 'stale-drift';
+      path: string;
+      checkedPath: string;
+      checkedAt: string;
+      range: { startLine: number; endLine: number; full: boolean };
+      capturedHash: string;
+      currentHash: string;
+      /** Unified diff of the captured range against the same range on disk now. */
+      diff: string;
+    }
+  | {
+      class: 'stale-superseded';
+      path: string;
+      range: { startLine: number; endLine: number; full: boolean };
+      by: SegmentRef & { kind: 'read' | 'write'; range?: { startLine: number; endLine: number; full: boolean } };
+    }
+  | { class: 'duplicate'; hash: string; bytes: number; kept: SegmentRef; copies: number }
+  | { class: 'spent'; inferred: true; reason: string };
+
+export interface Segment {
+  /** Stable within a transcript: `<record uuid>:<block index>` or `<record uuid>:input`. */
+  id: string;
+  kind: SegmentKind;
+  source: Source;
+  /** Estimated tokens (a local estimate, calibrated against the reported total). */
+  tokens: number;
+  bytes: number;
+  class: SegmentClass;
+  proof?: Proof;
+  toolUseId?: string;
+  toolName?: string;
+  uuid: string;
+  line: number;
+  blockIndex: number;
+  blockKind: BlockKind;
+  nodeKind: NodeKind;
+  timestamp?: string;
+  /** 0-based index of the user turn (prompt) this segment belongs to, within the resident window. */
+  turn: number;
+  isError?: boolean;
+  /** In the protected tail or otherwise never evictable (errors, prose, thinking, summary). */
+  protected: boolean;
+  hash?: string;
+  preview: string;
+}
+
+export interface TurnPoint {
+  /** Index of the API response in the session (main thread). */
+  index: number;
+  line: number;
+  timestamp?: string;
+  messageId: string;
+  model: string;
+  /** Provider-reported context size at that request. */
+  contextTokens: number;
+  usage: Usage;
+  /** The response came after a compaction boundary at this position. */
+  afterCompaction: boolean;
+}
+
+export interface ContextSummary {
+  /** input + cache creation + cache read of the last main-thread API response; null when none. */
+  reportedTokens: number | null;
+  /** Sum of segment estimates. */
+  estimatedTokens: number;
+  /** Reported minus what the transcript accounts for: system prompt, tools and memory. */
+  unattributedTokens: number;
+  /** How segment estimates were scaled to agree with the provider's figures. */
+  calibration: { factor: number; basis: string };
+  compactions: number;
+  microcompactions: number;
+  /** Bytes of tool-result mirrors in resident records: file bytes, never sent to the model. */
+  mirrorBytes: number;
+  lastModel: string | null;
+}
+
+export interface ReclaimSummary {
+  tokens: number;
+  /** After paying for tombstones. */
+  netTokens: number;
+  tombstoneTokens: number;
+  byClass: Record<DeadClass, { tokens: number; segments: number }>;
+}
+
+export interface LinkedWindow {
+  agentId: string;
+  path: string;
+  toolUseId?: string;
+  description?: string;
+  agentType?: string;
+  estimatedTokens: number;
+  reportedTokens: number | null;
+  segments: number;
+}
+
+export interface ClassifiedSnapshot {
+  session: {
+    id: string;
+    path: string;
+    cwd: string | null;
+    version: string | null;
+    gitBranch: string | null;
+    title: string | null;
+    agent: string;
+    /** The folder the working directory was mapped to, when one was given. */
+    repoRoot: string | null;
+    repoExists: boolean;
+  };
+  leafUuid: string | null;
+  context: ContextSummary;
+  segments: Segment[];
+  reclaimable: ReclaimSummary;
+  turns: TurnPoint[];
+  subagents: LinkedWindow[];
+  problems: Problem[];
+  classes: { enabled: DeadClass[]; inferred: DeadClass[] };
+  checkedAt: string;
+}
