@@ -1,0 +1,7 @@
+import type { Command } from 'commander';
+import type { CliIO } from '../io';
+
+/** Each command module registers itself on the program. Add new commands here. */
+export type RegisterCommand = (program: Command, io: CliIO) => void;
+
+export const COMMANDS: RegisterCommand[] = [];

@@ -1,0 +1,35 @@
+import { Command, CommanderError } from 'commander';
+import { EXIT_BAD_INPUT, UsageError } from './exit-codes';
+import { processIO, type CliIO } from './io';
+import { COMMANDS } from './commands/registry';
+
+export function buildProgram(io: CliIO): Command {
+  const program = new Command('glassbox')
+    .description('See what is really resident in a coding agent\'s context window, and remove only what is provably dead.')
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')) });
+  for (const register of COMMANDS) register(program, io);
+  return program;
+}
+
+/** Runs the CLI and returns its exit code. Errors become messages, never stack traces. */
+export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync([...argv]);
+    return io.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return 0;
+      return EXIT_BAD_INPUT;
+    }
+    if (error instanceof UsageError) {
+      io.err(`glassbox: ${error.message}`);
+      return error.exitCode;
+    }
+    io.err(`glassbox: unexpected error: ${(error as Error).message}`);
+    if (io.env['GLASSBOX_DEBUG']) io.err(String((error as Error).stack));
+    return 70;
+  }
+}

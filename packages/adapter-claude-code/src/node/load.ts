@@ -1,0 +1,32 @@
+import type { Session, SubagentRef } from '@glassbox/core';
+import { listSubagentFiles } from './discover';
+import { readSessionFile } from './read-file';
+
+export interface LoadedSession {
+  session: Session;
+  /** Subagent transcripts of the session, each its own window, linked through `session.subagents`. */
+  subagents: Session[];
+}
+
+/** Parses a session and its subagent files, linking each subagent to the tool call that started it. */
+export function loadSessionWithSubagents(path: string, options: { subagents?: boolean } = {}): LoadedSession {
+  const { session, parser } = readSessionFile(path);
+  const subagents: Session[] = [];
+  if (options.subagents === false) return { session, subagents };
+  const hints = parser.subagentLinks();
+  for (const file of listSubagentFiles(path, session.id)) {
+    const { session: sub } = readSessionFile(file.path);
+    const ref: SubagentRef = { agentId: file.agentId, path: file.path };
+    const hint = hints.get(file.agentId);
+    const toolUseId = file.meta?.toolUseId ?? hint?.toolUseId;
+    if (toolUseId) ref.toolUseId = toolUseId;
+    const agentType = file.meta?.agentType ?? hint?.agentType;
+    if (agentType) ref.agentType = agentType;
+    const description = file.meta?.description ?? hint?.description;
+    if (description) ref.description = description;
+    session.subagents.push(ref);
+    for (const p of sub.problems) if (p.severity !== 'info') session.problems.push(p);
+    subagents.push(sub);
+  }
+  return { session, subagents };
+}
