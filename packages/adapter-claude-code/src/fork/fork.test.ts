@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { buildFork } from './apply';
+import { validateFork } from './validate';
+import { GENERATED, NEW_ID, candidateActions, generatedPath, readLines } from './test-corpus';
+
+describe('buildFork on the generated corpus', () => {
+  for (const name of GENERATED) {
+    it(`${name}: tombstones every payload it can and validates`, () => {
+      const lines = readLines(generatedPath(name));
+      const actions = candidateActions(lines);
+      const fork = buildFork(lines, actions, NEW_ID);
+      expect(fork.applied.length).toBeGreaterThan(0);
+      expect(fork.lines).toHaveLength(lines.length);
+      // Refusals are only payloads already smaller than their tombstone, or a second copy of a record.
+      for (const r of fork.refused) expect(['not_smaller', 'duplicate_action']).toContain(r.code);
+      const report = validateFork(lines, fork.lines, { actions: fork.applied.map((a) => a.action), touchedLines: fork.touchedLines });
+      expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+      expect(report.ok).toBe(true);
+      expect(report.fork.estimatedTokens).toBeLessThan(report.original.estimatedTokens);
+      expect(report.fork.live).toBe(report.original.live);
+      expect(report.touchedLines).toEqual(fork.touchedLines);
+
+      const touched = new Set(fork.touchedLines);
+      lines.forEach((line, i) => {
+        const out = fork.lines[i] as string;
+        const sid = (JSON.parse(line) as { sessionId?: string }).sessionId;
+        if (touched.has(i + 1)) {
+          expect(out).not.toBe(line);
+          expect(out.length).toBeLessThan(line.length);
+        } else if (sid) {
+          // Untouched lines: the same bytes, but for the session id.
+          expect(out).toBe(line.replace(`"sessionId":"${sid}"`, `"sessionId":"${NEW_ID}"`));
+        } else {
+          expect(out).toBe(line);
+        }
+        if (sid) expect((JSON.parse(out) as { sessionId: string }).sessionId).toBe(NEW_ID);
+      });
+    });
+  }
+
+  it('replaces a Read result and its mirror, and keeps the rest of the record', () => {
+    const lines = readLines(generatedPath('01-superseded-reads'));
+    const read = candidateActions(lines).find((a) => a.tombstone.includes('Read output'));
+    expect(read).toBeDefined();
+    const fork = buildFork(lines, [read!], NEW_ID);
+    expect(fork.applied).toHaveLength(1);
+    const before = JSON.parse(lines[read!.line! - 1] as string);
+    const after = JSON.parse(fork.lines[read!.line! - 1] as string);
+    expect(after.message.content[read!.blockIndex].content).toBe(read!.tombstone);
+    expect(after.toolUseResult.file.content).toBe(read!.tombstone);
+    expect(after.toolUseResult.file.filePath).toBe(before.toolUseResult.file.filePath);
+    expect(Object.keys(after)).toEqual(Object.keys(before));
+    const applied = fork.applied[0]!;
+    expect(applied.toolName).toBe('Read');
+    expect(applied.removed.map((r) => r.path)).toEqual([`message.content[${read!.blockIndex}].content`, 'toolUseResult.file.content']);
+    expect(applied.removed[0]!.text).toBe(before.message.content[read!.blockIndex].content);
+  });
+
+  it('replaces Bash stdout in the mirror and a Write input', () => {
+    const lines = readLines(generatedPath('03-large-outputs'));
+    const actions = candidateActions(lines);
+    const fork = buildFork(lines, actions, NEW_ID);
+    const bash = fork.applied.find((a) => a.toolName === 'Bash');
+    expect(bash?.removed.map((r) => r.path)).toContain('toolUseResult.stdout');
+    const write = fork.applied.find((a) => a.action.target === 'tool-input' && a.toolName === 'Write');
+    expect(write).toBeDefined();
+    const rec = JSON.parse(fork.lines[write!.line - 1] as string);
+    expect(rec.message.content[write!.action.blockIndex].input.content).toBe(write!.action.tombstone);
+    expect(rec.message.content[write!.action.blockIndex].input.file_path).toMatch(/\//);
+  });
+
+  it('with no actions, changes only the session id', () => {
+    const lines = readLines(generatedPath('04-subagent-compact-multiturn'));
+    const fork = buildFork(lines, [], NEW_ID);
+    expect(fork.touchedLines).toEqual([]);
+    expect(fork.originalSessionIds).toHaveLength(1);
+    const report = validateFork(lines, fork.lines);
+    expect(report.ok).toBe(true);
+    expect(report.fork.estimatedTokens).toBe(report.original.estimatedTokens);
+  });
+
+  it('refuses what it must not or cannot do, and leaves those lines alone', () => {
+    const lines = readLines(generatedPath('02-gone-drift-errors'));
+    let errorAt: { uuid: string; line: number; blockIndex: number; id: string } | undefined;
+    lines.forEach((text, i) => {
+      const r = JSON.parse(text);
+      const c = r.message?.content;
+      if (!errorAt && Array.isArray(c)) c.forEach((b: { type: string; is_error?: boolean; tool_use_id: string }, j: number) => {
+        if (b.type === 'tool_result' && b.is_error === true) errorAt = { uuid: r.uuid, line: i + 1, blockIndex: j, id: b.tool_use_id };
+      });
+    });
+    expect(errorAt).toBeDefined();
+    const good = candidateActions(lines).find((a) => a.target === 'tool-result')!;
+    const fork = buildFork(
+      lines,
+      [
+        { uuid: errorAt!.uuid, blockIndex: errorAt!.blockIndex, target: 'tool-result', tombstone: '[x]' },
+        { uuid: 'no-such-uuid', blockIndex: 0, target: 'tool-result', tombstone: '[x]' },
+        { ...good, toolUseId: 'toolu_wrong' },
+        { ...good, tombstone: '   ' },
+        { ...good, tombstone: 'x'.repeat(100_000) },
+        { ...good, target: 'tool-input' },
+      ],
+      NEW_ID,
+    );
+    expect(fork.applied).toEqual([]);
+    expect(fork.refused.map((r) => r.code)).toEqual(['error_result', 'record_not_found', 'tool_use_mismatch', 'empty_tombstone', 'not_smaller', 'wrong_block']);
+    expect(fork.touchedLines).toEqual([]);
+  });
+
+  it('refuses to re-serialise a line that is not in compact JSON form, but still renames its session', () => {
+    const lines = readLines(generatedPath('01-superseded-reads'));
+    const action = candidateActions(lines).find((a) => a.target === 'tool-result')!;
+    const spaced = lines.slice();
+    spaced[action.line! - 1] = JSON.stringify(JSON.parse(lines[action.line! - 1] as string), null, 1).replace(/\n/g, ' ');
+    const fork = buildFork(spaced, [action], NEW_ID);
+    expect(fork.refused.map((r) => r.code)).toEqual(['not_compact_json']);
+    const out = fork.lines[action.line! - 1] as string;
+    expect(JSON.parse(out).sessionId).toBe(NEW_ID);
+    expect(out.replace(NEW_ID, JSON.parse(spaced[action.line! - 1] as string).sessionId)).toBe(spaced[action.line! - 1]);
+    expect(validateFork(spaced, fork.lines).ok).toBe(true);
+  });
+});

@@ -1,0 +1,61 @@
+// Test helpers: transcripts of the corpus copied into the repository (fixtures/corpus), as raw lines.
+// Only tests import this file, so it may read the disk.
+/* eslint-disable no-restricted-imports */
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ForkAction } from './types';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+export const GENERATED = [
+  '01-superseded-reads',
+  '02-gone-drift-errors',
+  '03-large-outputs',
+  '04-subagent-compact-multiturn',
+  '05-autocompact',
+  '06-fork-session',
+  '07-interactive-tui',
+] as const;
+
+export function generatedPath(name: string): string {
+  return join(REPO_ROOT, 'fixtures/corpus/generated', name, 'transcript.jsonl');
+}
+
+export function splitLines(text: string): string[] {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+export function readLines(path: string): string[] {
+  return splitLines(readFileSync(path, 'utf8'));
+}
+
+export const NEW_ID = '00000000-1111-4222-8333-444444444444';
+
+/**
+ * Every payload of a transcript a fork could take: each successful tool result, and each
+ * Write/Edit/MultiEdit/NotebookEdit input — built by hand from the records, as a plan would name them.
+ */
+export function candidateActions(lines: readonly string[]): ForkAction[] {
+  const out: ForkAction[] = [];
+  const names = new Map<string, string>();
+  lines.forEach((text, i) => {
+    const r = JSON.parse(text) as { uuid?: string; type?: string; message?: { content?: unknown } };
+    const content = r.message?.content;
+    if (!r.uuid || !Array.isArray(content)) return;
+    content.forEach((b: { type?: string; id?: string; name?: string; tool_use_id?: string; is_error?: boolean }, j) => {
+      if (b.type === 'tool_use' && b.id && b.name) {
+        names.set(b.id, b.name);
+        if (['Write', 'Edit', 'MultiEdit', 'NotebookEdit'].includes(b.name)) {
+          out.push({ uuid: r.uuid as string, line: i + 1, blockIndex: j, target: 'tool-input', toolUseId: b.id, tombstone: `[glassbox: removed the ${b.name} input]` });
+        }
+      }
+      if (b.type === 'tool_result' && b.is_error !== true && b.tool_use_id) {
+        const tool = names.get(b.tool_use_id) ?? 'tool';
+        out.push({ uuid: r.uuid as string, line: i + 1, blockIndex: j, target: 'tool-result', toolUseId: b.tool_use_id, tombstone: `[glassbox: removed the ${tool} output]` });
+      }
+    });
+  });
+  return out;
+}
