@@ -537,14 +537,15 @@ export class TranscriptParser {
   }
 }
 
-/** Text the harness writes into user records: command echoes, caveats, interruptions. */
+/**
+ * Text the harness writes into user records: command output echoes, caveats, interruptions. A slash
+ * command or `!` shell line the person typed (`<command-name>`, `<bash-input>`) is their prompt.
+ */
 function isHarnessText(text: string): boolean {
   return (
-    text.startsWith('<command-name>') ||
-    text.startsWith('<command-message>') ||
     text.startsWith('<local-command-') ||
-    text.startsWith('<bash-input>') ||
     text.startsWith('<bash-stdout>') ||
+    text.startsWith('<bash-stderr>') ||
     text.startsWith('[Request interrupted')
   );
 }

@@ -14,6 +14,8 @@ export function relativeLabel(path: string, cwd: string | null): string {
   return path;
 }
 
+const NUMBERED_LINE_CAP = 1990;
+
 function clip(text: string, max: number): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return oneLine.length > max ? oneLine.slice(0, max - 1) + '…' : oneLine;
@@ -51,7 +53,7 @@ export function opFromInput(name: string, input: JsonObject, cwd: string | null)
     case 'MultiEdit':
     case 'NotebookEdit': {
       const path = filePath ?? '';
-      return { op: { kind: 'edit', path }, source: fileSource(path, cwd) };
+      return { op: { kind: 'edit', path, heavyBytes: editPayloadBytes(input) }, source: fileSource(path, cwd) };
     }
     case 'Bash':
     case 'BashOutput':
@@ -87,6 +89,20 @@ export function opFromInput(name: string, input: JsonObject, cwd: string | null)
   }
 }
 
+/** Bytes of the fields a fork may tombstone in an edit's input. */
+function editPayloadBytes(input: JsonObject): number {
+  let n = 0;
+  for (const key of ['new_string', 'new_source']) {
+    const v = str(input[key]);
+    if (v !== undefined) n += utf8Bytes(v);
+  }
+  const edits = input['edits'];
+  if (Array.isArray(edits)) {
+    for (const e of edits) if (isObject(e)) n += utf8Bytes(str(e['new_string']) ?? '');
+  }
+  return n;
+}
+
 function fileSource(path: string, cwd: string | null): Source {
   return { type: 'file', label: relativeLabel(path, cwd), path };
 }
@@ -119,6 +135,8 @@ export function refineRead(op: ReadOp, mirror: Json | undefined, resultText: str
   if (resultText === null) return op;
   const parsed = parseNumberedText(resultText);
   if (!parsed) return op;
+  // Old clients cut long lines in the numbered text: such a capture is not the file's bytes.
+  if (parsed.lines.some((l) => l.length >= NUMBERED_LINE_CAP)) return { ...op, startLine: parsed.startLine, numLines: parsed.lines.length };
   const text = parsed.lines.join('\n');
   // Without a mirror the file's length is unknown, so the read is never taken as the whole file.
   return {

@@ -111,7 +111,7 @@ export interface Source {
 export type ToolOp =
   | ReadOp
   | { kind: 'write'; path: string; contentHash: string; contentBytes: number }
-  | { kind: 'edit'; path: string }
+  | { kind: 'edit'; path: string; heavyBytes: number }
   | { kind: 'command'; command: string }
   | { kind: 'search'; pattern: string }
   | { kind: 'fetch'; url: string }

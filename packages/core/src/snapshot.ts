@@ -57,6 +57,8 @@ export interface Segment {
   source: Source;
   /** Estimated tokens (a local estimate, calibrated against the reported total). */
   tokens: number;
+  /** Of those, the tokens a tombstone would remove (for tool inputs, only the heavy fields). */
+  evictableTokens: number;
   bytes: number;
   class: SegmentClass;
   proof?: Proof;

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io';
+import { registerInspect } from './inspect';
+import { registerXray } from './xray';
+import { registerCost } from './cost';
 
 /** Each command module registers itself on the program. Add new commands here. */
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-export const COMMANDS: RegisterCommand[] = [];

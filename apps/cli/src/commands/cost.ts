@@ -1,0 +1,78 @@
+import type { Command } from 'commander';
+import { humanTokens } from '@glassbox/core';
+import { computeCost, type CostLine, type CostReport } from '@glassbox/analysis';
+import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
+import type { CliIO } from '../io';
+import { failOnFatal, loadPrices, resolveSessionPath } from '../session-args';
+import { paint, type Paint } from '../render/palette';
+import { header, row, truncate, type Column } from '../render/layout';
+
+export function registerCost(program: Command, io: CliIO): void {
+  program
+    .command('cost')
+    .description('provider-reported usage, one figure per API response, priced per model')
+    .argument('<session>', 'a transcript file (.jsonl) or a session id')
+    .option('--prices <file>', 'a JSON price table merged over the built-in one (also GLASSBOX_PRICES)')
+    .option('--json', 'print JSON')
+    .action((arg: string, opts: { prices?: string; json?: boolean }) => {
+      const path = resolveSessionPath(arg, io);
+      const { session, subagents } = loadSessionWithSubagents(path);
+      failOnFatal(session);
+      const report = computeCost(session, subagents, loadPrices(opts.prices, io));
+      if (opts.json) {
+        io.out(JSON.stringify(report, null, 2));
+        return;
+      }
+      io.out(renderCost(report, paint(io.color)));
+    });
+}
+
+export function usd(n: number | null): string {
+  if (n === null) return 'n/a';
+  if (n === 0) return '$0';
+  return n < 0.01 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`;
+}
+
+function cells(l: CostLine): string[] {
+  const u = l.usage;
+  return [
+    String(l.responses),
+    humanTokens(u.inputTokens),
+    humanTokens(u.outputTokens),
+    humanTokens(u.cacheCreation5mTokens),
+    humanTokens(u.cacheCreation1hTokens),
+    humanTokens(u.cacheReadTokens),
+    usd(l.cost),
+  ];
+}
+
+const NUM = (header: string, width = 7): Column => ({ header, width, align: 'right' });
+
+function renderCost(r: CostReport, p: Paint): string {
+  const cols: Column[] = [
+    { header: 'turn', width: 30 },
+    NUM('resp', 5),
+    NUM('input'),
+    NUM('output'),
+    NUM('write5m'),
+    NUM('write1h'),
+    NUM('read', 8),
+    NUM('cost', 9),
+  ];
+  const out = [p.bold(`Cost of session ${r.sessionId}`) + p.dim(`  prices as of ${r.priceTable.asOf}`), ''];
+  out.push('  ' + p.dim(header(cols)));
+  for (const t of r.turns) {
+    out.push('  ' + row(cols, [`${t.turn}. ${truncate(t.prompt.replace(/\s+/g, ' '), 26)}`, ...cells(t)]));
+  }
+  if (r.subagents.responses > 0) out.push('  ' + row(cols, ['subagents', ...cells(r.subagents)]));
+  out.push('  ' + p.bold(row(cols, ['total', ...cells(r.total)])));
+  out.push('');
+  out.push(p.bold('By model'));
+  for (const m of r.byModel) {
+    out.push(`  ${truncate(m.model, 34).padEnd(34)} ${String(m.responses).padStart(5)} responses  ${usd(m.cost).padStart(9)}  ${p.dim(m.priceLabel ?? 'no price: add it with --prices')}`);
+  }
+  if (r.duplicateResponses > 0) out.push(p.dim(`  ${r.duplicateResponses} response(s) logged in more than one file were counted once`));
+  if (r.unknownModels.length > 0) out.push(`  ! no price for ${r.unknownModels.join(', ')}: cost shown as n/a`);
+  out.push(p.dim(`  ${r.priceTable.source}`));
+  return out.join('\n');
+}

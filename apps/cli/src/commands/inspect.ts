@@ -1,0 +1,151 @@
+import type { Command } from 'commander';
+import { SEGMENT_CLASSES, humanBytes, humanTokens, percent, type ClassifiedSnapshot, type SegmentClass } from '@glassbox/core';
+import { deathReason } from '@glassbox/analysis';
+import type { CliIO } from '../io';
+import { addSessionOptions, loadAndAnalyze, type SessionOptions } from '../session-args';
+import { paint, type Paint } from '../render/palette';
+import { WIDTH, bar, header, padLeft, padRight, row, rule, truncate, truncateLeft, type Column } from '../render/layout';
+import { snapshotJson } from '../render/snapshot-json';
+
+export function registerInspect(program: Command, io: CliIO): void {
+  addSessionOptions(program.command('inspect').description('what is in the window, what costs tokens, what is reclaimable'))
+    .option('--top <n>', 'how many dead segments to list', '12')
+    .action((arg: string, opts: SessionOptions & { top: string }) => {
+      const { snapshot } = loadAndAnalyze(arg, opts, io);
+      if (opts.json) {
+        io.out(JSON.stringify(snapshotJson(snapshot), null, 2));
+        return;
+      }
+      io.out(renderInspect(snapshot, paint(io.color), Math.max(1, Number(opts.top) || 12)));
+    });
+}
+
+export function renderInspect(snap: ClassifiedSnapshot, p: Paint, top: number): string {
+  const out: string[] = [];
+  out.push(...sessionHeader(snap, p));
+  out.push('');
+  out.push(...windowSection(snap, p));
+  out.push('');
+  out.push(...classSection(snap, p));
+  out.push('');
+  out.push(...deadList(snap, p, top));
+  if (snap.subagents.length > 0) {
+    out.push('');
+    out.push(p.bold(`Subagent windows (${snap.subagents.length}, separate from this window)`));
+    for (const s of snap.subagents) {
+      const label = s.description ?? s.agentType ?? s.agentId;
+      out.push(`  ${padRight(truncate(label, 50), 50)} ${padLeft(humanTokens(s.reportedTokens ?? s.estimatedTokens), 8)} tokens  ${s.segments} segments`);
+    }
+  }
+  out.push(...problemSection(snap, p));
+  return out.join('\n');
+}
+
+export function sessionHeader(snap: ClassifiedSnapshot, p: Paint): string[] {
+  const s = snap.session;
+  const out = [p.bold(`Session ${s.id}`) + (s.title ? `  ${p.dim(truncate(s.title, WIDTH - s.id.length - 10))}` : '')];
+  out.push(`  file     ${truncateLeft(s.path, WIDTH - 11)}`);
+  const where = s.repoRoot ? `${s.cwd ?? '?'} → ${s.repoRoot}` : (s.cwd ?? 'unknown');
+  const status = s.repoExists ? 'exists here' : p.dim('not on this machine: gone and drift cannot be proven');
+  out.push(`  cwd      ${truncateLeft(where, 60)}  (${status})`);
+  out.push(`  client   ${s.agent} ${s.version ?? '?'}${s.gitBranch ? `  ·  branch ${s.gitBranch}` : ''}`);
+  return out;
+}
+
+function windowSection(snap: ClassifiedSnapshot, p: Paint): string[] {
+  const c = snap.context;
+  const out = [p.bold('Context window')];
+  if (c.reportedTokens !== null) {
+    out.push(`  ${padRight('reported by the provider (last request)', 50)} ${padLeft(humanTokens(c.reportedTokens), 8)} tokens`);
+  } else {
+    out.push(`  ${padRight('reported by the provider', 50)} ${padLeft('n/a', 8)}        ${p.dim('(no usage in the window)')}`);
+  }
+  out.push(`  ${padRight('in the transcript (estimated)', 50)} ${padLeft(humanTokens(c.estimatedTokens), 8)} tokens  ${p.dim(`${snap.segments.length} segments`)}`);
+  out.push(`  ${padRight('system prompt, tools, memory (not in transcript)', 50)} ${padLeft(humanTokens(c.unattributedTokens), 8)} tokens  ${p.dim('reported − estimated')}`);
+  out.push(`  ${p.dim(c.calibration.basis)}`);
+  const extras = [`compactions ${c.compactions}`];
+  if (c.microcompactions) extras.push(`microcompactions ${c.microcompactions}`);
+  extras.push(`tool-result mirrors ${humanBytes(c.mirrorBytes)} (file bytes, never sent)`);
+  if (c.lastModel) extras.push(`model ${c.lastModel}`);
+  out.push(`  ${p.dim(extras.join(' · '))}`);
+  return out;
+}
+
+function classSection(snap: ClassifiedSnapshot, p: Paint): string[] {
+  const totals = new Map<SegmentClass, { tokens: number; n: number }>();
+  for (const s of snap.segments) {
+    const t = totals.get(s.class) ?? { tokens: 0, n: 0 };
+    t.tokens += s.tokens;
+    t.n++;
+    totals.set(s.class, t);
+  }
+  const whole = snap.context.estimatedTokens || 1;
+  const cols: Column[] = [
+    { header: 'class', width: 20 },
+    { header: 'tokens', width: 9, align: 'right' },
+    { header: 'share', width: 6, align: 'right' },
+    { header: 'segments', width: 8, align: 'right' },
+    { header: '', width: 40 },
+  ];
+  const out = [p.bold('By class') + p.dim('  (estimated tokens; spent is inferred, the rest proven)'), '  ' + p.dim(header(cols))];
+  for (const cls of SEGMENT_CLASSES) {
+    const t = totals.get(cls);
+    if (!t) continue;
+    const label = cls === 'spent' ? 'spent (inferred)' : cls;
+    out.push('  ' + row(cols, [label, humanTokens(t.tokens), percent(t.tokens, whole), String(t.n), bar(t.tokens / whole, 40)], (i, s) => (i === 0 || i === 4 ? p.cls(cls, s) : s)));
+  }
+  const r = snap.reclaimable;
+  const base = snap.context.reportedTokens ?? snap.context.estimatedTokens;
+  out.push('');
+  if (r.tokens > 0) {
+    out.push(
+      p.bold(`Reclaimable ${humanTokens(r.tokens)} tokens (${percent(r.tokens, base)} of the window)`) +
+        `  net ${humanTokens(r.netTokens)} after tombstones (${humanTokens(r.tombstoneTokens)})`,
+    );
+    const parts = Object.entries(r.byClass)
+      .filter(([, v]) => v.segments > 0)
+      .map(([k, v]) => p.cls(k as SegmentClass, `${k} ${humanTokens(v.tokens)} (${v.segments})`));
+    out.push(`  ${parts.join('  ·  ')}`);
+    out.push(p.dim(`  Preview a fork: glassbox clean ${snap.session.id}${snap.session.repoRoot ? ` --repo ${snap.session.repoRoot}` : ''}`));
+  } else {
+    const dead = snap.segments.filter((s) => s.class !== 'live').length;
+    out.push(
+      p.bold('Reclaimable 0 tokens') +
+        (dead > 0
+          ? `  ${dead} dead segment(s) are in the protected tail or smaller than a tombstone`
+          : '  nothing here is provably dead — that is a normal result'),
+    );
+  }
+  return out;
+}
+
+function deadList(snap: ClassifiedSnapshot, p: Paint, top: number): string[] {
+  const dead = snap.segments.filter((s) => s.class !== 'live' && s.proof).sort((a, b) => b.tokens - a.tokens);
+  if (dead.length === 0) return [];
+  const cols: Column[] = [
+    { header: 'line', width: 6, align: 'right' },
+    { header: 'class', width: 16 },
+    { header: 'tokens', width: 7, align: 'right' },
+    { header: 'source', width: 22 },
+    { header: 'why', width: 44 },
+  ];
+  const out = [p.bold(`Dead segments (${dead.length}, largest first)`), '  ' + p.dim(header(cols))];
+  for (const s of dead.slice(0, top)) {
+    const why = s.proof ? deathReason(s.proof, s.source.label) : '';
+    const mark = s.protected ? ' (protected)' : '';
+    out.push('  ' + row(cols, [String(s.line), s.class, humanTokens(s.tokens), truncateLeft(s.source.label, 22), why.replace(/^[a-z-]+: /, '') + mark], (i, t) => (i === 1 ? p.cls(s.class, t) : t)));
+  }
+  if (dead.length > top) out.push(p.dim(`  … ${dead.length - top} more (--top N, or --json)`));
+  return out;
+}
+
+export function problemSection(snap: ClassifiedSnapshot, p: Paint): string[] {
+  const shown = snap.problems.filter((q) => q.severity !== 'info' || q.code === 'repo_missing');
+  if (shown.length === 0) return [];
+  const out = ['', p.bold(`Notes (${shown.length})`)];
+  for (const q of shown.slice(0, 10)) out.push(`  ${q.severity === 'info' ? '·' : '!'} ${truncate(q.message, WIDTH - 4)}`);
+  if (shown.length > 10) out.push(p.dim(`  … ${shown.length - 10} more in --json`));
+  return out;
+}
+
+export { rule };

@@ -1,0 +1,42 @@
+import type { SegmentClass } from '@glassbox/core';
+
+/** One palette for the app and the CLI (UI.md), safe for colour-blind readers. */
+export const CLASS_COLOURS: Record<SegmentClass | 'unattributed', string> = {
+  live: '#5B7083',
+  gone: '#D55E00',
+  'stale-drift': '#E69F00',
+  'stale-superseded': '#F0E442',
+  duplicate: '#CC79A7',
+  spent: '#009E73',
+  unattributed: '#3A3A3A',
+};
+
+export interface Paint {
+  fg(hex: string, text: string): string;
+  bold(text: string): string;
+  dim(text: string): string;
+  cls(c: SegmentClass | 'unattributed', text: string): string;
+}
+
+function rgb(hex: string): [number, number, number] {
+  const n = parseInt(hex.slice(1), 16);
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+}
+
+export function paint(enabled: boolean): Paint {
+  if (!enabled) {
+    const id = (_h: string, t: string): string => t;
+    return { fg: id, bold: (t) => t, dim: (t) => t, cls: (_c, t) => t };
+  }
+  const fg = (hex: string, text: string): string => {
+    const [r, g, b] = rgb(hex);
+    return `\x1b[38;2;${r};${g};${b}m${text}\x1b[39m`;
+  };
+  return {
+    fg,
+    bold: (t) => `\x1b[1m${t}\x1b[22m`,
+    dim: (t) => `\x1b[2m${t}\x1b[22m`,
+    // The slate of `live` is too dark on black terminals; keep live text in the default colour.
+    cls: (c, t) => (c === 'live' ? t : fg(c === 'unattributed' ? '#8A8A8A' : CLASS_COLOURS[c], t)),
+  };
+}

@@ -1,0 +1,115 @@
+import {
+  PROVABLE_CLASSES,
+  type ClassifiedSnapshot,
+  type DeadClass,
+  type LinkedWindow,
+  type Session,
+} from '@glassbox/core';
+import type { AnalysisPorts } from './ports';
+import { reconstructWindow } from './resident';
+import { buildSegments } from './segments';
+import { classifySegments } from './classify';
+import { calibrate } from './calibrate';
+import { reclaimSummary } from './reclaim';
+import { turnPoints } from './usage';
+
+export interface AnalyzeOptions {
+  /** Map the session's working directory to this folder (a moved checkout). */
+  repoRoot?: string | null;
+  /** Also classify `spent` (inferred, off by default). */
+  withSpent?: boolean;
+  /** The last N API exchanges are never evicted. */
+  protectTail?: number;
+  /** Subagent transcripts of the session, shown as linked windows. */
+  subagents?: Session[];
+}
+
+export const DEFAULT_PROTECT_TAIL = 3;
+
+/** Session → resident window → segments → classes with proofs → totals. Pure apart from the ports. */
+export function analyzeSession(session: Session, ports: AnalysisPorts, options: AnalyzeOptions = {}): ClassifiedSnapshot {
+  const window = reconstructWindow(session);
+  const { segments, exchanges } = buildSegments(session, window);
+  const cal = calibrate(session, window.nodes, segments);
+  if (cal.factor !== 1) {
+    for (const s of segments) {
+      s.tokens = Math.round(s.tokens * cal.factor);
+      s.evictableTokens = Math.round(s.evictableTokens * cal.factor);
+    }
+  }
+  const repoRoot = options.repoRoot ?? null;
+  const withSpent = options.withSpent === true;
+  const { repoExists } = classifySegments(session, segments, exchanges, ports, {
+    repoRoot,
+    withSpent,
+    protectTail: options.protectTail ?? DEFAULT_PROTECT_TAIL,
+  });
+
+  const estimatedTokens = segments.reduce((n, s) => n + s.tokens, 0);
+  let carried = 0;
+  for (let i = 0; i < cal.reportedUpTo; i++) carried += segments[i]?.tokens ?? 0;
+  const unattributedTokens = cal.reportedTokens === null ? 0 : Math.max(0, cal.reportedTokens - carried);
+  const mirrorBytes = window.nodes.reduce((n, node) => n + node.mirrorBytes, 0);
+  const enabled: DeadClass[] = withSpent ? [...PROVABLE_CLASSES, 'spent'] : [...PROVABLE_CLASSES];
+
+  const problems = [...session.problems, ...window.problems];
+  const cwdMissing = (repoRoot ?? session.cwd) !== null && !repoExists;
+  if (cwdMissing) {
+    problems.push({
+      code: 'repo_missing',
+      severity: 'info',
+      file: session.path,
+      message: `the working directory ${repoRoot ?? session.cwd} does not exist here, so nothing can be proven gone or drifted (use --repo DIR to point at the checkout)`,
+    });
+  }
+
+  return {
+    session: {
+      id: session.id,
+      path: session.path,
+      cwd: session.cwd,
+      version: session.version,
+      gitBranch: session.gitBranch,
+      title: session.title ?? session.firstPrompt,
+      agent: session.agent,
+      repoRoot,
+      repoExists,
+    },
+    leafUuid: session.leafUuid,
+    context: {
+      reportedTokens: cal.reportedTokens,
+      estimatedTokens,
+      unattributedTokens,
+      calibration: { factor: cal.factor, basis: cal.basis },
+      compactions: window.compactions,
+      microcompactions: window.microcompactions,
+      mirrorBytes,
+      lastModel: cal.lastModel,
+    },
+    segments,
+    reclaimable: reclaimSummary(segments, enabled),
+    turns: turnPoints(session),
+    subagents: (options.subagents ?? []).map((sub) => linkedWindow(session, sub)),
+    problems,
+    classes: { enabled, inferred: ['spent'] },
+    checkedAt: ports.now().toISOString(),
+  };
+}
+
+function linkedWindow(parent: Session, sub: Session): LinkedWindow {
+  const window = reconstructWindow(sub);
+  const { segments } = buildSegments(sub, window);
+  const ref = parent.subagents.find((s) => s.path === sub.path);
+  const cal = calibrate(sub, window.nodes, segments);
+  const out: LinkedWindow = {
+    agentId: ref?.agentId ?? sub.agentId ?? sub.id,
+    path: sub.path,
+    estimatedTokens: segments.reduce((n, s) => n + s.tokens, 0),
+    reportedTokens: cal.reportedTokens,
+    segments: segments.length,
+  };
+  if (ref?.toolUseId) out.toolUseId = ref.toolUseId;
+  if (ref?.description) out.description = ref.description;
+  if (ref?.agentType) out.agentType = ref.agentType;
+  return out;
+}

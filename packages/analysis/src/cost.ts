@@ -1,0 +1,124 @@
+import { ZERO_USAGE, type ChainNode, type Session, type Usage } from '@glassbox/core';
+import { DEFAULT_PRICES, findPrice, type PriceTable } from './prices';
+import { SYNTHETIC_MODEL, responsesOf, type Response } from './usage';
+
+export interface CostLine {
+  usage: Usage;
+  responses: number;
+  /** USD; null when some response's model has no price. */
+  cost: number | null;
+}
+
+export interface CostReport {
+  sessionId: string;
+  priceTable: { asOf: string; source: string };
+  total: CostLine;
+  byModel: (CostLine & { model: string; priceLabel: string | null })[];
+  /** Main-thread cost per user turn. */
+  turns: (CostLine & { turn: number; prompt: string; line: number })[];
+  subagents: CostLine;
+  unknownModels: string[];
+  /** Responses seen in more than one file (subagent replays), counted once. */
+  duplicateResponses: number;
+}
+
+/**
+ * Provider-reported usage, one figure per API response across the session and its subagent files
+ * (message id + request id, keeping the final usage of a streamed reply), priced per model.
+ * Synthetic messages cost nothing.
+ */
+export function computeCost(session: Session, subagents: Session[] = [], table: PriceTable = DEFAULT_PRICES): CostReport {
+  const seen = new Map<string, Response>();
+  let duplicateResponses = 0;
+  const main = responsesOf(session);
+  const subs = subagents.flatMap((s) => responsesOf(s));
+  const take = (r: Response): boolean => {
+    const prev = seen.get(r.key);
+    if (prev) {
+      duplicateResponses++;
+      return false;
+    }
+    seen.set(r.key, r);
+    return true;
+  };
+  const mainKept = main.filter(take);
+  const subKept = subs.filter(take);
+  const unknown = new Set<string>();
+
+  const lineOf = (rs: Response[]): CostLine => {
+    let usage = { ...ZERO_USAGE };
+    let cost: number | null = 0;
+    for (const r of rs) {
+      usage = addUsage(usage, r.usage);
+      const c = priceOf(r, table, unknown);
+      cost = cost === null || c === null ? null : cost + c;
+    }
+    return { usage, responses: rs.length, cost };
+  };
+
+  const byModelMap = new Map<string, Response[]>();
+  for (const r of [...mainKept, ...subKept]) {
+    const list = byModelMap.get(r.model);
+    if (list) list.push(r);
+    else byModelMap.set(r.model, [r]);
+  }
+  const byModel = [...byModelMap.entries()].map(([model, rs]) => ({
+    model,
+    priceLabel: model === SYNTHETIC_MODEL ? 'synthetic (free)' : (findPrice(model, table)?.label ?? null),
+    ...lineOf(rs),
+  }));
+
+  const prompts: ChainNode[] = session.order
+    .map((u) => session.nodes.get(u))
+    .filter((n): n is ChainNode => !!n && n.kind === 'prompt' && !n.isSidechain);
+  const turns: CostReport['turns'] = [];
+  const mainThread = mainKept.filter((r) => !r.isSidechain);
+  for (let i = 0; i < prompts.length; i++) {
+    const start = prompts[i]?.line ?? 0;
+    const end = prompts[i + 1]?.line ?? Infinity;
+    const rs = mainThread.filter((r) => r.line > start && r.line < end);
+    turns.push({ turn: i + 1, prompt: prompts[i]?.promptText ?? '', line: start, ...lineOf(rs) });
+  }
+  const beforeFirst = mainThread.filter((r) => r.line < (prompts[0]?.line ?? Infinity));
+  if (beforeFirst.length > 0) turns.unshift({ turn: 0, prompt: '(before the first prompt)', line: 0, ...lineOf(beforeFirst) });
+
+  return {
+    sessionId: session.id,
+    priceTable: { asOf: table.asOf, source: table.source },
+    total: lineOf([...mainKept, ...subKept]),
+    byModel,
+    turns,
+    subagents: lineOf([...subKept, ...mainKept.filter((r) => r.isSidechain)]),
+    unknownModels: [...unknown],
+    duplicateResponses,
+  };
+}
+
+function priceOf(r: Response, table: PriceTable, unknown: Set<string>): number | null {
+  if (r.model === SYNTHETIC_MODEL) return 0;
+  const p = findPrice(r.model, table);
+  if (!p) {
+    unknown.add(r.model);
+    return null;
+  }
+  const u = r.usage;
+  // Usage without the 5m/1h split is billed as 5-minute writes.
+  const split = u.cacheCreation5mTokens + u.cacheCreation1hTokens;
+  const w5 = split > 0 ? u.cacheCreation5mTokens : u.cacheCreationTokens;
+  const w1 = split > 0 ? u.cacheCreation1hTokens : 0;
+  return (
+    (u.inputTokens * p.input + u.outputTokens * p.output + w5 * p.cacheWrite5m + w1 * p.cacheWrite1h + u.cacheReadTokens * p.cacheRead) /
+    1_000_000
+  );
+}
+
+function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheCreationTokens: a.cacheCreationTokens + b.cacheCreationTokens,
+    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+    cacheCreation5mTokens: a.cacheCreation5mTokens + b.cacheCreation5mTokens,
+    cacheCreation1hTokens: a.cacheCreation1hTokens + b.cacheCreation1hTokens,
+  };
+}

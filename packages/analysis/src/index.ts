@@ -1,0 +1,13 @@
+export type { AnalysisPorts, RepoStatePort, PathKind } from './ports';
+export { analyzeSession, DEFAULT_PROTECT_TAIL, type AnalyzeOptions } from './analyze';
+export { reconstructWindow, type ResidentWindow } from './resident';
+export { buildSegments } from './segments';
+export { planEviction, DEFAULT_MINIMUM_SAVINGS, type PlanOptions } from './plan';
+export { tombstoneText, tombstoneTokens, deathReason, removedWhat, TOMBSTONE_TOKENS_ESTIMATE } from './tombstone';
+export { reclaimSummary, isReclaimable } from './reclaim';
+export { computeCost, type CostReport, type CostLine } from './cost';
+export { DEFAULT_PRICES, findPrice, mergePriceTables, validatePriceTable, type PriceTable, type ModelPrice } from './prices';
+export { responsesOf, turnPoints, SYNTHETIC_MODEL, type Response } from './usage';
+export { mapPath } from './paths';
+export { rangeDiff } from './diff';
+export { sliceRange } from './classify';

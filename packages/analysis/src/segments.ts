@@ -1,0 +1,130 @@
+import {
+  estimateTokensFromBytes,
+  type Block,
+  type ChainNode,
+  type Segment,
+  type SegmentKind,
+  type Session,
+  type Source,
+} from '@glassbox/core';
+import type { ResidentWindow } from './resident';
+
+/** Kinds of record whose content is sent to the model. */
+const SENT_KINDS = new Set(['prompt', 'tool-results', 'meta', 'assistant', 'attachment', 'compact-summary']);
+
+/**
+ * One segment per resident content block, with its source. Segments come out in conversation
+ * order; `exchange` numbers the API responses so that a protected tail can be cut by exchanges.
+ */
+export function buildSegments(session: Session, window: ResidentWindow): { segments: Segment[]; exchanges: number[] } {
+  const segments: Segment[] = [];
+  const exchanges: number[] = [];
+  let turn = -1;
+  let exchange = 0;
+  let lastMessageId: string | undefined;
+  for (const node of window.nodes) {
+    if (node.kind === 'prompt') turn++;
+    if (node.kind === 'assistant') {
+      const id = node.messageId ?? node.uuid;
+      if (id !== lastMessageId) {
+        exchange++;
+        lastMessageId = id;
+      }
+    }
+    if (!SENT_KINDS.has(node.kind)) continue;
+    for (const block of node.blocks) {
+      if (window.excludedBlocks.has(`${node.uuid}:${block.index}`)) continue;
+      const seg = segmentFor(session, node, block, Math.max(turn, 0));
+      if (!seg) continue;
+      segments.push(seg);
+      exchanges.push(exchange);
+    }
+  }
+  return { segments, exchanges };
+}
+
+function segmentFor(session: Session, node: ChainNode, block: Block, turn: number): Segment | null {
+  if (block.tokens === 0 && block.bytes === 0) return null;
+  let kind: SegmentKind;
+  let source: Source;
+  let toolUseId: string | undefined;
+  let toolName: string | undefined;
+  let evictableTokens = 0;
+  switch (block.kind) {
+    case 'tool-result': {
+      kind = 'tool-result';
+      toolUseId = block.toolUseId;
+      const call = toolUseId ? session.toolCalls.get(toolUseId) : undefined;
+      toolName = call?.name ?? block.toolName;
+      source = call?.source ?? { type: 'tool', label: toolName ?? 'tool result' };
+      evictableTokens = block.tokens;
+      break;
+    }
+    case 'tool-use': {
+      kind = 'tool-input';
+      toolUseId = block.toolUseId;
+      const call = toolUseId ? session.toolCalls.get(toolUseId) : undefined;
+      toolName = call?.name ?? block.toolName;
+      source = call?.source ?? { type: 'tool', label: toolName ?? 'tool call' };
+      if (call?.op.kind === 'write') evictableTokens = estimateTokensFromBytes(call.op.contentBytes);
+      else if (call?.op.kind === 'edit') evictableTokens = estimateTokensFromBytes(call.op.heavyBytes);
+      break;
+    }
+    case 'thinking':
+    case 'redacted-thinking':
+      kind = 'thinking';
+      source = { type: 'thinking', label: 'thinking' };
+      break;
+    case 'image':
+    case 'document':
+      kind = 'image';
+      source = nodeSource(node);
+      break;
+    default:
+      ({ kind, source } = textKind(node));
+  }
+  const seg: Segment = {
+    id: `${node.uuid}:${block.index}`,
+    kind,
+    source,
+    tokens: block.tokens,
+    evictableTokens,
+    bytes: block.bytes,
+    class: 'live',
+    uuid: node.uuid,
+    line: node.line,
+    blockIndex: block.index,
+    blockKind: block.kind,
+    nodeKind: node.kind,
+    turn,
+    protected: false,
+    preview: block.preview,
+  };
+  if (toolUseId) seg.toolUseId = toolUseId;
+  if (toolName) seg.toolName = toolName;
+  if (node.timestamp) seg.timestamp = node.timestamp;
+  if (block.isError) seg.isError = true;
+  if (block.hash) seg.hash = block.hash;
+  return seg;
+}
+
+function textKind(node: ChainNode): { kind: SegmentKind; source: Source } {
+  switch (node.kind) {
+    case 'prompt':
+      return { kind: 'prompt', source: { type: 'prompt', label: 'prompt' } };
+    case 'assistant':
+      return { kind: 'assistant-text', source: { type: 'assistant', label: 'assistant text' } };
+    case 'compact-summary':
+      return { kind: 'compact-summary', source: { type: 'summary', label: 'compaction summary' } };
+    case 'attachment':
+      return { kind: 'attachment', source: nodeSource(node) };
+    default:
+      return { kind: 'meta', source: { type: 'meta', label: 'harness text' } };
+  }
+}
+
+function nodeSource(node: ChainNode): Source {
+  if (node.kind === 'attachment') return { type: 'attachment', label: node.subtype ?? 'attachment' };
+  if (node.kind === 'prompt') return { type: 'prompt', label: 'prompt' };
+  return { type: 'meta', label: node.subtype ?? 'harness text' };
+}

@@ -1,0 +1,85 @@
+import { contextTokens, type ChainNode, type Session, type TurnPoint, type Usage } from '@glassbox/core';
+
+export const SYNTHETIC_MODEL = '<synthetic>';
+
+export interface Response {
+  key: string;
+  messageId: string;
+  requestId?: string;
+  model: string;
+  line: number;
+  timestamp?: string;
+  usage: Usage;
+  isSidechain: boolean;
+}
+
+/**
+ * One entry per API response: records sharing a message id (and request id) are one response, and
+ * its usage is the largest reported on any of them (streamed replies log intermediate usage first).
+ */
+export function responsesOf(session: Session, options: { sidechain?: boolean } = {}): Response[] {
+  const byKey = new Map<string, Response>();
+  for (const uuid of session.order) {
+    const n = session.nodes.get(uuid);
+    if (!n || n.kind !== 'assistant' || !n.usage) continue;
+    if (options.sidechain !== undefined && n.isSidechain !== options.sidechain) continue;
+    const key = responseKey(n);
+    const prev = byKey.get(key);
+    if (prev) {
+      prev.usage = maxUsage(prev.usage, n.usage);
+      continue;
+    }
+    const r: Response = {
+      key,
+      messageId: n.messageId ?? n.uuid,
+      model: n.model ?? 'unknown',
+      line: n.line,
+      usage: { ...n.usage },
+      isSidechain: n.isSidechain,
+    };
+    if (n.requestId) r.requestId = n.requestId;
+    if (n.timestamp) r.timestamp = n.timestamp;
+    byKey.set(key, r);
+  }
+  return [...byKey.values()];
+}
+
+export function responseKey(n: ChainNode): string {
+  return `${n.messageId ?? n.uuid}:${n.requestId ?? ''}`;
+}
+
+function maxUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: Math.max(a.inputTokens, b.inputTokens),
+    outputTokens: Math.max(a.outputTokens, b.outputTokens),
+    cacheCreationTokens: Math.max(a.cacheCreationTokens, b.cacheCreationTokens),
+    cacheReadTokens: Math.max(a.cacheReadTokens, b.cacheReadTokens),
+    cacheCreation5mTokens: Math.max(a.cacheCreation5mTokens, b.cacheCreation5mTokens),
+    cacheCreation1hTokens: Math.max(a.cacheCreation1hTokens, b.cacheCreation1hTokens),
+  };
+}
+
+/** Context size per main-thread API response, with compactions marked. */
+export function turnPoints(session: Session): TurnPoint[] {
+  const main = responsesOf(session, { sidechain: false }).filter((r) => r.model !== SYNTHETIC_MODEL);
+  const boundaries = session.order
+    .map((u) => session.nodes.get(u))
+    .filter((n): n is ChainNode => !!n && n.kind === 'compact-boundary' && !n.isSidechain)
+    .map((n) => n.line);
+  let prevLine = 0;
+  return main.map((r, index) => {
+    const afterCompaction = boundaries.some((b) => b > prevLine && b < r.line);
+    prevLine = r.line;
+    const p: TurnPoint = {
+      index,
+      line: r.line,
+      messageId: r.messageId,
+      model: r.model,
+      contextTokens: contextTokens(r.usage),
+      usage: r.usage,
+      afterCompaction,
+    };
+    if (r.timestamp) p.timestamp = r.timestamp;
+    return p;
+  });
+}
