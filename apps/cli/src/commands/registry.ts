@@ -7,3 +7,4 @@ import { registerCost } from './cost';
 /** Each command module registers itself on the program. Add new commands here. */
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
+export const COMMANDS: RegisterCommand[] = [registerInspect, registerXray, registerCost];
