@@ -1,0 +1,58 @@
+import { readCompleteLines, type Fingerprint } from './scan';
+import { SummaryAccumulator, emptyState, type MessageUsage, type SummaryState } from './summary';
+
+/** One summary pass over a file, from a checkpoint: runs in a worker thread or inline. */
+export interface SummarizeJob {
+  type: 'summarize';
+  path: string;
+  subagentFile: boolean;
+  fromOffset: number;
+  fromLine: number;
+  /** The checkpoint to resume from; null reads the file from the start. */
+  state: SummaryState | null;
+}
+
+export type SummarizeResult =
+  | {
+      ok: true;
+      /** The file was read from its start (a new file, or the checkpoint no longer matched its bytes). */
+      fromStart: boolean;
+      state: SummaryState;
+      messages: MessageUsage[];
+      searchText: string;
+      endOffset: number;
+      endLine: number;
+      bytesRead: number;
+      fingerprint: Fingerprint;
+    }
+  | { ok: false; code: string | null; message: string };
+
+export function runSummarize(job: SummarizeJob): SummarizeResult {
+  try {
+    const resume = job.state !== null && job.fromOffset > 0;
+    let out = pass(job.path, resume ? job.fromOffset : 0, resume ? job.fromLine : 0, resume ? job.state : null, job.subagentFile);
+    if (out.rewritten) out = pass(job.path, 0, 0, null, job.subagentFile);
+    return { ...out.result, fromStart: !resume || out.rewritten };
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    return { ok: false, code: e.code ?? null, message: e.message };
+  }
+}
+
+function pass(path: string, fromOffset: number, fromLine: number, state: SummaryState | null, subagentFile: boolean) {
+  const acc = new SummaryAccumulator(state ? { ...state } : emptyState(subagentFile));
+  const r = readCompleteLines(path, fromOffset, fromLine, (text, line) => acc.line(text, line), state?.anchor ?? null);
+  const out = acc.finish();
+  out.state.anchor = r.anchor;
+  return {
+    rewritten: r.rewritten,
+    result: {
+      ok: true as const,
+      ...out,
+      endOffset: r.endOffset,
+      endLine: r.endLine,
+      bytesRead: r.bytesRead,
+      fingerprint: r.fingerprint,
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Numbered schema migrations. Each one is applied once, in order, inside a transaction, and recorded
+ * with a checksum of its SQL: a database whose recorded checksum differs from ours was written by
+ * another build, so it is not trusted (the index is a cache; it is rebuilt).
+ * Never edit a migration that has shipped: add the next number.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'files, messages, search',
+    sql: `
+CREATE TABLE files (
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,
+  root TEXT,
+  origin TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  parent_path TEXT,
+  agent_id TEXT,
+  session_id TEXT NOT NULL,
+  project TEXT NOT NULL,
+  cwd TEXT,
+  git_branch TEXT,
+  version TEXT,
+  title TEXT,
+  first_prompt TEXT,
+  first_ts TEXT,
+  last_ts TEXT,
+  dev INTEGER NOT NULL,
+  ino INTEGER NOT NULL,
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  level INTEGER NOT NULL DEFAULT 0,
+  parsed_offset INTEGER NOT NULL DEFAULT 0,
+  parsed_lines INTEGER NOT NULL DEFAULT 0,
+  state TEXT,
+  search_seq INTEGER NOT NULL DEFAULT 0,
+  turns INTEGER NOT NULL DEFAULT 0,
+  records INTEGER NOT NULL DEFAULT 0,
+  context_tokens INTEGER,
+  last_model TEXT,
+  input_tokens INTEGER NOT NULL DEFAULT 0,
+  output_tokens INTEGER NOT NULL DEFAULT 0,
+  cache_creation_tokens INTEGER NOT NULL DEFAULT 0,
+  cache_read_tokens INTEGER NOT NULL DEFAULT 0,
+  api_messages INTEGER NOT NULL DEFAULT 0,
+  cost_usd REAL,
+  unpriced_messages INTEGER NOT NULL DEFAULT 0,
+  problems INTEGER NOT NULL DEFAULT 0,
+  problem_note TEXT,
+  analyzed_offset INTEGER,
+  estimated_tokens INTEGER,
+  reclaimable_tokens INTEGER,
+  reclaimable_json TEXT,
+  analysis_error TEXT,
+  indexed_at TEXT NOT NULL
+);
+CREATE INDEX files_session ON files(session_id);
+CREATE INDEX files_parent ON files(parent_path);
+CREATE INDEX files_last_ts ON files(last_ts);
+
+CREATE TABLE messages (
+  file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  key TEXT NOT NULL,
+  model TEXT,
+  ts TEXT,
+  sidechain INTEGER NOT NULL,
+  input_tokens INTEGER NOT NULL,
+  output_tokens INTEGER NOT NULL,
+  cache_creation_tokens INTEGER NOT NULL,
+  cache_read_tokens INTEGER NOT NULL,
+  cache_creation_1h_tokens INTEGER NOT NULL,
+  cost_usd REAL,
+  PRIMARY KEY (file_id, key)
+) WITHOUT ROWID;
+
+-- One row per indexing pass of a file: rowid = file id * 2^21 + pass number, so a file's rows are a
+-- rowid range (FTS5 deletes a range without scanning the table).
+CREATE VIRTUAL TABLE search USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+`,
+  },
+];
+
+export function migrationChecksum(m: Migration): string {
+  return createHash('sha256').update(`${m.version}\n${m.name}\n${m.sql}`, 'utf8').digest('hex');
+}
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

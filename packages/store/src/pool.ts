@@ -1,0 +1,77 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { runJob, type Job, type JobResult } from './worker-main';
+
+/**
+ * Runs jobs over worker threads (one per core by default), or inline when `size` is 0. Workers are
+ * started on first use and kept until close(); they are unref'd while idle so they never keep a
+ * process alive on their own.
+ */
+export class JobPool {
+  private readonly workers: { worker: Worker; busy: boolean }[] = [];
+  private readonly queue: { job: Job; resolve: (r: unknown) => void; reject: (e: Error) => void }[] = [];
+  private readonly waiting = new Map<number, { resolve: (r: unknown) => void; reject: (e: Error) => void; slot: number }>();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(
+    readonly size: number = Math.max(1, availableParallelism()),
+    private readonly workerUrl: URL = new URL('./worker.mjs', import.meta.url),
+  ) {}
+
+  run<J extends Job>(job: J): Promise<JobResult<J>> {
+    if (this.size <= 0) return Promise.resolve().then(() => runJob(job) as JobResult<J>);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ job, resolve: resolve as (r: unknown) => void, reject });
+      this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const ws = this.workers.splice(0);
+    await Promise.all(ws.map((w) => w.worker.terminate()));
+    for (const w of this.waiting.values()) w.reject(new Error('the index was closed'));
+    this.waiting.clear();
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0 && !this.closed) {
+      let slot = this.workers.findIndex((w) => !w.busy);
+      if (slot < 0 && this.workers.length < this.size) slot = this.spawn();
+      if (slot < 0) return;
+      const next = this.queue.shift();
+      const w = this.workers[slot];
+      if (!next || !w) return;
+      const id = this.nextId++;
+      w.busy = true;
+      w.worker.ref();
+      this.waiting.set(id, { resolve: next.resolve, reject: next.reject, slot });
+      w.worker.postMessage({ id, job: next.job });
+    }
+  }
+
+  private spawn(): number {
+    const worker = new Worker(this.workerUrl);
+    const slot = this.workers.length;
+    const entry = { worker, busy: false };
+    this.workers.push(entry);
+    worker.on('message', (msg: { id: number; result: unknown }) => {
+      const w = this.waiting.get(msg.id);
+      this.waiting.delete(msg.id);
+      entry.busy = false;
+      if (this.queue.length === 0) worker.unref();
+      w?.resolve(msg.result);
+      this.pump();
+    });
+    worker.on('error', (error) => {
+      for (const [id, w] of this.waiting) {
+        if (w.slot !== slot) continue;
+        this.waiting.delete(id);
+        w.reject(error);
+      }
+      entry.busy = true; // never reused
+    });
+    return slot;
+  }
+}

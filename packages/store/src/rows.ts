@@ -1,0 +1,108 @@
+import type { FileRow } from './statements';
+
+/** One session (or subagent) file as the browser and the CLI see it. Exact figures; format at display. */
+export interface SessionRow {
+  /** The index's row id (stable while the file keeps its path and is not re-indexed from scratch). */
+  rowId: number;
+  path: string;
+  /** The projects root it was found under; null for a file opened from elsewhere. */
+  root: string | null;
+  origin: 'discovered' | 'opened';
+  kind: 'session' | 'subagent';
+  /** For subagents: the session file they belong to. */
+  parentPath: string | null;
+  agentId: string | null;
+  sessionId: string;
+  /** The project folder's name (Claude Code's slug of the working directory). */
+  project: string;
+  cwd: string | null;
+  gitBranch: string | null;
+  version: string | null;
+  title: string | null;
+  firstPrompt: string | null;
+  firstActivity: string | null;
+  /** The newest record timestamp, else the file's mtime (ISO). */
+  lastActivity: string;
+  size: number;
+  mtimeMs: number;
+  /**
+   * 'unreadable' (see problemNote), 'listed' (opening and closing records read: identity, last
+   * activity, context), 'summarised' (every line: turns, usage, cost, search), 'analysed' (reclaimable
+   * by class is up to date with the summary).
+   */
+  stage: 'unreadable' | 'listed' | 'summarised' | 'analysed';
+  turns: number;
+  records: number;
+  /** Reported: input + cache creation + cache read of the last main-thread API response. */
+  contextTokens: number | null;
+  lastModel: string | null;
+  usage: { apiMessages: number; input: number; output: number; cacheCreation: number; cacheRead: number };
+  /** USD for this file's messages; null while not summarised or when a model has no price. */
+  costUsd: number | null;
+  unpricedMessages: number;
+  problems: number;
+  problemNote: string | null;
+  /** From the last full analysis (possibly of fewer bytes than now: see stage). */
+  estimatedTokens: number | null;
+  reclaimableTokens: number | null;
+  reclaimableByClass: Record<string, number> | null;
+  analysisError: string | null;
+  /** Sessions: their subagent files, and the cost with them (subagent files merged in, as ccusage does). */
+  subagents: number;
+  totalCostUsd: number | null;
+}
+
+export function toSessionRow(f: FileRow, sub?: { count: number; cost: number | null; unpriced: number }): SessionRow {
+  const stage: SessionRow['stage'] =
+    f.level < 0
+      ? 'unreadable'
+      : f.level < 2
+        ? 'listed'
+        : f.analyzed_offset !== null && f.analyzed_offset === f.parsed_offset
+          ? 'analysed'
+          : 'summarised';
+  const own = f.level >= 2 && f.unpriced_messages === 0 ? (f.cost_usd ?? 0) : null;
+  const total = own === null || (sub && (sub.unpriced > 0 || sub.cost === null)) ? null : own + (sub?.cost ?? 0);
+  return {
+    rowId: f.id,
+    path: f.path,
+    root: f.root,
+    origin: f.origin,
+    kind: f.kind,
+    parentPath: f.parent_path,
+    agentId: f.agent_id,
+    sessionId: f.session_id,
+    project: f.project,
+    cwd: f.cwd,
+    gitBranch: f.git_branch,
+    version: f.version,
+    title: f.title,
+    firstPrompt: f.first_prompt,
+    firstActivity: f.first_ts,
+    lastActivity: f.last_ts ?? new Date(f.mtime_ms).toISOString(),
+    size: f.size,
+    mtimeMs: f.mtime_ms,
+    stage,
+    turns: f.turns,
+    records: f.records,
+    contextTokens: f.context_tokens,
+    lastModel: f.last_model,
+    usage: {
+      apiMessages: f.api_messages,
+      input: f.input_tokens,
+      output: f.output_tokens,
+      cacheCreation: f.cache_creation_tokens,
+      cacheRead: f.cache_read_tokens,
+    },
+    costUsd: own,
+    unpricedMessages: f.unpriced_messages,
+    problems: f.problems,
+    problemNote: f.problem_note,
+    estimatedTokens: f.estimated_tokens,
+    reclaimableTokens: f.reclaimable_tokens,
+    reclaimableByClass: f.reclaimable_json ? (JSON.parse(f.reclaimable_json) as Record<string, number>) : null,
+    analysisError: f.analysis_error,
+    subagents: sub?.count ?? 0,
+    totalCostUsd: total,
+  };
+}

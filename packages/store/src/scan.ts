@@ -1,0 +1,105 @@
+import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+
+const CHUNK = 1 << 20;
+
+export interface Fingerprint {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+export function fingerprintOf(st: Stats): Fingerprint {
+  return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+}
+
+export function sameFingerprint(a: Fingerprint, b: Fingerprint): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
+const ANCHOR_BYTES = 32;
+
+/** The bytes just before `offset`, as hex: a cheap check that what was read before is still there. */
+export function readAnchor(fd: number, offset: number): string {
+  const len = Math.min(ANCHOR_BYTES, offset);
+  const buf = Buffer.alloc(len);
+  const n = len > 0 ? readSync(fd, buf, 0, len, offset - len) : 0;
+  return buf.toString('hex', 0, n);
+}
+
+export interface CompleteLinesResult {
+  /** The byte offset just after the last complete line read: where the next pass resumes. */
+  endOffset: number;
+  endLine: number;
+  /** Bytes read from the file in this pass. */
+  bytesRead: number;
+  /** The file as seen through the same descriptor. */
+  fingerprint: Fingerprint;
+  /** See readAnchor: taken at endOffset. */
+  anchor: string;
+  /** The anchor expected at fromOffset was not there: nothing was read, the file must be read from 0. */
+  rewritten: boolean;
+}
+
+/**
+ * Reads the lines of a file from `fromOffset` (a line start), passing each complete line (its
+ * newline seen) to `sink`. A last line without its newline is never passed: the writer may still be
+ * writing it, and the next pass resumes at its start. The file is read in fixed chunks, never whole.
+ */
+export function readCompleteLines(
+  path: string,
+  fromOffset: number,
+  fromLine: number,
+  sink: (text: string, line: number) => void,
+  expectAnchor: string | null = null,
+): CompleteLinesResult {
+  const fd = openSync(path, 'r');
+  try {
+    const st = fstatSync(fd);
+    const size = st.size;
+    if (fromOffset > 0 && (fromOffset > size || (expectAnchor !== null && readAnchor(fd, fromOffset) !== expectAnchor))) {
+      return { endOffset: fromOffset, endLine: fromLine, bytesRead: 0, fingerprint: fingerprintOf(st), anchor: '', rewritten: true };
+    }
+    const buf = Buffer.allocUnsafe(CHUNK);
+    let carry: Buffer | null = null;
+    let pos = fromOffset;
+    let endOffset = fromOffset;
+    let line = fromLine;
+    while (pos < size) {
+      const n = readSync(fd, buf, 0, Math.min(CHUNK, size - pos), pos);
+      if (n <= 0) break;
+      const chunkStart = pos;
+      pos += n;
+      let start = 0;
+      let nl = buf.indexOf(10, 0);
+      while (nl >= 0 && nl < n) {
+        let text: string;
+        if (carry) {
+          text = Buffer.concat([carry, buf.subarray(0, nl)]).toString('utf8');
+          carry = null;
+        } else {
+          text = buf.toString('utf8', start, nl);
+        }
+        line++;
+        sink(text.endsWith('\r') ? text.slice(0, -1) : text, line);
+        start = nl + 1;
+        endOffset = chunkStart + start;
+        nl = buf.indexOf(10, start);
+      }
+      if (start < n) {
+        const rest = Buffer.from(buf.subarray(start, n));
+        carry = carry ? Buffer.concat([carry, rest]) : rest;
+      }
+    }
+    return {
+      endOffset,
+      endLine: line,
+      bytesRead: pos - fromOffset,
+      fingerprint: fingerprintOf(st),
+      anchor: readAnchor(fd, endOffset),
+      rewritten: false,
+    };
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,73 @@
+import { watch, type FSWatcher } from 'chokidar';
+import type { SessionChange, SessionIndex } from './session-index';
+
+export interface WatchOptions {
+  /** Quiet time after the last event on a file before it is re-indexed; a burst of appends becomes one pass. */
+  debounceMs?: number;
+  /** Run the full analysis after each change (reclaimable by class). Default true. */
+  analyze?: boolean;
+  onError?: (error: Error) => void;
+}
+
+export interface RootWatcher {
+  /** Resolves once the initial scan of every root is done (events before it are not reported). */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+const TRANSCRIPT = /\.jsonl$/i;
+
+/**
+ * Watches every root of the index with chokidar and keeps the index current: new sessions, appends,
+ * atomic-rename writes (seen as an add or change of the final name), and deletions. Events on a file
+ * are debounced and coalesced into one incremental refresh of the changed paths; a last line still
+ * being written is never read (the summary stops at the last newline and resumes there). Each
+ * resulting index change is passed to onChange, so a window can update one row.
+ */
+export function watchRoots(index: SessionIndex, onChange: (change: SessionChange) => void, options: WatchOptions = {}): RootWatcher {
+  const debounceMs = options.debounceMs ?? 150;
+  const pending = new Set<string>();
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> = Promise.resolve();
+  let closed = false;
+
+  const listener = (change: SessionChange) => onChange(change);
+  index.on('change', listener);
+
+  const flush = () => {
+    timer = null;
+    if (closed || pending.size === 0) return;
+    const paths = [...pending];
+    pending.clear();
+    running = running
+      .then(() => index.refresh({ paths, analyze: options.analyze ?? true }))
+      .catch((error: Error) => options.onError?.(error));
+  };
+  const touch = (path: string) => {
+    if (!TRANSCRIPT.test(path) || closed) return;
+    pending.add(path);
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(flush, debounceMs);
+  };
+
+  const watcher: FSWatcher = watch(index.roots, {
+    ignoreInitial: true,
+    persistent: true,
+    // Only transcripts matter; tool-results/, memory/ and the like are skipped (folders are still walked).
+    ignored: (path, stats) => stats?.isFile() === true && !TRANSCRIPT.test(path),
+  });
+  watcher.on('add', touch).on('change', touch).on('unlink', touch);
+  watcher.on('error', (error) => options.onError?.(error as Error));
+  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+
+  return {
+    ready,
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      index.off('change', listener);
+      await watcher.close();
+      await running;
+    },
+  };
+}

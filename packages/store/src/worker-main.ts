@@ -1,0 +1,10 @@
+import { runSummarize, type SummarizeJob, type SummarizeResult } from './jobs';
+import { runAnalyze, type AnalyzeJob, type AnalyzeResult } from './analyze-job';
+
+export type Job = SummarizeJob | AnalyzeJob;
+export type JobResult<J extends Job> = J extends SummarizeJob ? SummarizeResult : AnalyzeResult;
+
+/** Runs one job: the same code in a worker thread and inline. */
+export function runJob(job: Job): SummarizeResult | AnalyzeResult {
+  return job.type === 'summarize' ? runSummarize(job) : runAnalyze(job);
+}
