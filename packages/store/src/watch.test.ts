@@ -1,0 +1,69 @@
+import { appendFileSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { openIndex, watchRoots, type SessionChange } from './index';
+import { copyScenario, tempTree, type TempTree } from './test-corpus';
+
+let tree: TempTree;
+afterEach(() => tree?.cleanup());
+
+/** Resolves with the first change that satisfies the test (the watcher works in real time). */
+function nextChange(changes: SessionChange[], test: (c: SessionChange) => boolean): Promise<SessionChange> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const poll = setInterval(() => {
+      const hit = changes.find(test);
+      if (hit) {
+        clearInterval(poll);
+        resolve(hit);
+      } else if (Date.now() - started > 15_000) {
+        clearInterval(poll);
+        reject(new Error(`no such change; saw ${JSON.stringify(changes.map((c) => [c.type, c.reason, c.path]))}`));
+      }
+    }, 20);
+  });
+}
+
+it('reports new sessions, appends (only once the line is complete), atomic replaces and deletions, one row each', async () => {
+  tree = tempTree();
+  const root = tree.root('a');
+  const project = copyScenario(root, '01-superseded-reads');
+  const name = readdirSync(project).find((n) => n.endsWith('.jsonl')) as string;
+  const path = join(project, name);
+  const whole = readFileSync(path);
+  const cut = whole.indexOf(10, Math.floor(whole.length / 2)) + 1;
+  writeFileSync(path, whole.subarray(0, cut));
+
+  const index = openIndex({ dbPath: join(tree.dir, 'index.db'), roots: [root], workers: 0 });
+  await index.refresh({ analyze: false });
+  const turnsBefore = index.get(path)[0]?.turns ?? 0;
+  const changes: SessionChange[] = [];
+  const w = watchRoots(index, (c) => changes.push(c), { debounceMs: 50, analyze: false });
+  await w.ready;
+
+  // A half-written line is not read; the rest of the file arrives and one update says what changed.
+  const restStart = cut;
+  const nextNl = whole.indexOf(10, restStart) + 1;
+  appendFileSync(path, whole.subarray(restStart, nextNl - 10));
+  await new Promise((r) => setTimeout(r, 400));
+  expect(index.get(path)[0]?.size).toBe(nextNl - 10);
+  appendFileSync(path, whole.subarray(nextNl - 10));
+  const appended = await nextChange(changes, (c) => c.reason === 'appended' && c.row?.size === whole.length);
+  expect(appended.type).toBe('updated');
+  expect(appended.row?.turns).toBeGreaterThan(turnsBefore);
+  expect(appended.row?.problems).toBe(0);
+
+  // A new session file, written atomically (temp name, then rename).
+  const other = join(project, 'aaaaaaaa-1111-2222-3333-444444444444.jsonl');
+  writeFileSync(join(project, '.tmp'), whole);
+  renameSync(join(project, '.tmp'), other);
+  const added = await nextChange(changes, (c) => c.type === 'added' && c.path === other && c.row?.stage === 'summarised');
+  expect(added.row?.sessionId).toBe(appended.row?.sessionId);
+
+  unlinkSync(other);
+  const removed = await nextChange(changes, (c) => c.type === 'removed' && c.path === other);
+  expect(removed.row).toBeNull();
+  expect(index.list()).toHaveLength(1);
+  await w.close();
+  await index.close();
+});
