@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { ForkError, replaceFileAtomic, safeUnlink, writeNewFileAtomic } from './atomic';
+import type { ForkManifest } from './manifest';
+import { defaultDataDir } from '../paths';
+
+export function sha256Hex(data: Buffer | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * The archive folder: the `dir` parameter, else `GLASSBOX_DATA_DIR/archive`, else
+ * `$XDG_DATA_HOME/glassbox/archive`, else `~/.local/share/glassbox/archive`.
+ */
+export function archiveDir(env: NodeJS.ProcessEnv = process.env, dir?: string, home = homedir()): string {
+  return dir ?? join(defaultDataDir(env, home), 'archive');
+}
+
+const SHA = /^[0-9a-f]{64}$/;
+
+/**
+ * A content-addressed store: each object is named by the sha-256 of its bytes
+ * (`objects/<first 2 hex>/<64 hex>`), written atomically, and checked against its name on every
+ * read. Fork manifests live beside it (`forks/<forkId>.json`).
+ */
+export class Archive {
+  constructor(readonly root: string) {}
+
+  private objectPath(sha: string): string {
+    return join(this.root, 'objects', sha.slice(0, 2), sha);
+  }
+
+  /** Stores bytes and returns their sha-256. An existing object is re-checked; a corrupted one is replaced. */
+  put(data: Buffer | string): { sha256: string; repaired: boolean } {
+    const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    const sha = sha256Hex(buf);
+    const path = this.objectPath(sha);
+    mkdirSync(join(this.root, 'objects', sha.slice(0, 2)), { recursive: true });
+    if (existsSync(path)) {
+      if (sha256Hex(readFileSync(path)) === sha) return { sha256: sha, repaired: false };
+      replaceFileAtomic(path, buf);
+      return { sha256: sha, repaired: true };
+    }
+    try {
+      writeNewFileAtomic(path, buf);
+    } catch (error) {
+      // Another writer stored the same bytes first: fine if they check out.
+      if (!(error instanceof ForkError && error.code === 'exists' && sha256Hex(readFileSync(path)) === sha)) throw error;
+    }
+    return { sha256: sha, repaired: false };
+  }
+
+  has(sha: string): boolean {
+    return SHA.test(sha) && existsSync(this.objectPath(sha));
+  }
+
+  /** The bytes of an object, after checking them against their name. */
+  get(sha: string): Buffer {
+    if (!SHA.test(sha)) throw new ForkError('archive_missing', `${sha} is not a sha-256 object name`);
+    const path = this.objectPath(sha);
+    let buf: Buffer;
+    try {
+      buf = readFileSync(path);
+    } catch {
+      throw new ForkError('archive_missing', `archive object ${sha} is missing from ${this.root}`);
+    }
+    const actual = sha256Hex(buf);
+    if (actual !== sha) {
+      throw new ForkError(
+        'archive_corrupt',
+        `archive object ${path} is corrupted: its bytes hash to ${actual.slice(0, 16)}…, not ${sha.slice(0, 16)}…; it cannot be trusted and was not used`,
+      );
+    }
+    return buf;
+  }
+
+  /** Objects whose name starts with a prefix (a tombstone shows the first 12 hex digits). */
+  findByPrefix(prefix: string): string[] {
+    const p = prefix.toLowerCase();
+    if (!/^[0-9a-f]{6,64}$/.test(p)) return [];
+    try {
+      return readdirSync(join(this.root, 'objects', p.slice(0, 2))).filter((n) => n.startsWith(p) && SHA.test(n));
+    } catch {
+      return [];
+    }
+  }
+
+  manifestPath(forkId: string): string {
+    return join(this.root, 'forks', `${forkId}.json`);
+  }
+
+  putManifest(manifest: ForkManifest): string {
+    mkdirSync(join(this.root, 'forks'), { recursive: true });
+    const path = this.manifestPath(manifest.forkId);
+    writeNewFileAtomic(path, JSON.stringify(manifest, null, 2) + '\n');
+    return path;
+  }
+
+  removeManifest(forkId: string): void {
+    safeUnlink(this.manifestPath(forkId));
+  }
+
+  getManifest(forkId: string): ForkManifest {
+    const path = this.manifestPath(forkId);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      throw new ForkError('not_a_fork', `no fork ${forkId} in the archive ${this.root} (no ${path}); was it written by glassbox clean --fork?`);
+    }
+    try {
+      const m = JSON.parse(text) as ForkManifest;
+      if (m.forkId !== forkId || !SHA.test(m.original?.sha256 ?? '')) throw new Error('fields missing');
+      return m;
+    } catch (error) {
+      throw new ForkError('archive_corrupt', `the fork manifest ${path} is damaged (${(error as Error).message})`);
+    }
+  }
+}

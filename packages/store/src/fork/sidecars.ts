@@ -1,0 +1,66 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { buildFork, validateFork } from '@glassbox/adapter-claude-code';
+import { ForkError } from './atomic';
+import { sha256Hex } from './archive';
+import { joinLines, readReadOnly, snapshotOf } from './source';
+
+/** A file of `<session>/subagents/` or `<session>/tool-results/`, ready to be written for the fork. */
+export interface SidecarFile {
+  rel: string;
+  original: Buffer;
+  fork: Buffer;
+  sessionIdRewritten: boolean;
+}
+
+export const SIDECAR_DIRS = ['subagents', 'tool-results'] as const;
+
+/** `<project>/<sessionId>/`: the folder beside a session file holding its subagents and large outputs. */
+export function sessionFolderOf(sessionPath: string): string {
+  return join(dirname(sessionPath), basename(sessionPath).replace(/\.jsonl$/i, ''));
+}
+
+function listFiles(dir: string, rel: string, out: string[]): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const path = join(dir, name);
+    const r = `${rel}/${name}`;
+    if (statSync(path).isDirectory()) listFiles(path, r, out);
+    else out.push(r);
+  }
+}
+
+/**
+ * The session's subagent and tool-result files, as the fork will carry them: subagent transcripts
+ * get the fork's session id (they name their parent session), validated like the fork itself;
+ * everything else is copied byte for byte.
+ */
+export function prepareSidecars(sessionPath: string, newSessionId: string): SidecarFile[] {
+  const folder = sessionFolderOf(sessionPath);
+  const out: SidecarFile[] = [];
+  if (!existsSync(folder)) return out;
+  const rels: string[] = [];
+  for (const d of SIDECAR_DIRS) listFiles(join(folder, d), d, rels);
+  for (const rel of rels) out.push(prepareOne(join(folder, rel), rel, newSessionId));
+  return out;
+}
+
+export function prepareOne(path: string, rel: string, newSessionId: string, bytes = readReadOnly(path)): SidecarFile {
+  if (!rel.startsWith('subagents/') || !rel.endsWith('.jsonl')) return { rel, original: bytes, fork: bytes, sessionIdRewritten: false };
+  const snap = snapshotOf(path, bytes);
+  const fork = buildFork(snap.lines, [], newSessionId);
+  const report = validateFork(snap.lines, fork.lines);
+  const failed = report.checks.filter((c) => !c.ok && c.id !== 'session-id');
+  // A subagent file with no sessionId at all needs no rewrite; anything else must check out.
+  if (failed.length > 0) {
+    throw new ForkError('nothing_to_do', `the subagent file ${rel} could not be carried over: ${failed.map((c) => c.id).join(', ')} failed`);
+  }
+  const text = joinLines(fork.lines, snap.endsWithNewline);
+  const forkBytes = Buffer.from(text, 'utf8');
+  return { rel, original: bytes, fork: forkBytes, sessionIdRewritten: sha256Hex(forkBytes) !== sha256Hex(bytes) };
+}

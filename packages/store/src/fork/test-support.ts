@@ -1,0 +1,52 @@
+// Test support: a scratch copy of a corpus session's projects folder, so forks are written next to
+// a real session without touching the fixtures.
+import { cpSync, mkdtempSync, readdirSync, readFileSync, chmodSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+export interface Scratch {
+  root: string;
+  projectDir: string;
+  sourcePath: string;
+  sessionId: string;
+  archiveDir: string;
+  repoRoot: string;
+}
+
+export function scratchSession(name: string): Scratch {
+  const fixture = join(REPO_ROOT, 'fixtures/corpus/generated', name);
+  const manifest = JSON.parse(readFileSync(join(fixture, 'manifest.json'), 'utf8')) as { session_ids?: string[] };
+  const root = mkdtempSync(join(tmpdir(), 'glassbox-fork-'));
+  const projectDir = join(root, 'projects', 'scratch-project');
+  cpSync(join(fixture, 'claude-project'), projectDir, { recursive: true });
+  makeWritable(projectDir);
+  const first = readFileSync(join(fixture, 'transcript.jsonl'), 'utf8').split('\n', 1)[0] ?? '';
+  const sessionId = manifest.session_ids?.[0] ?? (/"sessionId":"([^"]+)"/.exec(first)?.[1] as string);
+  return { root, projectDir, sourcePath: join(projectDir, `${sessionId}.jsonl`), sessionId, archiveDir: join(root, 'archive'), repoRoot: join(fixture, 'project-after') };
+}
+
+/** The corpus is read-only on disk; the copy must be writable like a real projects folder. */
+function makeWritable(path: string): void {
+  chmodSync(path, statSync(path).isDirectory() ? 0o755 : 0o644);
+  if (statSync(path).isDirectory()) for (const n of readdirSync(path)) makeWritable(join(path, n));
+}
+
+/** Every file under a folder, relative, sorted: to prove that a failure left nothing behind. */
+export function tree(dir: string, rel = ''): string[] {
+  const out: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(join(dir, rel)).sort();
+  } catch {
+    return out;
+  }
+  for (const n of names) {
+    const r = rel ? `${rel}/${n}` : n;
+    if (statSync(join(dir, r)).isDirectory()) out.push(`${r}/`, ...tree(dir, r));
+    else out.push(r);
+  }
+  return out;
+}

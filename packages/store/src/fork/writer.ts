@@ -1,0 +1,245 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import {
+  buildFork,
+  validateFork,
+  type AppliedAction,
+  type ForkAction,
+  type RefusedAction,
+  type ValidationReport,
+} from '@glassbox/adapter-claude-code';
+import { Archive, archiveDir, sha256Hex } from './archive';
+import { ForkError, safeUnlink, writeNewFileAtomic } from './atomic';
+import type { ForkManifest, ManifestAction } from './manifest';
+import { prepareSidecars, sessionFolderOf, type SidecarFile } from './sidecars';
+import { joinLines, readReadOnly, readSource, type SourceSnapshot } from './source';
+
+/** An action as a plan names it; the extra fields go into the manifest. */
+export type PlanAction = ForkAction & { class?: string; tokensFreed?: number; tombstoneTokens?: number };
+
+export interface WriteForkOptions {
+  sourcePath: string;
+  /**
+   * Plans the fork from the exact lines that will be forked. Called again if the source changes
+   * while the fork is prepared, so the plan always matches the bytes.
+   */
+  prepare: (source: SourceSnapshot) => { actions: PlanAction[]; cwd?: string | null };
+  archiveDir?: string;
+  env?: NodeJS.ProcessEnv;
+  /** The fork's session id (a new random uuid by default). */
+  newSessionId?: string;
+  /** Copy `<session>/subagents/` and `<session>/tool-results/` into the fork's folder (default true). */
+  carrySidecars?: boolean;
+  /** Called after the fork is prepared, before the source is hashed again: lets tests play a live session. */
+  beforeCommit?: (attempt: number) => void;
+  now?: () => Date;
+}
+
+export type WriteForkResult =
+  | {
+      status: 'written';
+      forkId: string;
+      forkPath: string;
+      sidecarDir: string | null;
+      manifestPath: string;
+      manifest: ForkManifest;
+      report: ValidationReport;
+      applied: AppliedAction[];
+      refused: RefusedAction[];
+      /** sha-256 of the original before and after: equal, or the fork would not have been kept. */
+      originalSha256: { before: string; after: string };
+      attempts: number;
+      repairedArchiveObjects: number;
+    }
+  | { status: 'refused'; report: ValidationReport; applied: AppliedAction[]; refused: RefusedAction[]; forkId: string };
+
+interface Prepared {
+  source: SourceSnapshot;
+  forkText: string;
+  report: ValidationReport;
+  applied: AppliedAction[];
+  refused: RefusedAction[];
+  cwd: string | null;
+  sidecars: SidecarFile[];
+}
+
+const MAX_ATTEMPTS = 2;
+
+/**
+ * Writes a cleaned sibling of a session. The original is only read (through read-only descriptors)
+ * and hashed before and after; the fork is validated against it before anything is written; the
+ * original's bytes go into the content-addressed archive first; then the manifest, the carried-over
+ * subagent/tool-result files, and last the fork itself, each atomically and never over an existing
+ * file. If the source changes meanwhile (a live session appending), the whole preparation starts
+ * again once, then the fork is refused. Anything created by a failed attempt is removed.
+ *
+ * Why the manifest is a sidecar in the archive and not part of the fork: the fork must stay a plain
+ * Claude Code transcript that differs from its original only in payloads and session id (that is
+ * what the validator and the real client's resume check), and Claude Code appends to it when it is
+ * resumed; the archive is Glassbox's own place, keyed by the fork id, so `verify`, `show` and `undo`
+ * find the original's hash, its path and every removed payload from the fork id alone.
+ */
+export function writeFork(options: WriteForkOptions): WriteForkResult {
+  const archive = new Archive(archiveDir(options.env ?? process.env, options.archiveDir));
+  const forkId = options.newSessionId ?? randomUUID();
+  const dir = dirname(options.sourcePath);
+  const forkPath = join(dir, `${forkId}.jsonl`);
+  for (let attempt = 1; ; attempt++) {
+    const p = prepare(options, forkId);
+    if (!p.report.ok) return { status: 'refused', report: p.report, applied: p.applied, refused: p.refused, forkId };
+    if (p.applied.length === 0) {
+      throw new ForkError('nothing_to_do', `nothing in ${options.sourcePath} can be tombstoned with this plan; no fork was written`);
+    }
+    options.beforeCommit?.(attempt);
+    if (sha256Hex(readReadOnly(options.sourcePath)) !== p.source.sha256) {
+      if (attempt < MAX_ATTEMPTS) continue;
+      throw sourceChanged(options.sourcePath, attempt);
+    }
+    const manifest = manifestFor(p, options, forkId, forkPath);
+    const payloads = p.applied.flatMap((a) => a.removed.map((r) => r.text));
+    const written = commit(archive, manifest, forkPath, Buffer.from(p.forkText, 'utf8'), p.sidecars, [p.source.bytes, ...payloads]);
+    const after = sha256Hex(readReadOnly(options.sourcePath));
+    if (after !== p.source.sha256) {
+      // The source moved while the fork was being written: the fork no longer matches it.
+      rollback(archive, manifest.forkId, forkPath, written.sidecarDir);
+      if (attempt < MAX_ATTEMPTS) continue;
+      throw sourceChanged(options.sourcePath, attempt);
+    }
+    // Read back what landed on disk and validate it once more.
+    const back = readSource(forkPath);
+    const recheck = validateFork(p.source.lines, back.lines, { actions: p.applied.map((a) => a.action) });
+    if (back.sha256 !== manifest.fork.sha256 || !recheck.ok) {
+      rollback(archive, manifest.forkId, forkPath, written.sidecarDir);
+      throw new ForkError('unwritable', `the fork read back from ${forkPath} does not match what was written; it was removed`);
+    }
+    return {
+      status: 'written',
+      forkId,
+      forkPath,
+      sidecarDir: written.sidecarDir,
+      manifestPath: archive.manifestPath(forkId),
+      manifest,
+      report: p.report,
+      applied: p.applied,
+      refused: p.refused,
+      originalSha256: { before: p.source.sha256, after },
+      attempts: attempt,
+      repairedArchiveObjects: written.repaired,
+    };
+  }
+}
+
+function sourceChanged(path: string, attempts: number): ForkError {
+  return new ForkError(
+    'source_changed',
+    `${path} changed while the fork was being prepared (${attempts} attempts): the session is probably still running. ` +
+      'Nothing was written; try again when it is idle.',
+  );
+}
+
+function prepare(options: WriteForkOptions, forkId: string): Prepared {
+  const source = readSource(options.sourcePath);
+  const plan = options.prepare(source);
+  const fork = buildFork(source.lines, plan.actions, forkId);
+  const report = validateFork(source.lines, fork.lines, { actions: fork.applied.map((a) => a.action), touchedLines: fork.touchedLines });
+  const sidecars = options.carrySidecars === false ? [] : prepareSidecars(options.sourcePath, forkId);
+  return {
+    source,
+    forkText: joinLines(fork.lines, source.endsWithNewline),
+    report,
+    applied: fork.applied,
+    refused: fork.refused,
+    cwd: plan.cwd ?? null,
+    sidecars,
+  };
+}
+
+function manifestFor(p: Prepared, options: WriteForkOptions, forkId: string, forkPath: string): ForkManifest {
+  const forkBytes = Buffer.byteLength(p.forkText, 'utf8');
+  const actions: ManifestAction[] = p.applied.map((a) => {
+    const planned = a.action as PlanAction;
+    const m: ManifestAction = {
+      segmentId: a.action.segmentId ?? `${a.action.uuid}:${a.action.target === 'tool-input' ? 'input' : a.action.blockIndex}`,
+      uuid: a.action.uuid,
+      line: a.line,
+      blockIndex: a.action.blockIndex,
+      target: a.action.target,
+      toolName: a.toolName,
+      tombstone: a.action.tombstone,
+      removed: a.removed.map((r) => ({ path: r.path, sha256: sha256Hex(r.text), bytes: Buffer.byteLength(r.text, 'utf8'), sentToModel: r.sentToModel })),
+    };
+    if (a.action.toolUseId !== undefined) m.toolUseId = a.action.toolUseId;
+    if (planned.class !== undefined) m.class = planned.class;
+    if (planned.tokensFreed !== undefined) m.tokensFreed = planned.tokensFreed;
+    return m;
+  });
+  const originalSessionId = p.report.original.sessionId ?? basename(options.sourcePath, '.jsonl');
+  return {
+    version: 1,
+    kind: 'clean',
+    forkId,
+    forkPath,
+    createdAt: (options.now?.() ?? new Date()).toISOString(),
+    cwd: p.cwd,
+    original: { path: options.sourcePath, sessionId: originalSessionId, sha256: p.source.sha256, bytes: p.source.bytes.length, lines: p.source.lines.length },
+    fork: { sha256: sha256Hex(p.forkText), bytes: forkBytes, lines: p.source.lines.length },
+    sidecars: p.sidecars.map((s) => ({ rel: s.rel, originalSha256: sha256Hex(s.original), forkSha256: sha256Hex(s.fork), sessionIdRewritten: s.sessionIdRewritten })),
+    actions,
+    totals: {
+      tokensFreed: p.applied.reduce((n, a) => n + ((a.action as PlanAction).tokensFreed ?? 0), 0),
+      tombstoneTokens: p.applied.reduce((n, a) => n + ((a.action as PlanAction).tombstoneTokens ?? 0), 0),
+      bytesRemoved: p.applied.reduce((n, a) => n + a.bytesBefore - a.bytesAfter, 0),
+    },
+  };
+}
+
+/**
+ * Archives the original (and every removed payload and sidecar original), then writes the manifest,
+ * the sidecar folder and the fork, each exclusively; on failure removes what this call created.
+ */
+export function commit(
+  archive: Archive,
+  manifest: ForkManifest,
+  forkPath: string,
+  forkBytes: Buffer,
+  sidecars: readonly SidecarFile[],
+  archiveFirst: readonly (Buffer | string)[] = [],
+): { sidecarDir: string | null; repaired: number } {
+  let repaired = 0;
+  for (const obj of archiveFirst) if (archive.put(obj).repaired) repaired++;
+  for (const s of sidecars) if (archive.put(s.original).repaired) repaired++;
+  archive.putManifest(manifest);
+  let sidecarDir: string | null = null;
+  try {
+    if (sidecars.length > 0) {
+      const folder = sessionFolderOf(forkPath);
+      try {
+        mkdirSync(folder);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        throw code === 'EEXIST'
+          ? new ForkError('exists', `${folder} already exists; it was left as it was and nothing was written`)
+          : new ForkError('unwritable', `cannot create ${folder} (${code ?? 'error'}); nothing was written`);
+      }
+      sidecarDir = folder;
+      for (const s of sidecars) {
+        const path = join(folder, s.rel);
+        mkdirSync(dirname(path), { recursive: true });
+        writeNewFileAtomic(path, s.fork);
+      }
+    }
+    writeNewFileAtomic(forkPath, forkBytes);
+  } catch (error) {
+    archive.removeManifest(manifest.forkId);
+    if (sidecarDir) rmSync(sidecarDir, { recursive: true, force: true });
+    throw error;
+  }
+  return { sidecarDir, repaired };
+}
+
+function rollback(archive: Archive, forkId: string, forkPath: string, sidecarDir: string | null): void {
+  safeUnlink(forkPath);
+  archive.removeManifest(forkId);
+  if (sidecarDir) rmSync(sidecarDir, { recursive: true, force: true });
+}
