@@ -1,0 +1,53 @@
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { TranscriptParser } from '@glassbox/adapter-claude-code';
+import type { Session } from '@glassbox/core';
+
+/**
+ * Where a transcript's bytes come from: a file on disk (read-only, by offset) or the bytes of a file
+ * dropped into a browser, held in memory and never written anywhere.
+ */
+export interface SourceBytes {
+  /** One record line, by its byte offset and length (from the parsed ChainNode). */
+  line(offset: number, length: number): string;
+  size(): number;
+}
+
+export function fileBytes(path: string): SourceBytes {
+  return {
+    line(offset, length) {
+      const fd = openSync(path, 'r');
+      try {
+        const buf = Buffer.alloc(length);
+        const n = readSync(fd, buf, 0, length, offset);
+        return buf.toString('utf8', 0, n);
+      } finally {
+        closeSync(fd);
+      }
+    },
+    size: () => statSync(path).size,
+  };
+}
+
+export function memoryBytes(buf: Buffer): SourceBytes {
+  return {
+    line: (offset, length) => buf.toString('utf8', offset, offset + length),
+    size: () => buf.length,
+  };
+}
+
+/** Parses transcript bytes held in memory, line by line, the same way the file reader does. */
+export function parseBuffer(buf: Buffer, path: string, fallbackId: string): Session {
+  const parser = new TranscriptParser({ path, fallbackId });
+  let start = 0;
+  let line = 0;
+  while (start < buf.length) {
+    let nl = buf.indexOf(10, start);
+    if (nl < 0) nl = buf.length;
+    line++;
+    let text = buf.toString('utf8', start, nl);
+    if (text.endsWith('\r')) text = text.slice(0, -1);
+    parser.push(text, line, start, nl - start);
+    start = nl + 1;
+  }
+  return parser.finish(buf.length === 0 || buf[buf.length - 1] === 10);
+}

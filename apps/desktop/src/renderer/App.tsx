@@ -1,0 +1,157 @@
+import { useEffect, useRef, useState } from 'react';
+import { SessionBrowser } from './components/SessionBrowser';
+import { WindowView } from './components/WindowView';
+import { Inspector } from './components/Inspector';
+import { ForkWizard } from './components/ForkWizard';
+import { useApp } from './store';
+
+export function App() {
+  const view = useApp((s) => s.view);
+  const wizardOpen = useApp((s) => s.wizardOpen);
+  const notice = useApp((s) => s.notice);
+  const notify = useApp((s) => s.notify);
+  const [dragging, setDragging] = useState(false);
+  const fileRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    const st = useApp.getState();
+    void st.loadSessions();
+    const offProgress = st.api.on('index:progress', (p) => {
+      useApp.setState({ progress: p });
+      if (p.phase === 'done') void useApp.getState().loadSessions();
+    });
+    const offChanged = st.api.on('session:changed', (c) => useApp.getState().applyChange(c));
+    const onKey = (e: KeyboardEvent) => {
+      const tag = (e.target as HTMLElement).tagName;
+      if (['INPUT', 'TEXTAREA', 'SELECT'].includes(tag)) return;
+      if ((e.key === 'f' || e.key === 'F') && !e.metaKey && !e.ctrlKey && !e.altKey) {
+        e.preventDefault();
+        useApp.getState().setWizardOpen(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => {
+      offProgress();
+      offChanged();
+      window.removeEventListener('keydown', onKey);
+    };
+  }, []);
+
+  // A file dropped anywhere opens it: by path in Electron, by its bytes in a browser. Nothing is written.
+  useEffect(() => {
+    let depth = 0;
+    const over = (e: DragEvent) => {
+      if (!e.dataTransfer?.types.includes('Files')) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'copy';
+    };
+    const enter = (e: DragEvent) => {
+      if (!e.dataTransfer?.types.includes('Files')) return;
+      depth++;
+      setDragging(true);
+    };
+    const leave = () => {
+      depth = Math.max(0, depth - 1);
+      if (depth === 0) setDragging(false);
+    };
+    const drop = (e: DragEvent) => {
+      e.preventDefault();
+      depth = 0;
+      setDragging(false);
+      const file = e.dataTransfer?.files[0];
+      if (file) void openDropped(file);
+    };
+    window.addEventListener('dragover', over);
+    window.addEventListener('dragenter', enter);
+    window.addEventListener('dragleave', leave);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragover', over);
+      window.removeEventListener('dragenter', enter);
+      window.removeEventListener('dragleave', leave);
+      window.removeEventListener('drop', drop);
+    };
+  }, []);
+
+  const title = view?.snapshot.session.title;
+  const project = view?.snapshot.session.cwd?.split(/[\\/]/).filter(Boolean).slice(-1)[0];
+  return (
+    <div className="app">
+      <header className="topbar">
+        <div className="brand">
+          <span className="logo" aria-hidden="true" />
+          Glassbox
+        </div>
+        <div className="crumb" title={view?.snapshot.session.path}>
+          {view ? (
+            <>
+              <span className="dim">{project ?? 'session'}</span>
+              <span className="dim"> / </span>
+              <span>{title ? firstLine(title) : view.snapshot.session.id}</span>
+              {view.external ? <span className="tag">opened file</span> : null}
+            </>
+          ) : null}
+        </div>
+        <div className="actions">
+          <button type="button" onClick={() => fileRef.current?.click()}>
+            Open file…
+          </button>
+          <button type="button" className="primary" disabled={!view || view.snapshot.session.path.startsWith('upload:') || view.external} onClick={() => useApp.getState().setWizardOpen(true)} title="Fork a cleaned session (F)" data-testid="open-fork">
+            Fork…
+          </button>
+          <input
+            ref={fileRef}
+            type="file"
+            accept=".jsonl"
+            hidden
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              if (f) void openDropped(f);
+              e.target.value = '';
+            }}
+          />
+        </div>
+      </header>
+      {notice ? (
+        <div className={`notice ${notice.kind}`} role="alert" data-testid="notice">
+          <div>
+            <strong>{notice.message}</strong>
+            {notice.hint ? <span className="dim"> {notice.hint}</span> : null}
+          </div>
+          <button type="button" className="close" onClick={() => notify(null)} aria-label="Dismiss">
+            ×
+          </button>
+        </div>
+      ) : null}
+      <div className="columns">
+        <SessionBrowser />
+        <div className="centre">
+          <WindowView />
+          {wizardOpen ? <ForkWizard /> : null}
+        </div>
+        <Inspector />
+      </div>
+      {dragging ? (
+        <div className="drop-overlay" aria-hidden="true">
+          <div>Drop a Claude Code transcript (.jsonl) to inspect it — nothing is written</div>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+async function openDropped(file: File): Promise<void> {
+  const st = useApp.getState();
+  if (!file.name.toLowerCase().endsWith('.jsonl')) {
+    st.notify({ kind: 'error', message: `${file.name} is not a session transcript: Glassbox opens .jsonl files. Nothing was written.`, hint: 'Claude Code keeps sessions under ~/.claude/projects/<project>/<session>.jsonl.' });
+    return;
+  }
+  const path = st.api.pathForFile?.(file) ?? null;
+  if (path) return st.openFile({ path });
+  return st.openFile({ name: file.name, text: await file.text() });
+}
+
+function firstLine(s: string): string {
+  const l = s.split('\n')[0] ?? s;
+  return l.length > 90 ? `${l.slice(0, 87)}…` : l;
+}

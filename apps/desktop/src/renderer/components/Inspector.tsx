@@ -1,0 +1,106 @@
+import { useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { CLASS_COLOUR, CLASS_LABEL, textOn } from '../palette';
+import { clock, exact, humanBytes, humanTokens } from '../format';
+import { useApp } from '../store';
+
+/** The selected segment: class badge, the proof in words, the link to what proves it, then the content or the drift diff. */
+export function Inspector() {
+  const detail = useApp((s) => s.detail);
+  const loading = useApp((s) => s.detailLoading);
+  const selected = useApp((s) => s.selectedSegmentId);
+  const selectSegment = useApp((s) => s.selectSegment);
+  const view = useApp((s) => s.view);
+
+  if (!view) return <aside className="inspector empty-pane" />;
+  if (!selected || (!detail && !loading)) {
+    return (
+      <aside className="inspector empty-pane" aria-label="Segment inspector">
+        <div className="hint">
+          <h3>Segment</h3>
+          <p>Click a block in the treemap (or Tab into it and use the arrow keys) to see its content and why it is live or dead.</p>
+        </div>
+      </aside>
+    );
+  }
+  if (!detail || detail.segment.id !== selected) {
+    return (
+      <aside className="inspector" aria-busy="true">
+        <div className="loading">Reading the segment…</div>
+      </aside>
+    );
+  }
+  const seg = detail.segment;
+  const fill = CLASS_COLOUR[seg.class];
+  const diff = seg.proof?.class === 'stale-drift' ? seg.proof.diff : null;
+  return (
+    <aside className="inspector" aria-label="Segment inspector" data-testid="inspector">
+      <div className="insp-head">
+        <span className={`badge${seg.class === 'spent' ? ' hatched' : ''}`} style={{ background: fill, color: textOn(fill) }} data-testid="class-badge">
+          {CLASS_LABEL[seg.class]}
+        </span>
+        {seg.protected && seg.class === 'live' ? <span className="tag">protected</span> : null}
+        {seg.isError ? <span className="tag error">error</span> : null}
+      </div>
+      <h3 className="insp-source" title={seg.source.path ?? seg.source.label}>
+        {seg.source.label}
+      </h3>
+      <div className="insp-meta">
+        {seg.toolName ? `${seg.toolName} · ` : ''}
+        {seg.kind} · {humanTokens(seg.tokens)} tokens · {humanBytes(seg.bytes)} · line {seg.line}
+        {seg.timestamp ? ` · ${clock(seg.timestamp)}` : ''}
+      </div>
+      <p className="proof" data-testid="proof">
+        {detail.explanation}
+      </p>
+      {detail.provedBy ? (
+        <button type="button" className="link" onClick={() => void selectSegment(detail.provedBy?.segmentId ?? null)} data-testid="jump">
+          Jump to {detail.provedBy.label} →
+        </button>
+      ) : null}
+      {diff ? (
+        <section className="insp-section">
+          <h4>What was read vs the file now</h4>
+          <DiffView diff={diff} />
+        </section>
+      ) : null}
+      <section className="insp-section grow">
+        <h4>
+          Content <span className="dim">({exact(detail.contentBytes)} bytes{detail.truncated ? ', first 2 MB shown' : ''})</span>
+        </h4>
+        <ContentView text={detail.content} />
+      </section>
+    </aside>
+  );
+}
+
+function ContentView({ text }: { text: string }) {
+  const parentRef = useRef<HTMLDivElement>(null);
+  const lines = text.length === 0 ? ['(empty)'] : text.split('\n');
+  const v = useVirtualizer({ count: lines.length, getScrollElement: () => parentRef.current, estimateSize: () => 18, overscan: 20 });
+  return (
+    <div ref={parentRef} className="content-view" data-testid="content">
+      <div style={{ height: v.getTotalSize(), position: 'relative' }}>
+        {v.getVirtualItems().map((item) => (
+          <div key={item.key} className="content-line" style={{ transform: `translateY(${item.start}px)` }}>
+            <span className="ln">{item.index + 1}</span>
+            <span className="tx">{lines[item.index]}</span>
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function DiffView({ diff }: { diff: string }) {
+  const lines = diff.split('\n').filter((l) => !l.startsWith('===') && l !== '\\ No newline at end of file');
+  return (
+    <pre className="diff" data-testid="diff">
+      {lines.map((l, i) => (
+        <div key={i} className={l.startsWith('+++') || l.startsWith('---') ? 'hdr' : l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : l.startsWith('@@') ? 'hunk' : ''}>
+          {l || ' '}
+        </div>
+      ))}
+    </pre>
+  );
+}

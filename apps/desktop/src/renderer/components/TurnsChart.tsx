@@ -1,0 +1,126 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ClassifiedSnapshot, DeadClass } from '@glassbox/core';
+import { CLASS_COLOUR, CLASS_LABEL } from '../palette';
+import { clock, exact, humanTokens } from '../format';
+
+const DEAD: DeadClass[] = ['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'];
+const H = 120;
+const PAD = { l: 44, r: 10, t: 10, b: 18 };
+
+/**
+ * Context size per API response (provider-reported), compactions marked, and under it the part that is
+ * reclaimable now, stacked by class, as it accumulated: a dead segment counts from the response after it.
+ */
+export function TurnsChart({ snapshot }: { snapshot: ClassifiedSnapshot }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(600);
+  const [hover, setHover] = useState<number | null>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setWidth(el.clientWidth));
+    ro.observe(el);
+    setWidth(el.clientWidth);
+    return () => ro.disconnect();
+  }, []);
+
+  const data = useMemo(() => {
+    const turns = snapshot.turns;
+    const dead = snapshot.segments.filter((s) => s.class !== 'live').sort((a, b) => a.line - b.line);
+    return turns.map((t) => {
+      const stack: Record<DeadClass, number> = { gone: 0, 'stale-drift': 0, 'stale-superseded': 0, duplicate: 0, spent: 0 };
+      for (const s of dead) if (s.line < t.line) stack[s.class as DeadClass] += s.tokens;
+      return { t, stack };
+    });
+  }, [snapshot]);
+
+  if (data.length === 0) {
+    return (
+      <div className="chart empty" ref={ref}>
+        No provider-reported usage in this session: nothing to chart over time.
+      </div>
+    );
+  }
+  const max = Math.max(1, ...data.map((d) => d.t.contextTokens));
+  const iw = Math.max(10, width - PAD.l - PAD.r);
+  const ih = H - PAD.t - PAD.b;
+  const x = (i: number) => PAD.l + (data.length === 1 ? iw / 2 : (i / (data.length - 1)) * iw);
+  const y = (v: number) => PAD.t + ih - (v / max) * ih;
+  const line = data.map((d, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(d.t.contextTokens).toFixed(1)}`).join('');
+  const area = `${line}L${x(data.length - 1).toFixed(1)},${y(0)}L${x(0).toFixed(1)},${y(0)}Z`;
+  const bands: { cls: DeadClass; d: string }[] = [];
+  const base = data.map(() => 0);
+  for (const cls of DEAD) {
+    if (!data.some((d) => d.stack[cls] > 0)) continue;
+    const top = data.map((d, i) => (base[i] ?? 0) + d.stack[cls]);
+    const upper = top.map((v, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join('');
+    const lower = base.map((v, i) => `L${x(i).toFixed(1)},${y(v).toFixed(1)}`).reverse().join('');
+    bands.push({ cls, d: `${upper}${lower}Z` });
+    top.forEach((v, i) => (base[i] = v));
+  }
+  const h = hover === null ? null : data[hover];
+  return (
+    <div className="chart" ref={ref} data-testid="turns-chart">
+      <svg
+        width={width}
+        height={H}
+        role="img"
+        aria-label={`Context size over ${data.length} responses, up to ${humanTokens(max)} tokens`}
+        onMouseMove={(e) => {
+          const box = (e.currentTarget as SVGSVGElement).getBoundingClientRect();
+          const rel = (e.clientX - box.left - PAD.l) / iw;
+          setHover(Math.max(0, Math.min(data.length - 1, Math.round(rel * (data.length - 1)))));
+        }}
+        onMouseLeave={() => setHover(null)}
+      >
+        {[0, 0.5, 1].map((f) => (
+          <g key={f}>
+            <line className="grid" x1={PAD.l} x2={PAD.l + iw} y1={y(max * f)} y2={y(max * f)} />
+            <text className="axis" x={PAD.l - 6} y={y(max * f) + 4} textAnchor="end">
+              {humanTokens(max * f)}
+            </text>
+          </g>
+        ))}
+        <path className="ctx-area" d={area} />
+        {bands.map((b) => (
+          <path key={b.cls} d={b.d} fill={CLASS_COLOUR[b.cls]} opacity={0.9}>
+            <title>{CLASS_LABEL[b.cls]}</title>
+          </path>
+        ))}
+        <path className="ctx-line" d={line} />
+        {data.map((d, i) =>
+          d.t.afterCompaction ? (
+            <g key={`c${i}`} className="compaction">
+              <line x1={x(i)} x2={x(i)} y1={PAD.t} y2={PAD.t + ih} />
+              <text x={x(i) + 3} y={PAD.t + 9}>
+                compacted
+              </text>
+            </g>
+          ) : null,
+        )}
+        {h && hover !== null ? (
+          <g>
+            <line className="cursor" x1={x(hover)} x2={x(hover)} y1={PAD.t} y2={PAD.t + ih} />
+            <circle className="cursor-dot" cx={x(hover)} cy={y(h.t.contextTokens)} r={3} />
+          </g>
+        ) : null}
+        <text className="axis" x={PAD.l} y={H - 4}>
+          response 1
+        </text>
+        <text className="axis" x={PAD.l + iw} y={H - 4} textAnchor="end">
+          {data.length}
+        </text>
+      </svg>
+      {h ? (
+        <div className="chart-readout">
+          response {(hover ?? 0) + 1} · {clock(h.t.timestamp)} · {humanTokens(h.t.contextTokens)} tokens reported ({exact(h.t.contextTokens)})
+          {h.t.afterCompaction ? ' · after a compaction' : ''}
+        </div>
+      ) : (
+        <div className="chart-readout dim">
+          context over {data.length} responses (provider-reported){snapshot.context.compactions ? ` · ${snapshot.context.compactions} compaction(s)` : ''}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,186 @@
+import { useState } from 'react';
+import type { ClassifiedSnapshot, DeadClass, SegmentClass } from '@glassbox/core';
+import { CLASS_COLOUR, CLASS_LABEL, HATCHED } from '../palette';
+import { exact, humanTokens, pct } from '../format';
+import { useApp } from '../store';
+import { groupLabel } from '../treemap-layout';
+import { Treemap } from './Treemap';
+import { TurnsChart } from './TurnsChart';
+
+const DEAD: DeadClass[] = ['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'];
+
+export function WindowView() {
+  const view = useApp((s) => s.view);
+  const loading = useApp((s) => s.viewLoading);
+  const error = useApp((s) => s.viewError);
+  const selectedPath = useApp((s) => s.selectedPath);
+
+  if (!selectedPath) {
+    return (
+      <main className="window empty-pane">
+        <div className="hint big">
+          <h2>Open a session</h2>
+          <p>Pick a session on the left (↑↓ and Enter), or drop a <code>.jsonl</code> transcript anywhere on this window.</p>
+          <p className="dim">Glassbox reads transcripts; it never changes them. A cleaned copy is written only by the fork wizard, after its checks pass.</p>
+        </div>
+      </main>
+    );
+  }
+  if (error && !view) {
+    return (
+      <main className="window empty-pane">
+        <div className="hint big error-box" role="alert" data-testid="view-error">
+          <h2>This session cannot be shown</h2>
+          <p>{error.message}</p>
+          {error.hint ? <p className="dim">{error.hint}</p> : null}
+        </div>
+      </main>
+    );
+  }
+  if (!view || (loading && view.snapshot.session.path !== selectedPath && !selectedPath.startsWith('upload:'))) {
+    return (
+      <main className="window empty-pane" aria-busy="true">
+        <div className="loading">Reading the session and checking every proof…</div>
+      </main>
+    );
+  }
+  return (
+    <main className="window" aria-label="Context window">
+      <WindowHeader snapshot={view.snapshot} repoNote={view.repoNote} />
+      <Treemap snapshot={view.snapshot} />
+      <TurnsChart snapshot={view.snapshot} />
+    </main>
+  );
+}
+
+function WindowHeader({ snapshot, repoNote }: { snapshot: ClassifiedSnapshot; repoNote: string }) {
+  const groupBy = useApp((s) => s.groupBy);
+  const setGroupBy = useApp((s) => s.setGroupBy);
+  const zoom = useApp((s) => s.zoom);
+  const setZoom = useApp((s) => s.setZoom);
+  const withSpent = useApp((s) => s.withSpent);
+  const setWithSpent = useApp((s) => s.setWithSpent);
+  const c = snapshot.context;
+  const whole = c.reportedTokens ?? c.estimatedTokens;
+  const r = snapshot.reclaimable;
+  const present = new Set<SegmentClass>(snapshot.segments.map((s) => s.class));
+  const nothingDead = DEAD.every((k) => r.byClass[k].segments === 0);
+  return (
+    <header className="window-head">
+      <div className="totals">
+        <span className="big-num" title={c.reportedTokens === null ? 'no provider-reported usage' : `${exact(c.reportedTokens)} tokens, provider-reported`}>
+          {c.reportedTokens === null ? '—' : humanTokens(c.reportedTokens)}
+        </span>
+        <span className="dim">tokens reported</span>
+        <span className="sep">·</span>
+        <span title={`${exact(c.estimatedTokens)} tokens, local estimate (${c.calibration.basis})`}>{humanTokens(c.estimatedTokens)}</span>
+        <span className="dim">estimated in the transcript</span>
+        {c.unattributedTokens > 0 ? (
+          <>
+            <span className="sep">·</span>
+            <span title="reported minus what the transcript accounts for">{humanTokens(c.unattributedTokens)}</span>
+            <span className="dim">system prompt, tools, memory</span>
+          </>
+        ) : null}
+      </div>
+      <div className="reclaim">
+        <span className="reclaim-num" data-testid="reclaimable">
+          reclaimable {humanTokens(r.netTokens)} ({pct(whole > 0 ? r.netTokens / whole : 0)})
+        </span>
+        <div className="reclaim-bar" role="img" aria-label="Reclaimable tokens by class">
+          {DEAD.map((k) =>
+            r.byClass[k].tokens > 0 ? (
+              <span
+                key={k}
+                className={HATCHED.has(k) ? 'hatched' : ''}
+                style={{ width: `${Math.max(0.5, (r.byClass[k].tokens / Math.max(1, whole)) * 100)}%`, background: CLASS_COLOUR[k] }}
+                title={`${CLASS_LABEL[k]}: ${humanTokens(r.byClass[k].tokens)} tokens in ${r.byClass[k].segments} segment(s)`}
+              />
+            ) : null,
+          )}
+        </div>
+        {nothingDead ? <span className="dim small" data-testid="nothing-dead">Nothing here is provably dead — that is a normal result.</span> : null}
+      </div>
+      <div className="controls">
+        <div className="seg-toggle" role="group" aria-label="Group by">
+          <span className="dim">group</span>
+          <button type="button" className={groupBy === 'class' ? 'on' : ''} onClick={() => setGroupBy('class')} aria-pressed={groupBy === 'class'}>
+            class
+          </button>
+          <button type="button" className={groupBy === 'source' ? 'on' : ''} onClick={() => setGroupBy('source')} aria-pressed={groupBy === 'source'}>
+            source
+          </button>
+        </div>
+        <nav className="crumbs" aria-label="Drill-down">
+          <button type="button" className="link" onClick={() => setZoom([])} disabled={zoom.length === 0}>
+            window
+          </button>
+          {zoom.map((z, i) => (
+            <span key={z}>
+              {' › '}
+              <button type="button" className="link" onClick={() => setZoom(zoom.slice(0, i + 1))} disabled={i === zoom.length - 1}>
+                {i === 0 ? groupLabel(z, groupBy) : z}
+              </button>
+            </span>
+          ))}
+        </nav>
+        <label className="check">
+          <input type="checkbox" checked={withSpent} onChange={(e) => setWithSpent(e.target.checked)} /> show inferred <em>spent</em>
+        </label>
+        <ul className="legend" aria-label="Legend">
+          {(['live', ...DEAD, 'unattributed'] as const).map((k) =>
+            k === 'unattributed' ? (
+              c.unattributedTokens > 0 ? <LegendItem key={k} k={k} /> : null
+            ) : present.has(k) || k === 'live' ? (
+              <LegendItem key={k} k={k} />
+            ) : null,
+          )}
+        </ul>
+      </div>
+      <RepoLine snapshot={snapshot} repoNote={repoNote} />
+    </header>
+  );
+}
+
+function LegendItem({ k }: { k: SegmentClass | 'unattributed' }) {
+  return (
+    <li>
+      <span className={`swatch${HATCHED.has(k) ? ' hatched' : ''}`} style={{ background: CLASS_COLOUR[k] }} />
+      {CLASS_LABEL[k]}
+    </li>
+  );
+}
+
+function RepoLine({ snapshot, repoNote }: { snapshot: ClassifiedSnapshot; repoNote: string }) {
+  const mapRepo = useApp((s) => s.mapRepo);
+  const [editing, setEditing] = useState(false);
+  const [folder, setFolder] = useState('');
+  const cwd = snapshot.session.cwd;
+  if (!cwd) return null;
+  const missing = !snapshot.session.repoExists;
+  return (
+    <div className={`repo-line${missing ? ' missing' : ''}`}>
+      <span className="dim">working directory</span> <code title={repoNote}>{repoNote}</code>
+      {missing ? <span className="warn"> — not on this machine, so nothing can be proven gone or drifted.</span> : null}
+      {editing ? (
+        <form
+          className="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void mapRepo(cwd, folder).then((okay) => okay && setEditing(false));
+          }}
+        >
+          <input autoFocus value={folder} onChange={(e) => setFolder(e.target.value)} placeholder="/path/to/the/checkout" aria-label="Folder that holds the project now" />
+          <button type="submit">Map</button>
+          <button type="button" className="link" onClick={() => setEditing(false)}>
+            cancel
+          </button>
+        </form>
+      ) : (
+        <button type="button" className="link" onClick={() => setEditing(true)}>
+          {missing ? 'Map it to a folder…' : 'change…'}
+        </button>
+      )}
+    </div>
+  );
+}

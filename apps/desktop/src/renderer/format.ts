@@ -1,0 +1,36 @@
+import { humanBytes, humanTokens } from '@glassbox/core';
+
+export { humanBytes, humanTokens };
+
+export function tokens(n: number | null | undefined): string {
+  return n === null || n === undefined ? '—' : `${humanTokens(n)} tokens`;
+}
+
+export function exact(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+export function pct(share: number): string {
+  if (!Number.isFinite(share) || share <= 0) return '0%';
+  if (share < 0.01) return '<1%';
+  return `${Math.round(share * 100)}%`;
+}
+
+/** "2 min ago", "3 h ago", "Nov 28". */
+export function ago(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return '—';
+  const t = Date.parse(iso);
+  if (!Number.isFinite(t)) return '—';
+  const s = Math.max(0, Math.round((now - t) / 1000));
+  if (s < 45) return 'just now';
+  if (s < 3600) return `${Math.max(1, Math.round(s / 60))} min ago`;
+  if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
+  if (s < 7 * 86_400) return `${Math.round(s / 86_400)} d ago`;
+  return new Date(t).toLocaleDateString(undefined, { month: 'short', day: 'numeric', year: s > 300 * 86_400 ? 'numeric' : undefined });
+}
+
+export function clock(iso: string | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isFinite(d.getTime()) ? d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }) : '';
+}

@@ -1,0 +1,42 @@
+import type { SegmentClass } from '@glassbox/core';
+
+/** UI.md: one palette for the app and the CLI (Okabe–Ito, safe for colour-blind readers). */
+export const CLASS_COLOUR: Record<SegmentClass | 'unattributed', string> = {
+  live: '#5B7083',
+  gone: '#D55E00',
+  'stale-drift': '#E69F00',
+  'stale-superseded': '#F0E442',
+  duplicate: '#CC79A7',
+  spent: '#009E73',
+  unattributed: '#3A3A3A',
+};
+
+export const CLASS_LABEL: Record<SegmentClass | 'unattributed', string> = {
+  live: 'live',
+  gone: 'gone',
+  'stale-drift': 'stale · drift',
+  'stale-superseded': 'stale · superseded',
+  duplicate: 'duplicate',
+  spent: 'spent (inferred)',
+  unattributed: 'system prompt, tools, memory',
+};
+
+/** Hatched fills say "inferred" or "not in the transcript". */
+export const HATCHED: ReadonlySet<string> = new Set(['spent', 'unattributed']);
+
+/** Text colour with the better WCAG contrast on a fill (both choices meet AA on this palette). */
+export function textOn(fill: string): string {
+  const l = luminance(fill);
+  const onWhite = (1.05) / (l + 0.05);
+  const onBlack = (l + 0.05) / 0.05;
+  return onBlack >= onWhite ? '#111111' : '#ffffff';
+}
+
+function luminance(hex: string): number {
+  const n = parseInt(hex.slice(1), 16);
+  const ch = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map((v) => {
+    const c = v / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * (ch[0] ?? 0) + 0.7152 * (ch[1] ?? 0) + 0.0722 * (ch[2] ?? 0);
+}
