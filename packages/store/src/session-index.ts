@@ -232,7 +232,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     // List figures for new files from their first and last records, before any full pass.
     const fresh = work.filter((w) => w.mode === 'new');
     const bytesTotal = work.reduce((n, w) => n + w.c.fp.size - (w.mode === 'resume' ? (w.c.row?.parsed_offset ?? 0) : 0), 0);
-    progress('list', 0, fresh.length, 0, bytesTotal);
+    progress('list', 0, fresh.length, 0, 0);
     this.db.transaction(() => {
       for (const w of fresh) {
         const row = this.quickRow(w.c, report);
@@ -241,7 +241,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     })();
     for (const w of fresh) if (w.c.row) this.emitChange('added', w.c.row.level < 0 ? 'unreadable' : 'new', w.c.row, w.c.row);
     report.listReadyMs = performance.now() - t0;
-    progress('list', fresh.length, fresh.length, 0, bytesTotal);
+    progress('list', fresh.length, fresh.length, 0, 0);
 
     // Full summaries (biggest first, for balance over the workers), stored as each arrives.
     let done = 0;

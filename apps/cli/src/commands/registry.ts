@@ -3,9 +3,8 @@ import type { CliIO } from '../io';
 import { registerInspect } from './inspect';
 import { registerXray } from './xray';
 import { registerCost } from './cost';
-import { registerUi } from './ui';
 
 /** Each command module registers itself on the program. Add new commands here. */
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-export const COMMANDS: RegisterCommand[] = [registerInspect, registerXray, registerCost, registerUi];
+export const COMMANDS: RegisterCommand[] = [registerInspect, registerXray, registerCost];

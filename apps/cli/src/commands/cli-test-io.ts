@@ -1,0 +1,17 @@
+// Test helper: runs the CLI in-process and captures what it prints.
+import { main } from '../main';
+import type { CliIO } from '../io';
+
+export interface Ran {
+  code: number;
+  out: string;
+  err: string;
+}
+
+export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<Ran> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIO = { out: (t) => out.push(t), err: (t) => err.push(t), env, color: false, isTTY: false, exitCode: 0 };
+  const code = await main(['node', 'glassbox', ...args], io);
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}

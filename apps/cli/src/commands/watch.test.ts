@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process';
+import { appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { copyScenario, tempTree, type TempTree } from '../../../../packages/store/src/test-corpus';
+
+let tree: TempTree;
+afterEach(() => tree?.cleanup());
+
+const BIN = resolve(import.meta.dirname, '../../bin/glassbox.mjs');
+
+it('glassbox watch prints one line per change and exits cleanly on Ctrl-C (SIGINT)', async () => {
+  tree = tempTree();
+  const root = tree.root('claude');
+  const project = copyScenario(root, '02-gone-drift-errors');
+  const path = join(project, readdirSync(project).find((n) => n.endsWith('.jsonl')) as string);
+  const text = readFileSync(path);
+  const cut = text.indexOf(10, Math.floor(text.length / 2)) + 1;
+  writeFileSync(path, text.subarray(0, cut));
+
+  const child = spawn(process.execPath, [BIN, 'watch', '--workers', '0', '--no-analysis', '--debounce', '50'], {
+    env: { ...process.env, CLAUDE_CONFIG_DIR: join(tree.dir, 'claude'), GLASSBOX_DATA_DIR: join(tree.dir, 'data'), HOME: tree.dir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const until = async (test: () => boolean, what: string) => {
+    const t0 = Date.now();
+    while (!test()) {
+      if (Date.now() - t0 > 20_000) throw new Error(`timed out waiting for ${what}; stdout: ${out}; stderr: ${err}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+  try {
+    await until(() => err.includes('watching '), 'the watcher to start');
+    expect(err).toMatch(/1 files: 1 new/);
+    appendFileSync(path, text.subarray(cut));
+    await until(() => /appended/.test(out), 'the append line');
+    const line = out.split('\n').find((l) => l.includes('appended')) ?? '';
+    expect(line).toMatch(/^\d\d:\d\d:\d\d {2}appended {3}.*gone-drift-errors\/project \/ Tidy up.*context [\d.]+k · \d+ turns · \$\d/);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(err).toMatch(/stopped\s*$/);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});
