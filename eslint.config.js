@@ -29,7 +29,7 @@ export default tseslint.config(
   },
   {
     files: ['packages/core/src/**/*.ts', 'packages/analysis/src/**/*.ts'],
-    ignores: ['**/*.test.ts'],
+    ignores: ['**/*.test.ts', '**/test-support/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noNode, noElectron, noBetterSqlite,
       { group: ['@glassbox/store', '@glassbox/store/*', '@glassbox/adapter-claude-code/node'], message: 'analysis reaches the disk only through ports.' }] }] },
   },

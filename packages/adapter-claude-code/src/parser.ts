@@ -19,7 +19,7 @@ import { opFromInput, refineRead } from './tool-ops';
 import { chooseLeaf } from './leaf';
 
 /** Payloads smaller than this can never pay for a tombstone, so they are not hashed for deduplication. */
-const HASH_MIN_BYTES = 200;
+const HASH_MIN_BYTES = 128;
 const PREVIEW_CHARS = 160;
 /** Claude Code re-links a missing parent to a record written at most this long before (FORMAT.md A3.3). */
 const PARENT_FALLBACK_MS = 5000;

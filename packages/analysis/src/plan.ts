@@ -34,7 +34,10 @@ export function planEviction(snapshot: ClassifiedSnapshot, options: PlanOptions 
   const actions: PlannedAction[] = [];
   for (const seg of snapshot.segments) {
     if (!isReclaimable(seg, classes) || !seg.proof || seg.class === 'live') continue;
-    actions.push(actionFor(seg, seg.proof));
+    const action = actionFor(seg, seg.proof);
+    // A tombstone as large as what it replaces saves nothing.
+    if (action.tombstoneTokens >= action.tokensFreed) continue;
+    actions.push(action);
   }
   actions.sort((a, b) => b.tokensFreed - a.tokensFreed || a.line - b.line);
 

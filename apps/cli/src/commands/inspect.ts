@@ -46,7 +46,7 @@ export function sessionHeader(snap: ClassifiedSnapshot, p: Paint): string[] {
   const out = [p.bold(`Session ${s.id}`) + (s.title ? `  ${p.dim(truncate(s.title, WIDTH - s.id.length - 10))}` : '')];
   out.push(`  file     ${truncateLeft(s.path, WIDTH - 11)}`);
   const where = s.repoRoot ? `${s.cwd ?? '?'} → ${s.repoRoot}` : (s.cwd ?? 'unknown');
-  const status = s.repoExists ? 'exists here' : p.dim('not on this machine: gone and drift cannot be proven');
+  const status = s.repoExists ? 'exists here' : p.dim('not here: gone/drift unprovable');
   out.push(`  cwd      ${truncateLeft(where, 60)}  (${status})`);
   out.push(`  client   ${s.agent} ${s.version ?? '?'}${s.gitBranch ? `  ·  branch ${s.gitBranch}` : ''}`);
   return out;
@@ -62,12 +62,12 @@ function windowSection(snap: ClassifiedSnapshot, p: Paint): string[] {
   }
   out.push(`  ${padRight('in the transcript (estimated)', 50)} ${padLeft(humanTokens(c.estimatedTokens), 8)} tokens  ${p.dim(`${snap.segments.length} segments`)}`);
   out.push(`  ${padRight('system prompt, tools, memory (not in transcript)', 50)} ${padLeft(humanTokens(c.unattributedTokens), 8)} tokens  ${p.dim('reported − estimated')}`);
-  out.push(`  ${p.dim(c.calibration.basis)}`);
+  out.push(`  ${p.dim(truncate(c.calibration.basis, WIDTH - 2))}`);
   const extras = [`compactions ${c.compactions}`];
   if (c.microcompactions) extras.push(`microcompactions ${c.microcompactions}`);
   extras.push(`tool-result mirrors ${humanBytes(c.mirrorBytes)} (file bytes, never sent)`);
   if (c.lastModel) extras.push(`model ${c.lastModel}`);
-  out.push(`  ${p.dim(extras.join(' · '))}`);
+  out.push(`  ${p.dim(truncate(extras.join(' · '), WIDTH - 2))}`);
   return out;
 }
 
@@ -106,7 +106,7 @@ function classSection(snap: ClassifiedSnapshot, p: Paint): string[] {
       .filter(([, v]) => v.segments > 0)
       .map(([k, v]) => p.cls(k as SegmentClass, `${k} ${humanTokens(v.tokens)} (${v.segments})`));
     out.push(`  ${parts.join('  ·  ')}`);
-    out.push(p.dim(`  Preview a fork: glassbox clean ${snap.session.id}${snap.session.repoRoot ? ` --repo ${snap.session.repoRoot}` : ''}`));
+    out.push(p.dim(truncate(`  Preview a fork: glassbox clean ${snap.session.id}${snap.session.repoRoot ? ` --repo ${snap.session.repoRoot}` : ''}`, WIDTH)));
   } else {
     const dead = snap.segments.filter((s) => s.class !== 'live').length;
     out.push(
@@ -127,7 +127,7 @@ function deadList(snap: ClassifiedSnapshot, p: Paint, top: number): string[] {
     { header: 'class', width: 16 },
     { header: 'tokens', width: 7, align: 'right' },
     { header: 'source', width: 22 },
-    { header: 'why', width: 44 },
+    { header: 'why', width: 43 },
   ];
   const out = [p.bold(`Dead segments (${dead.length}, largest first)`), '  ' + p.dim(header(cols))];
   for (const s of dead.slice(0, top)) {

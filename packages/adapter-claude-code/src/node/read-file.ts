@@ -91,7 +91,9 @@ export function readSessionFile(path: string): ReadSessionResult {
     session.problems.push(ioProblem(path, error));
     return { session, parser };
   }
-  return { session: parser.finish(scan.endsWithNewline), parser };
+  const session = parser.finish(scan.endsWithNewline);
+  session.stats.bytes = scan.bytes;
+  return { session, parser };
 }
 
 export function ioProblem(path: string, error: unknown): Problem {

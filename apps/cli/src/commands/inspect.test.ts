@@ -1,0 +1,106 @@
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../main';
+import type { CliIO } from '../io';
+
+const CORPUS = resolve(import.meta.dirname, '../../../../fixtures/corpus');
+const scenario = (name: string): { file: string; repo: string; projects: string } => {
+  const projects = join(CORPUS, 'generated', name, 'claude-project');
+  return { file: join(projects, readdirSync(projects).find((f) => f.endsWith('.jsonl')) ?? ''), repo: join(CORPUS, 'generated', name, 'project-after'), projects };
+};
+
+async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CliIO = { out: (t) => (out += t + '\n'), err: (t) => (err += t + '\n'), env, color: false, isTTY: false, exitCode: 0 };
+  const code = await main(['node', 'glassbox', ...args], io);
+  return { code, out, err };
+}
+
+describe('glassbox inspect', () => {
+  it('prints the JSON contract: session, context, resident segments with classes and tool ids, reclaimable, problems', async () => {
+    const s = scenario('02-gone-drift-errors');
+    const { code, out } = await run(['inspect', s.file, '--repo', s.repo, '--json']);
+    expect(code).toBe(0);
+    const doc = JSON.parse(out);
+    expect(doc.session).toMatchObject({ id: '2729d20d-7965-4d6d-bf47-53ae8f2e1750', cwd: '/tmp/cc-harness-work/02-gone-drift-errors/project', version: '2.1.197' });
+    expect(Object.keys(doc.context)).toEqual(expect.arrayContaining(['reportedTokens', 'estimatedTokens', 'unattributedTokens', 'compactions']));
+    const classes = new Set(doc.segments.map((x: { class: string }) => x.class));
+    expect([...classes]).toEqual(expect.arrayContaining(['live', 'gone', 'stale-drift', 'stale-superseded']));
+    for (const seg of doc.segments) {
+      expect(seg).toHaveProperty('source.type');
+      if (seg.kind === 'tool-result' || seg.kind === 'tool-input') expect(seg.toolUseId).toMatch(/^toolu_/);
+      if (seg.class !== 'live') expect(seg.proof.class).toBe(seg.class);
+    }
+    expect(doc.reclaimable).toHaveProperty('byClass.gone');
+    expect(Array.isArray(doc.problems)).toBe(true);
+  });
+
+  it('finds a session by id under CLAUDE_CONFIG_DIR and renders a report that fits 100 columns', async () => {
+    const s = scenario('01-superseded-reads');
+    const home = mkdtempSync(join(tmpdir(), 'glassbox-home-'));
+    const projects = join(home, 'projects');
+    await import('node:fs').then((fs) => fs.cpSync(s.projects, join(projects, '-tmp-project'), { recursive: true }));
+    const found = await run(['inspect', '8bb0c1ec-3204-4d2c-aebe-2e1090ff0ddb'], { CLAUDE_CONFIG_DIR: `${join(home, 'elsewhere')},${home}` });
+    expect(found.code).toBe(0);
+    expect(found.out).toContain('stale-superseded');
+    for (const line of found.out.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
+  });
+
+  it('exits 2 with a message naming the file for bad input', async () => {
+    const missing = await run(['inspect', '/nonexistent/session.jsonl']);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('/nonexistent/session.jsonl');
+    const dir = mkdtempSync(join(tmpdir(), 'glassbox-cli-'));
+    const empty = join(dir, 'empty.jsonl');
+    writeFileSync(empty, '');
+    const e = await run(['inspect', empty]);
+    expect(e.code).toBe(2);
+    expect(e.err).toContain('empty.jsonl: the file is empty');
+    const codex = join(CORPUS, 'public/MoonLadderStudios__MoonMind');
+    const other = await run(['xray', join(codex, readdirSync(codex).find((f) => f.endsWith('.jsonl')) ?? '')]);
+    expect(other.code).toBe(2);
+    expect(other.err).toContain('not a Claude Code transcript');
+    const unknownId = await run(['cost', 'no-such-session-id'], { CLAUDE_CONFIG_DIR: dir });
+    expect(unknownId.code).toBe(2);
+  });
+});
+
+describe('glassbox xray and cost', () => {
+  it('xray lists the top sources with per-class totals', async () => {
+    const s = scenario('01-superseded-reads');
+    const { code, out } = await run(['xray', s.file, '--json']);
+    expect(code).toBe(0);
+    const doc = JSON.parse(out);
+    expect(doc.sources[0].label).toBe('src/inventory.py');
+    expect(doc.byClass['stale-superseded'].tokens).toBeGreaterThan(0);
+  });
+
+  it('cost counts each API response once, prices cache writes by lifetime, and charges nothing for synthetic messages', async () => {
+    const s = scenario('04-subagent-compact-multiturn');
+    const { code, out } = await run(['cost', s.file, '--json']);
+    expect(code).toBe(0);
+    const doc = JSON.parse(out);
+    const synthetic = doc.byModel.find((m: { model: string }) => m.model === '<synthetic>');
+    expect(synthetic?.cost).toBe(0);
+    expect(doc.total.cost).toBeGreaterThan(0);
+    expect(doc.subagents.responses).toBeGreaterThan(0);
+    const turnsTotal = doc.turns.reduce((n: number, t: { responses: number }) => n + t.responses, 0);
+    expect(turnsTotal + doc.subagents.responses).toBe(doc.total.responses);
+  });
+
+  it('uses a price table given on the command line', async () => {
+    const s = scenario('01-superseded-reads');
+    const dir = mkdtempSync(join(tmpdir(), 'glassbox-prices-'));
+    const prices = join(dir, 'prices.json');
+    writeFileSync(prices, JSON.stringify({ asOf: '2026-01-01', source: 'test', models: [{ match: 'opus', label: 'x', input: 0, output: 0, cacheWrite5m: 0, cacheWrite1h: 0, cacheRead: 0 }] }));
+    const { out } = await run(['cost', s.file, '--prices', prices, '--json']);
+    expect(JSON.parse(out).total.cost).toBe(0);
+    writeFileSync(prices, '{"models": [{"match": "opus"}]}');
+    const bad = await run(['cost', s.file, '--prices', prices]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('prices.json');
+  });
+});
