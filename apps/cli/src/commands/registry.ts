@@ -3,8 +3,12 @@ import type { CliIO } from '../io';
 import { registerInspect } from './inspect';
 import { registerXray } from './xray';
 import { registerCost } from './cost';
+import { registerIndex } from './index-command';
+import { registerSessions } from './sessions';
+import { registerWatch } from './watch';
+import { registerUi } from './ui';
 
 /** Each command module registers itself on the program. Add new commands here. */
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-export const COMMANDS: RegisterCommand[] = [registerInspect, registerXray, registerCost];
+export const COMMANDS: RegisterCommand[] = [registerInspect, registerXray, registerCost, registerIndex, registerSessions, registerWatch, registerUi];
