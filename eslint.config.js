@@ -15,7 +15,7 @@ const noBetterSqlite = { group: ['better-sqlite3', 'chokidar'], message: 'Only p
 export default tseslint.config(
   {
     ignores: ['**/node_modules/**', '**/dist/**', '**/out/**', '**/release/**', 'e2e/artifacts/**', '**/test-results/**',
-      'fixtures/**', '**/*.d.ts'],
+      'fixtures/**', '**/*.d.ts', '.bench-tmp/**', '.test-results/**', 'coverage/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
