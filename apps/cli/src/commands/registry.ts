@@ -7,8 +7,12 @@ import { registerIndex } from './index-command';
 import { registerSessions } from './sessions';
 import { registerWatch } from './watch';
 import { registerUi } from './ui';
+import { registerClean } from './clean';
+import { registerVerify } from './verify';
+import { registerShow } from './show';
+import { registerUndo } from './undo';
 
 /** Each command module registers itself on the program. Add new commands here. */
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-export const COMMANDS: RegisterCommand[] = [registerInspect, registerXray, registerCost, registerIndex, registerSessions, registerWatch, registerUi];
+export const COMMANDS: RegisterCommand[] = [registerInspect, registerXray, registerCost, registerIndex, registerSessions, registerWatch, registerUi, registerClean, registerVerify, registerShow, registerUndo];

@@ -1,0 +1,225 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { SEGMENT_CLASSES, humanBytes, humanTokens, type DeadClass, type EvictionPlan } from '@glassbox/core';
+import { buildFork, validateFork, type ValidationReport } from '@glassbox/adapter-claude-code';
+import { planFromLines, readSource, writeFork, type LinesPlan, type PlanLinesOptions, type WriteForkResult } from '@glassbox/store/fork';
+import { EXIT_REFUSED, UsageError } from '../exit-codes';
+import type { CliIO } from '../io';
+import { addSessionOptions, parseProtect, resolveSessionPath, type SessionOptions } from '../session-args';
+import { paint, type Paint } from '../render/palette';
+import { header, padLeft, row, truncateLeft, type Column } from '../render/layout';
+import { addArchiveOption, forkErrorToUsage, renderChecks, resumeCommand } from '../fork-support';
+
+interface CleanOptions extends SessionOptions {
+  classes?: string;
+  minSavings?: string;
+  fork?: boolean;
+  archive?: string;
+}
+
+const DEAD: readonly DeadClass[] = SEGMENT_CLASSES.filter((c): c is DeadClass => c !== 'live');
+
+export function registerClean(program: Command, io: CliIO): void {
+  const cmd = addSessionOptions(program.command('clean').description('plan a cleaned fork (dry run), or write it with --fork; the original is never written'))
+    .option('--classes <list>', `classes to evict, comma-separated (${DEAD.join(', ')}); default: the four proven ones, plus spent with --with-spent`)
+    .option('--min-savings <n>', 'do not fork for fewer net tokens than this (default 200)')
+    .option('--fork', 'write the fork: a new sibling session beside the original');
+  addArchiveOption(cmd).action((arg: string, opts: CleanOptions) => runClean(arg, opts, io));
+}
+
+function parseClasses(value: string | undefined, withSpent: boolean): DeadClass[] | undefined {
+  if (value === undefined) return withSpent ? [...DEAD] : undefined;
+  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const c of list) if (!DEAD.includes(c as DeadClass)) throw new UsageError(`--classes: unknown class "${c}" (known: ${DEAD.join(', ')})`);
+  return list as DeadClass[];
+}
+
+function parseMin(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`--min-savings ${value}: give a number of tokens (0 or more)`);
+  return n;
+}
+
+function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
+  const path = resolveSessionPath(arg, io);
+  const repoRoot = opts.repo ? resolve(opts.repo) : null;
+  if (repoRoot && !existsSync(repoRoot)) throw new UsageError(`--repo ${repoRoot}: no such folder`);
+  const classes = parseClasses(opts.classes, opts.withSpent === true);
+  const minimumSavings = parseMin(opts.minSavings);
+  const planOptions: PlanLinesOptions = {
+    repoRoot,
+    withSpent: opts.withSpent === true || (classes?.includes('spent') ?? false),
+    protectTail: parseProtect(opts.protect),
+  };
+  if (classes) planOptions.classes = classes;
+  if (minimumSavings !== undefined) planOptions.minimumSavings = minimumSavings;
+  let source;
+  try {
+    source = readSource(path);
+  } catch (error) {
+    forkErrorToUsage(error);
+  }
+  const planned = planFromLines(path, source.lines, planOptions);
+  const fatal = planned.session.problems.find((q) => q.severity === 'error');
+  if (fatal && (fatal.code === 'file_empty' || fatal.code === 'not_a_transcript')) throw new UsageError(fatal.message);
+  const p = paint(io.color);
+
+  if (!opts.fork) {
+    // A dry run builds and validates the fork in memory, so it shows exactly what --fork would write.
+    const fork = buildFork(source.lines, planned.actions, '00000000-0000-4000-8000-000000000000');
+    const report = validateFork(source.lines, fork.lines, { actions: fork.applied.map((a) => a.action), touchedLines: fork.touchedLines });
+    if (opts.json) {
+      io.out(JSON.stringify({ mode: 'dry-run', session: sessionJson(planned, path), plan: planJson(planned.plan), validation: reportJson(report), refused: fork.refused.map((r) => ({ code: r.code, message: r.message, segmentId: r.action.segmentId })) }, null, 2));
+      return;
+    }
+    io.out(renderPlan(planned, path, p).join('\n'));
+    if (planned.plan.actions.length > 0) {
+      io.out('');
+      io.out(p.bold(report.ok ? 'Checks (the fork would pass all of them)' : 'Checks (the fork would be REFUSED)'));
+      io.out(renderChecks(report, p).join('\n'));
+      io.out('');
+      io.out(p.dim('Nothing was written. To write the fork beside the original:'));
+      io.out(`  glassbox clean ${arg} --fork${opts.repo ? ` --repo ${opts.repo}` : ''}${opts.classes ? ` --classes ${opts.classes}` : ''}${opts.withSpent ? ' --with-spent' : ''}${opts.protect ? ` --protect ${opts.protect}` : ''}${opts.minSavings ? ` --min-savings ${opts.minSavings}` : ''}`);
+    }
+    return;
+  }
+
+  if (planned.plan.actions.length === 0) {
+    if (opts.json) io.out(JSON.stringify({ mode: 'fork', status: 'nothing-to-do', plan: planJson(planned.plan) }, null, 2));
+    else io.out(renderPlan(planned, path, p).join('\n') + '\n\nNo fork was written: there is nothing worth removing.');
+    return;
+  }
+  let result: WriteForkResult;
+  try {
+    const writeOptions: Parameters<typeof writeFork>[0] = {
+      sourcePath: path,
+      env: io.env,
+      prepare: (src) => {
+        const again = src.sha256 === source.sha256 ? planned : planFromLines(path, src.lines, planOptions);
+        return { actions: again.actions, cwd: again.session.cwd };
+      },
+    };
+    if (opts.archive) writeOptions.archiveDir = resolve(opts.archive);
+    result = writeFork(writeOptions);
+  } catch (error) {
+    forkErrorToUsage(error);
+  }
+  if (result.status === 'refused') {
+    io.exitCode = EXIT_REFUSED;
+    if (opts.json) {
+      io.out(JSON.stringify({ mode: 'fork', status: 'refused', validation: reportJson(result.report) }, null, 2));
+      return;
+    }
+    io.err(p.bold('The fork was refused by validation; nothing was written.'));
+    io.err(renderChecks(result.report, p).join('\n'));
+    return;
+  }
+  const cwd = planned.session.cwd;
+  const resume = resumeCommand(cwd, result.forkId);
+  if (opts.json) {
+    io.out(
+      JSON.stringify(
+        {
+          mode: 'fork',
+          status: 'written',
+          forkId: result.forkId,
+          forkPath: result.forkPath,
+          sidecarDir: result.sidecarDir,
+          manifestPath: result.manifestPath,
+          resumeCommand: resume,
+          original: { path, sha256Before: result.originalSha256.before, sha256After: result.originalSha256.after },
+          attempts: result.attempts,
+          plan: planJson(planned.plan),
+          applied: result.manifest.actions,
+          validation: reportJson(result.report),
+        },
+        null,
+        2,
+      ),
+    );
+    return;
+  }
+  const t = result.manifest.totals;
+  io.out(p.bold(`Fork written: ${result.forkId}`));
+  io.out(`  file      ${result.forkPath}`);
+  if (result.sidecarDir) io.out(`  folder    ${result.sidecarDir} (${result.manifest.sidecars.length} subagent/tool-result files carried over)`);
+  io.out(`  removed   ${result.applied.length} payload(s): ${humanTokens(t.tokensFreed)} tokens, ${humanBytes(t.bytesRemoved)}; tombstones cost ${humanTokens(t.tombstoneTokens)}`);
+  io.out(`  checks    ${result.report.checks.length}/${result.report.checks.length} passed; estimated tokens of the live chain ${humanTokens(result.report.original.estimatedTokens)} → ${humanTokens(result.report.fork.estimatedTokens)}`);
+  io.out(`  original  unchanged (sha256 ${result.originalSha256.after.slice(0, 16)}…), archived with every removed payload`);
+  io.out(`  manifest  ${result.manifestPath}`);
+  io.out('');
+  io.out('Resume it:');
+  io.out(`  ${resume}`);
+  if (cwd && !existsSync(cwd)) io.out(p.dim(`  (${cwd} is not on this machine: resume from where the session ran, or pass the file: claude --resume ${result.forkPath})`));
+  io.out(p.dim(`Undo: glassbox undo ${result.forkId}   ·   check again: glassbox verify ${result.forkId}`));
+}
+
+function renderPlan(planned: LinesPlan, path: string, p: Paint): string[] {
+  const plan = planned.plan;
+  const out = [p.bold(`Clean ${planned.session.id}`) + p.dim(`  (dry run: nothing is written without --fork)`), `  file  ${truncateLeft(path, 90)}`, ''];
+  if (plan.actions.length === 0) {
+    out.push(p.bold('Nothing to remove.'));
+    for (const r of plan.reasons) out.push(`  ${r.message} ${p.dim(`(${r.code})`)}`);
+    return out;
+  }
+  const cols: Column[] = [
+    { header: 'line', width: 6, align: 'right' },
+    { header: 'class', width: 16 },
+    { header: 'frees', width: 7, align: 'right' },
+    { header: 'source', width: 24 },
+    { header: 'why', width: 42 },
+  ];
+  out.push(p.bold(`Would remove ${plan.actions.length} payload(s), largest first`));
+  out.push('  ' + p.dim(header(cols)));
+  for (const a of plan.actions.slice(0, 40)) {
+    out.push('  ' + row(cols, [String(a.line), a.class, humanTokens(a.tokensFreed), truncateLeft(a.sourceLabel, 24), a.reason.replace(/^[a-z-]+(?: \(inferred\))?: /, '')], (i, s) => (i === 1 ? p.cls(a.class, s) : s)));
+  }
+  if (plan.actions.length > 40) out.push(p.dim(`  … ${plan.actions.length - 40} more (--json)`));
+  const by = new Map<string, { tokens: number; n: number }>();
+  for (const a of plan.actions) {
+    const t = by.get(a.class) ?? { tokens: 0, n: 0 };
+    t.tokens += a.tokensFreed;
+    t.n++;
+    by.set(a.class, t);
+  }
+  out.push('');
+  out.push(`  ${'reclaimable'.padEnd(22)} ${padLeft(humanTokens(plan.totals.reclaimable), 8)} tokens  ${p.dim([...by].map(([c, v]) => `${c} ${humanTokens(v.tokens)} (${v.n})`).join(' · '))}`);
+  out.push(`  ${'tombstones cost'.padEnd(22)} ${padLeft(humanTokens(plan.totals.tombstoneTokens), 8)} tokens`);
+  out.push(p.bold(`  ${'net reclaimed'.padEnd(22)} ${padLeft(humanTokens(plan.totals.netReclaimed), 8)} tokens`));
+  for (const r of plan.reasons) out.push(p.dim(`  note: ${r.message}`));
+  return out;
+}
+
+function sessionJson(planned: LinesPlan, path: string): object {
+  return { id: planned.session.id, path, cwd: planned.session.cwd };
+}
+
+function planJson(plan: EvictionPlan): object {
+  return {
+    classes: plan.classes,
+    totals: plan.totals,
+    reasons: plan.reasons,
+    protectedTail: plan.protectedTail,
+    actions: plan.actions.map((a) => ({
+      segmentId: a.segmentId,
+      line: a.line,
+      uuid: a.uuid,
+      blockIndex: a.blockIndex,
+      target: a.target,
+      toolUseId: a.toolUseId,
+      class: a.class,
+      source: a.sourceLabel,
+      reason: a.reason,
+      tokensFreed: a.tokensFreed,
+      tombstoneTokens: a.tombstoneTokens,
+      tombstone: a.tombstone,
+      proof: a.proof,
+    })),
+  };
+}
+
+export function reportJson(report: ValidationReport): object {
+  return { ok: report.ok, checks: report.checks, original: report.original, fork: report.fork, touchedLines: report.touchedLines };
+}

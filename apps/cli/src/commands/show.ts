@@ -1,0 +1,33 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { showSegment, type ShownSegment } from '@glassbox/store/fork';
+import { UsageError } from '../exit-codes';
+import type { CliIO } from '../io';
+import { addArchiveOption, forkErrorToUsage } from '../fork-support';
+
+export function registerShow(program: Command, io: CliIO): void {
+  const cmd = program
+    .command('show')
+    .description('print a payload a fork removed, back from the archive (hash-checked)')
+    .argument('<fork>', 'the fork id, or the path of its .jsonl file')
+    .option('--segment <id>', 'the segment id (as inspect/clean --json print it), a record uuid, or the sha256 prefix a tombstone shows')
+    .option('--json', 'print JSON');
+  addArchiveOption(cmd).action((ref: string, opts: { segment?: string; json?: boolean; archive?: string }) => {
+    if (!opts.segment) throw new UsageError('show needs --segment <id> (a segment id, a record uuid or the sha256 prefix in a tombstone)');
+    let shown: ShownSegment[];
+    try {
+      shown = showSegment(ref, opts.segment, { env: io.env, ...(opts.archive ? { archiveDir: resolve(opts.archive) } : {}) });
+    } catch (error) {
+      forkErrorToUsage(error);
+    }
+    if (opts.json) {
+      io.out(JSON.stringify(shown, null, 2));
+      return;
+    }
+    // The payload itself goes to stdout untouched, so it can be piped; where it came from goes to stderr.
+    for (const s of shown) {
+      io.err(`# ${s.segmentId}  ${s.path}  sha256 ${s.sha256}`);
+      io.out(s.text);
+    }
+  });
+}

@@ -1,0 +1,36 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { undoFork, type UndoResult } from '@glassbox/store/fork';
+import type { CliIO } from '../io';
+import { paint } from '../render/palette';
+import { addArchiveOption, forkErrorToUsage, resumeCommand } from '../fork-support';
+
+export function registerUndo(program: Command, io: CliIO): void {
+  const cmd = program
+    .command('undo')
+    .description('write the archived original of a fork back as a NEW sibling session (never over a file)')
+    .argument('<fork>', 'the fork id, or the path of its .jsonl file')
+    .option('--json', 'print JSON');
+  addArchiveOption(cmd).action((ref: string, opts: { json?: boolean; archive?: string }) => {
+    let r: UndoResult;
+    try {
+      r = undoFork(ref, { env: io.env, ...(opts.archive ? { archiveDir: resolve(opts.archive) } : {}) });
+    } catch (error) {
+      forkErrorToUsage(error);
+    }
+    const resume = resumeCommand(r.manifest.cwd, r.sessionId);
+    if (opts.json) {
+      io.out(JSON.stringify({ sessionId: r.sessionId, path: r.path, sidecarDir: r.sidecarDir, restoredFrom: r.manifest.restoredFrom, originalSha256: r.manifest.original.sha256, resumeCommand: resume }, null, 2));
+      return;
+    }
+    const p = paint(io.color);
+    io.out(p.bold(`Original restored as a new session: ${r.sessionId}`));
+    io.out(`  file      ${r.path}`);
+    if (r.sidecarDir) io.out(`  folder    ${r.sidecarDir} (${r.manifest.sidecars.length} subagent/tool-result files)`);
+    io.out(`  from      the archived original of fork ${r.manifest.restoredFrom ?? '?'} (sha256 ${r.manifest.original.sha256.slice(0, 16)}…, hash checked)`);
+    io.out(p.dim('  The fork and the original were left as they were.'));
+    io.out('');
+    io.out('Resume it:');
+    io.out(`  ${resume}`);
+  });
+}

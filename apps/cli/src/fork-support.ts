@@ -1,0 +1,50 @@
+import type { Command } from 'commander';
+import { ForkError } from '@glassbox/store/fork';
+import type { CheckResult, ValidationReport } from '@glassbox/adapter-claude-code';
+import { EXIT_BAD_INPUT, EXIT_REFUSED, UsageError } from './exit-codes';
+import type { Paint } from './render/palette';
+import { truncate, WIDTH } from './render/layout';
+
+/** `--archive DIR`: where forks' originals and manifests are kept (default: GLASSBOX_DATA_DIR/archive, XDG, ~/.local/share). */
+export function addArchiveOption(cmd: Command): Command {
+  return cmd.option('--archive <dir>', 'the archive folder (default: $GLASSBOX_DATA_DIR/archive, $XDG_DATA_HOME/glassbox/archive, ~/.local/share/glassbox/archive)');
+}
+
+/**
+ * Turns a fork error into the CLI's contract: a fork or segment that does not exist is bad input
+ * (2); everything else (a live source, a name taken, a folder not writable, a corrupted archive)
+ * means nothing was done (1). The message already says what happened and what to do.
+ */
+export function forkErrorToUsage(error: unknown): never {
+  if (error instanceof ForkError) {
+    const bad = error.code === 'not_a_fork' || error.code === 'segment_not_found' || error.code === 'source_unreadable';
+    throw new UsageError(error.message, bad ? EXIT_BAD_INPUT : EXIT_REFUSED);
+  }
+  throw error;
+}
+
+export function renderChecks(report: ValidationReport, p: Paint): string[] {
+  const out: string[] = [];
+  for (const c of report.checks) out.push(...renderCheck(c, p));
+  return out;
+}
+
+function renderCheck(c: CheckResult, p: Paint): string[] {
+  const mark = c.ok ? p.fg('#009E73', '✓') : p.fg('#D55E00', '✗');
+  const out = [`  ${mark} ${c.title}`];
+  for (const f of c.failures.slice(0, 5)) {
+    const where = [f.line !== undefined ? `line ${f.line}` : '', f.uuid ? `record ${f.uuid}` : ''].filter(Boolean).join(', ');
+    out.push(`      ${truncate(`${where ? where + ': ' : ''}${f.detail}`, WIDTH - 6)}`);
+  }
+  const more = c.failures.length - 5 + c.more;
+  if (more > 0) out.push(p.dim(`      … ${more} more (--json)`));
+  return out;
+}
+
+export function resumeCommand(cwd: string | null, id: string): string {
+  return cwd ? `cd ${shellQuote(cwd)} && claude --resume ${id}` : `claude --resume ${id}`;
+}
+
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
