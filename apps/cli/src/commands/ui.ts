@@ -39,7 +39,7 @@ export const registerUi: RegisterCommand = (program: Command, io: CliIO) => {
         await build({ configFile: join(DESKTOP_DIR, 'vite.web.config.ts'), logLevel: 'warn' });
       }
       const env = opts.dataDir ? { ...io.env, GLASSBOX_DATA_DIR: resolve(opts.dataDir) } : io.env;
-      const host = createHost(env, { repoMap, watch: opts.watch });
+      const host = createHost(env, { repoMap, watch: opts.watch }, (n) => io.err(`glassbox ui: ${n}`));
       const server = await startUiServer({ host, staticDir: WEB_DIR, port });
       io.out(server.url);
       io.err(`Glassbox is serving ${host.roots().join(', ') || 'no projects folder'} — press Ctrl+C to stop.`);

@@ -7,17 +7,28 @@ import type { IndexProgress, SessionRow } from '../shared/ipc-contract';
  */
 export interface SessionCatalog {
   roots(): string[];
-  /** Every known session (main-thread files, not subagent files). */
-  list(): SessionRow[];
+  /** Every known session (main-thread files, not subagent files); a catalog may sort and search itself. */
+  list(sort?: 'activity' | 'size' | 'context' | 'reclaimable', search?: string): SessionRow[];
   /** Re-reads the roots; only changed files are summarised again. */
   refresh(onProgress: (p: IndexProgress) => void): Promise<void>;
   /** The row for one file, summarised now if it changed; null when it is gone. */
   update(path: string): SessionRow | null;
+  /** Full-text search beyond titles (prompts, paths, commands): the matching paths, when supported. */
+  search?(query: string): Set<string>;
+  /** Indexes a new file now (a fork just written), when the catalog needs telling. */
+  add?(path: string): Promise<SessionRow | null>;
   /** Marks a file as a fork written by Glassbox. */
   markFork(path: string): void;
   /** Starts watching the roots; returns a stop function. */
-  watch(onChange: (path: string, reason: 'added' | 'appended' | 'changed' | 'removed') => void): () => void;
+  watch(onChange: (change: CatalogChange) => void): () => void;
   close(): void;
+}
+
+export interface CatalogChange {
+  path: string;
+  reason: 'added' | 'appended' | 'changed' | 'removed';
+  /** The new row when the catalog has it at hand; undefined to look it up. */
+  row?: SessionRow | null;
 }
 
 export function matchesQuery(row: SessionRow, query: string): boolean {

@@ -84,10 +84,10 @@ export class EngineHost {
   /** Indexes the roots and (optionally) starts watching them. Resolves when the first pass is done. */
   start(): Promise<void> {
     if (this.options.watch) {
-      this.stopWatch = this.catalog.watch((path, reason) => {
-        this.opened.delete(path);
-        const row = reason === 'removed' ? null : this.catalog.update(path);
-        this.emit('session:changed', { path, row, reason });
+      this.stopWatch = this.catalog.watch((change) => {
+        this.opened.delete(change.path);
+        const row = change.row !== undefined ? change.row : change.reason === 'removed' ? null : this.catalog.update(change.path);
+        this.emit('session:changed', { path: change.path, row, reason: change.reason });
       });
     }
     return this.refresh();
@@ -131,7 +131,12 @@ export class EngineHost {
         return ok(this.progress) as R;
       case 'sessions:list': {
         const a = args as ArgsOf<'sessions:list'>;
-        const rows = sortRows(this.catalog.list().filter((r) => matchesQuery(r, a.query ?? '')), a.sort ?? 'activity');
+        const query = a.query?.trim() ?? '';
+        const deep = query && this.catalog.search ? this.catalog.search(query) : new Set<string>();
+        const rows = sortRows(
+          this.catalog.list(a.sort ?? 'activity').filter((r) => matchesQuery(r, query) || deep.has(r.path)),
+          a.sort ?? 'activity',
+        );
         return ok({ sessions: rows, roots: this.catalog.roots(), progress: this.progress, samples: this.samples.sessions }) as R;
       }
       case 'session:snapshot': {
@@ -176,7 +181,7 @@ export class EngineHost {
           return fail('refused', `Nothing was written. ${written.message}`, failing.join('; ') || undefined) as R;
         }
         this.catalog.markFork(written.value.path);
-        const row = this.catalog.update(written.value.path);
+        const row = this.catalog.add ? await this.catalog.add(written.value.path) : this.catalog.update(written.value.path);
         this.emit('session:changed', { path: written.value.path, row, reason: 'added' });
         return ok(written.value) as R;
       }

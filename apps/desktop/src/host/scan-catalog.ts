@@ -4,7 +4,7 @@ import { watch as chokidarWatch } from 'chokidar';
 import { listSessionFiles, loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
 import { isFatal } from '@glassbox/core';
 import type { IndexProgress, SessionRow } from '../shared/ipc-contract';
-import type { SessionCatalog } from './catalog';
+import type { CatalogChange, SessionCatalog } from './catalog';
 import type { Engine } from './engine';
 
 /** A session written to in the last few minutes shows the live dot. */
@@ -78,7 +78,7 @@ export class ScanCatalog implements SessionCatalog {
     if (hit) hit.row.fork = true;
   }
 
-  watch(onChange: (path: string, reason: 'added' | 'appended' | 'changed' | 'removed') => void): () => void {
+  watch(onChange: (change: CatalogChange) => void): () => void {
     if (this.stopWatch) return this.stopWatch;
     const watcher = chokidarWatch(this.rootList, {
       ignoreInitial: true,
@@ -96,13 +96,12 @@ export class ScanCatalog implements SessionCatalog {
           const before = this.cache.get(path)?.size;
           if (kind === 'unlink') {
             this.cache.delete(path);
-            onChange(path, 'removed');
+            onChange({ path, reason: 'removed', row: null });
             return;
           }
           const row = this.update(path);
-          if (!row) onChange(path, 'removed');
-          else if (before === undefined) onChange(path, 'added');
-          else onChange(path, row.bytes > before ? 'appended' : 'changed');
+          if (!row) onChange({ path, reason: 'removed', row: null });
+          else onChange({ path, reason: before === undefined ? 'added' : row.bytes > before ? 'appended' : 'changed', row });
         }, 60),
       );
     };
@@ -122,7 +121,8 @@ export class ScanCatalog implements SessionCatalog {
   }
 
   private withLive(c: Cached): SessionRow {
-    c.row.live = this.now() - c.mtimeMs < LIVE_MS;
+    const last = c.row.lastActivity ? Date.parse(c.row.lastActivity) : c.mtimeMs;
+    c.row.live = this.now() - last < LIVE_MS;
     return c.row;
   }
 

@@ -1,0 +1,135 @@
+import { appendFileSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { defaultEngine } from './engine-default';
+import { EngineHost } from './host';
+import { startUiServer, type UiServer } from './http-server';
+import { ScanCatalog } from './scan-catalog';
+import { seedConfigDir, type Seeded } from './test-seed';
+
+let seeded: Seeded | null = null;
+let host: EngineHost | null = null;
+let server: UiServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  host?.close();
+  seeded?.cleanup();
+  server = null;
+  host = null;
+  seeded = null;
+});
+
+async function start(watch = false): Promise<{ server: UiServer; seeded: Seeded }> {
+  seeded = seedConfigDir(['01-superseded-reads']);
+  const s = seeded;
+  const web = join(s.dir, 'web');
+  mkdirSync(web);
+  writeFileSync(join(web, 'index.html'), '<!doctype html><title>Glassbox</title>');
+  host = new EngineHost({
+    mode: 'browser',
+    roots: [s.projectsDir],
+    dataDir: s.dataDir,
+    samplesDir: null,
+    engine: defaultEngine(),
+    watch,
+    catalog: ({ engine, repoRootFor }) => new ScanCatalog([s.projectsDir], engine, repoRootFor),
+  });
+  await host.start();
+  server = await startUiServer({ host, staticDir: web });
+  return { server, seeded: s };
+}
+
+interface Reply {
+  status: number;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+function call(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
+    });
+    req.on('error', reject);
+    if (options.body) req.write(options.body);
+    req.end();
+  });
+}
+
+describe('browser-mode server', () => {
+  it('prints a 127.0.0.1 URL with its token, and refuses every request without it', async () => {
+    const { server } = await start();
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
+    expect((await call(server.port, '/')).status).toBe(403);
+    expect((await call(server.port, '/api/invoke/sessions:list', { method: 'POST', body: '{}' })).status).toBe(403);
+    expect((await call(server.port, '/api/events')).status).toBe(403);
+    const wrong = await call(server.port, '/api/invoke/sessions:list', { method: 'POST', body: '{}', headers: { 'x-glassbox-token': 'x'.repeat(server.token.length) } });
+    expect(wrong.status).toBe(403);
+  });
+
+  it('serves the page with a strict CSP and moves the token into a SameSite cookie', async () => {
+    const { server } = await start();
+    const page = await call(server.port, `/?token=${server.token}`);
+    expect(page.status).toBe(200);
+    expect(String(page.headers['content-security-policy'])).toContain("script-src 'self'");
+    const cookie = String(page.headers['set-cookie']);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Strict');
+    const withCookie = await call(server.port, '/index.html', { headers: { cookie: cookie.split(';')[0] as string } });
+    expect(withCookie.status).toBe(200);
+    expect((await call(server.port, `/../../etc/passwd?token=${server.token}`)).status).toBe(404);
+  });
+
+  it('checks Host and Origin (DNS rebinding, cross-site requests)', async () => {
+    const { server } = await start();
+    const t = { 'x-glassbox-token': server.token };
+    expect((await call(server.port, '/', { headers: { ...t, host: 'evil.example:80' } })).status).toBe(421);
+    const cross = await call(server.port, '/api/invoke/sessions:list', { method: 'POST', body: '{}', headers: { ...t, origin: 'http://evil.example' } });
+    expect(cross.status).toBe(403);
+    const same = await call(server.port, '/api/invoke/sessions:list', { method: 'POST', body: '{}', headers: { ...t, origin: `http://127.0.0.1:${server.port}` } });
+    expect(same.status).toBe(200);
+  });
+
+  it('answers invoke channels with results, and bad input with errors, never a stack trace', async () => {
+    const { server, seeded } = await start();
+    const t = { 'x-glassbox-token': server.token };
+    const list = JSON.parse((await call(server.port, '/api/invoke/sessions:list', { method: 'POST', body: '{}', headers: t })).body) as { ok: boolean; value: { sessions: { path: string }[] } };
+    expect(list.ok).toBe(true);
+    expect(list.value.sessions.map((s) => s.path)).toEqual([seeded.sessions['01-superseded-reads']]);
+    const notJson = JSON.parse((await call(server.port, '/api/invoke/sessions:list', { method: 'POST', body: '{', headers: t })).body) as { ok: boolean; error: { code: string } };
+    expect(notJson.error.code).toBe('bad_args');
+    const unknown = JSON.parse((await call(server.port, '/api/invoke/fs:read', { method: 'POST', body: '{}', headers: t })).body) as { ok: boolean; error: { code: string } };
+    expect(unknown.error.code).toBe('unknown_channel');
+  });
+
+  it('pushes session:changed over server-sent events when a session grows', async () => {
+    const { server, seeded } = await start(true);
+    const path = seeded.sessions['01-superseded-reads'] as string;
+    const frame = await new Promise<string>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: server.port, path: `/api/events?token=${server.token}` }, (res) => {
+        let buf = '';
+        res.on('data', (c: Buffer) => {
+          buf += c.toString('utf8');
+          const m = /event: session:changed\ndata: (.*)\n\n/.exec(buf);
+          if (m?.[1]) {
+            resolve(m[1]);
+            req.destroy();
+          }
+        });
+        setTimeout(() => {
+          const last = readFileSync(path, 'utf8').trimEnd().split('\n').pop() as string;
+          appendFileSync(path, last + '\n');
+        }, 300);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    const change = JSON.parse(frame) as { path: string; reason: string; row: { bytes: number } };
+    expect(change.path).toBe(path);
+    expect(change.reason).toBe('appended');
+    expect(change.row.bytes).toBe(readFileSync(path).length);
+  });
+});
