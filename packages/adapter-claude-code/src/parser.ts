@@ -29,6 +29,8 @@ export interface ParserOptions {
   path: string;
   /** The session id from the file name, used when no record names one. */
   fallbackId?: string;
+  /** Keep the text reads captured in memory (for callers that have no file to read it back from). */
+  keepCapturedText?: boolean;
 }
 
 /** A parser that takes a transcript one line at a time: it never needs the file as one string. */
@@ -69,8 +71,11 @@ export class TranscriptParser {
     { block: Block; node: ChainNode; mirror: Json | undefined; text: string | null }
   >();
 
+  private readonly keepCapturedText: boolean;
+
   constructor(options: ParserOptions) {
     this.path = options.path;
+    this.keepCapturedText = options.keepCapturedText === true;
     this.fallbackId = options.fallbackId ?? '';
   }
 
@@ -387,7 +392,7 @@ export class TranscriptParser {
     call.resultUuid = node.uuid;
     call.resultLine = node.line;
     call.isError = out.isError === true || typeof mirror === 'string';
-    if (call.op.kind === 'read' && !call.isError) call.op = refineRead(call.op, mirror, text);
+    if (call.op.kind === 'read' && !call.isError) call.op = refineRead(call.op, mirror, text, this.keepCapturedText);
     if (call.op.kind === 'subagent' && isObject(mirror)) {
       const agentId = str(mirror['agentId']);
       if (agentId) {

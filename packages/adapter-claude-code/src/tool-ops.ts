@@ -111,7 +111,7 @@ function fileSource(path: string, cwd: string | null): Source {
  * Completes a read from its result: the structured mirror when present (2.x), else the numbered text.
  * Returns a new op; the input-only op is kept when nothing can be learnt.
  */
-export function refineRead(op: ReadOp, mirror: Json | undefined, resultText: string | null): ReadOp {
+export function refineRead(op: ReadOp, mirror: Json | undefined, resultText: string | null, keepText = true): ReadOp {
   if (isObject(mirror)) {
     const type = str(mirror['type']);
     const file = mirror['file'];
@@ -125,7 +125,7 @@ export function refineRead(op: ReadOp, mirror: Json | undefined, resultText: str
       const full = !truncated && startLine === 1 && totalLines !== null && numLines >= totalLines;
       const out: ReadOp = { ...op, startLine, numLines, totalLines, truncated, full };
       if (content !== undefined) {
-        out.capturedText = content;
+        if (keepText) out.capturedText = content;
         out.capturedHash = sha256(content);
       }
       return out;
@@ -139,14 +139,31 @@ export function refineRead(op: ReadOp, mirror: Json | undefined, resultText: str
   if (parsed.lines.some((l) => l.length >= NUMBERED_LINE_CAP)) return { ...op, startLine: parsed.startLine, numLines: parsed.lines.length };
   const text = parsed.lines.join('\n');
   // Without a mirror the file's length is unknown, so the read is never taken as the whole file.
-  return {
+  const out: ReadOp = {
     ...op,
     startLine: parsed.startLine,
     numLines: parsed.lines.length,
     totalLines: null,
     full: false,
     truncated: resultText.startsWith('<system-reminder>'),
-    capturedText: text,
     capturedHash: sha256(text),
   };
+  if (keepText) out.capturedText = text;
+  return out;
+}
+
+/** The captured text of a read from its raw result record, as `refineRead` derives it. */
+export function capturedTextFromRecord(record: unknown, toolUseId: string): string | null {
+  if (!isObject(record)) return null;
+  const message = record['message'];
+  const content = isObject(message) ? message['content'] : undefined;
+  if (!Array.isArray(content)) return null;
+  for (const block of content) {
+    if (!isObject(block) || block['type'] !== 'tool_result' || block['tool_use_id'] !== toolUseId) continue;
+    const raw = block['content'];
+    const text = typeof raw === 'string' ? raw : Array.isArray(raw) ? raw.map((b) => (isObject(b) ? (str(b['text']) ?? '') : '')).join('\n') : null;
+    const base: ReadOp = { kind: 'read', path: '', startLine: 1, numLines: 0, totalLines: null, full: false, unchanged: false, truncated: false };
+    return refineRead(base, record['toolUseResult'], text, true).capturedText ?? null;
+  }
+  return null;
 }

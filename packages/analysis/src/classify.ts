@@ -58,6 +58,18 @@ export function classifySegments(
   };
 
   const byPath = collectFileEvents(session, segments);
+  const captured = new Map<string, string | null>();
+  const capturedOf = (call: ToolCall): string | null => {
+    if (call.op.kind !== 'read') return null;
+    if (call.op.capturedText !== undefined) return call.op.capturedText;
+    if (call.op.capturedHash === undefined) return null;
+    if (!captured.has(call.id)) {
+      const text = session.capturedTextOf?.(call) ?? null;
+      // Only text whose hash matches what the parse saw is evidence.
+      captured.set(call.id, text !== null && ports.hash(text) === call.op.capturedHash ? text : null);
+    }
+    return captured.get(call.id) ?? null;
+  };
   const refOf = (s: Segment): SegmentRef => {
     const r: SegmentRef = { segmentId: s.id, line: s.line };
     if (s.timestamp) r.timestamp = s.timestamp;
@@ -76,7 +88,7 @@ export function classifySegments(
         return;
       }
       // superseded: a later read covering the same lines, or a later full write.
-      const by = supersededBy(ev, events.slice(i + 1));
+      const by = supersededBy(ev, events.slice(i + 1), capturedOf);
       if (by) {
         const proof: Proof = {
           class: 'stale-superseded',
@@ -91,11 +103,12 @@ export function classifySegments(
       // drift: the captured lines differ from the same lines on disk now.
       if (ev.type === 'read' && mapped !== null && pathKind === 'file') {
         const op = ev.call.op as ReadOp;
-        if (op.capturedText === undefined || op.capturedHash === undefined) return;
+        const capturedText = capturedOf(ev.call);
+        if (capturedText === null || op.capturedHash === undefined) return;
         const now = textOf(mapped);
         if (now === null) return;
         const current = sliceRange(now, op);
-        if (current === op.capturedText) return;
+        if (current === capturedText) return;
         setClass(ev.seg, {
           class: 'stale-drift',
           path,
@@ -104,7 +117,7 @@ export function classifySegments(
           range: rangeOf(ev),
           capturedHash: op.capturedHash,
           currentHash: ports.hash(current),
-          diff: rangeDiff(path, op.capturedText, current, op.startLine),
+          diff: rangeDiff(path, capturedText, current, op.startLine),
         });
       }
     });
@@ -152,7 +165,7 @@ function rangeOf(ev: FileEvent): Range {
  * Write of the whole file; for a read, also a later read whose range covers it with the same text.
  * An Edit is not a read, and a partial read never covers a different range.
  */
-function supersededBy(ev: FileEvent, later: FileEvent[]): FileEvent | null {
+function supersededBy(ev: FileEvent, later: FileEvent[], capturedOf: (call: ToolCall) => string | null): FileEvent | null {
   let found: FileEvent | null = null;
   for (const next of later) {
     if (next.call.isError || next.seg.isError) continue;
@@ -162,25 +175,25 @@ function supersededBy(ev: FileEvent, later: FileEvent[]): FileEvent | null {
     }
     if (next.type !== 'read') continue;
     const op = next.call.op as ReadOp;
-    if (op.full && !op.truncated && op.capturedText !== undefined) {
+    if (op.full && !op.truncated && op.capturedHash !== undefined) {
       found = next;
       continue;
     }
-    if (ev.type === 'read' && coversWithSameText(ev.call.op as ReadOp, op)) found = next;
+    if (ev.type === 'read' && coversWithSameText(ev.call.op as ReadOp, capturedOf(ev.call), op, capturedOf(next.call))) found = next;
   }
   return found;
 }
 
-function coversWithSameText(earlier: ReadOp, later: ReadOp): boolean {
-  if (earlier.capturedText === undefined || later.capturedText === undefined) return false;
+function coversWithSameText(earlier: ReadOp, earlierText: string | null, later: ReadOp, laterText: string | null): boolean {
+  if (earlierText === null || laterText === null) return false;
   const e0 = earlier.startLine;
   const e1 = earlier.startLine + earlier.numLines - 1;
   const l0 = later.startLine;
   const l1 = later.startLine + later.numLines - 1;
   if (l0 > e0 || l1 < e1) return false;
-  const lines = later.capturedText.split('\n');
+  const lines = laterText.split('\n');
   const slice = lines.slice(e0 - l0, e1 - l0 + 1).join('\n');
-  return slice === earlier.capturedText;
+  return slice === earlierText;
 }
 
 /** The text now on disk over the range a read captured. */

@@ -132,7 +132,10 @@ export interface ReadOp {
   unchanged: boolean;
   /** The read was cut by a token cap: it is partial. */
   truncated: boolean;
-  /** The raw text the read captured (without line numbers), when known. Dropped for reads before a compaction. */
+  /**
+   * The raw text the read captured (without line numbers). Parsers keep it only when asked: analysis
+   * otherwise fetches it through `Session.capturedTextOf`, so memory does not grow with the file.
+   */
   capturedText?: string;
   /** sha-256 of capturedText. */
   capturedHash?: string;
@@ -196,4 +199,6 @@ export interface Session {
   parentFallbackMs: number;
   /** For subagent transcripts: the agent id. */
   agentId?: string;
+  /** Reads back the raw text a read captured, from the transcript on disk, when the parser did not keep it. */
+  capturedTextOf?: (call: ToolCall) => string | null;
 }

@@ -1,7 +1,8 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { Problem, Session } from '@glassbox/core';
+import type { Problem, Session, ToolCall } from '@glassbox/core';
 import { TranscriptParser } from '../parser';
+import { capturedTextFromRecord } from '../tool-ops';
 
 const CHUNK = 1 << 20;
 
@@ -93,6 +94,7 @@ export function readSessionFile(path: string): ReadSessionResult {
   }
   const session = parser.finish(scan.endsWithNewline);
   session.stats.bytes = scan.bytes;
+  session.capturedTextOf = capturedTextReader(path, session);
   return { session, parser };
 }
 
@@ -109,5 +111,31 @@ export function ioProblem(path: string, error: unknown): Problem {
     severity: 'error',
     file: path,
     message: `${path}: cannot be read (${code ?? (error as Error).message})`,
+  };
+}
+
+/**
+ * Reads a read's captured text back from the transcript line that holds its result, so the parser
+ * need not keep every read in memory. A line that no longer holds the record (the file was
+ * replaced) gives null: no text, no proof.
+ */
+function capturedTextReader(path: string, session: Session): (call: ToolCall) => string | null {
+  return (call) => {
+    const node = call.resultUuid ? session.nodes.get(call.resultUuid) : undefined;
+    if (!node) return null;
+    try {
+      const fd = openSync(path, 'r');
+      try {
+        const buf = Buffer.allocUnsafe(node.length);
+        const n = readSync(fd, buf, 0, node.length, node.offset);
+        const record = JSON.parse(buf.toString('utf8', 0, n)) as { uuid?: unknown };
+        if (record.uuid !== node.uuid) return null;
+        return capturedTextFromRecord(record, call.id);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      return null;
+    }
   };
 }
