@@ -1,7 +1,7 @@
 // Test helpers: transcripts of the corpus copied into the repository (fixtures/corpus), as raw lines.
 // Only tests import this file, so it may read the disk.
 /* eslint-disable no-restricted-imports */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ForkAction } from './types';
@@ -19,6 +19,23 @@ export const GENERATED = [
 
 export function generatedPath(name: string): string {
   return join(REPO_ROOT, 'fixtures/corpus/generated', name, 'transcript.jsonl');
+}
+
+/** Every Claude Code transcript of the corpus copy: the generated sessions and the public ones (not the Codex rollouts). */
+export function claudeTranscripts(): { name: string; path: string }[] {
+  const out: { name: string; path: string }[] = GENERATED.map((name) => ({ name, path: generatedPath(name) }));
+  const pub = join(REPO_ROOT, 'fixtures/corpus/public');
+  for (const source of ['d-kimuson__claude-code-viewer', 'DRMacIver__claude-reliability']) {
+    const walk = (dir: string, rel: string): void => {
+      for (const n of readdirSync(dir).sort()) {
+        const path = join(dir, n);
+        if (statSync(path).isDirectory()) walk(path, `${rel}/${n}`);
+        else if (n.endsWith('.jsonl')) out.push({ name: `${rel}/${n}`, path });
+      }
+    };
+    walk(join(pub, source), source);
+  }
+  return out;
 }
 
 export function splitLines(text: string): string[] {

@@ -50,3 +50,24 @@ export function tree(dir: string, rel = ''): string[] {
   }
   return out;
 }
+
+/**
+ * A hand-made plan for tests that are about writing, not about planning: the last successful tool
+ * result of the main thread worth a tombstone (after any compaction, so it is resident).
+ */
+export function lastResultAction(lines: readonly string[]): { uuid: string; line: number; blockIndex: number; target: 'tool-result'; toolUseId: string; tombstone: string } {
+  let best: { uuid: string; line: number; blockIndex: number; target: 'tool-result'; toolUseId: string; tombstone: string; size: number } | undefined;
+  lines.forEach((text, i) => {
+    const r = JSON.parse(text) as { uuid?: string; isSidechain?: boolean; message?: { content?: unknown } };
+    const content = r.message?.content;
+    if (!r.uuid || r.isSidechain || !Array.isArray(content)) return;
+    content.forEach((b: { type?: string; is_error?: boolean; tool_use_id?: string; content?: unknown }, j) => {
+      if (b.type !== 'tool_result' || b.is_error || !b.tool_use_id) return;
+      const size = JSON.stringify(b.content ?? '').length;
+      if (size > 100) best = { uuid: r.uuid as string, line: i + 1, blockIndex: j, target: 'tool-result', toolUseId: b.tool_use_id, tombstone: '[glassbox: removed for a test]', size };
+    });
+  });
+  if (!best) throw new Error('no tool result');
+  const { size: _size, ...action } = best;
+  return action;
+}

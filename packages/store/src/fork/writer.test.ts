@@ -5,7 +5,7 @@ import { Archive, sha256Hex } from './archive';
 import { ForkError } from './atomic';
 import { showSegment, undoFork, verifyFork } from './ops';
 import { planFromLines } from './plan-lines';
-import { scratchSession, tree, type Scratch } from './test-support';
+import { lastResultAction, scratchSession, tree, type Scratch } from './test-support';
 import { writeFork, type WriteForkOptions } from './writer';
 import { rmSync } from 'node:fs';
 
@@ -19,9 +19,6 @@ function scratch(name: string): Scratch {
   scratches.push(s);
   return s;
 }
-
-/** Every class, nothing protected: enough to fork the small sessions of the corpus. */
-const ALL_CLASSES = { protectTail: 0, minimumSavings: 0, withSpent: true, classes: ['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'] as const } as const;
 
 function options(s: Scratch, extra: Partial<WriteForkOptions> = {}): WriteForkOptions {
   return {
@@ -71,7 +68,7 @@ describe('writeFork', () => {
 
   it('carries subagent and tool-result files over, renaming the session inside subagent transcripts', () => {
     const s = scratch('04-subagent-compact-multiturn');
-    const result = writeFork(options(s, { prepare: (src) => ({ actions: planFromLines(s.sourcePath, src.lines, { ...ALL_CLASSES, repoRoot: s.repoRoot }).actions }) }));
+    const result = writeFork(options(s, { prepare: (src) => ({ actions: [lastResultAction(src.lines)] }) }));
     expect(result.status).toBe('written');
     if (result.status !== 'written') return;
     expect(result.sidecarDir).toBe(join(s.projectDir, result.forkId));
@@ -157,7 +154,7 @@ describe('writeFork', () => {
     writeFileSync(join(s.projectDir, id, 'mine.txt'), 'keep');
     const before = tree(s.projectDir);
     expectForkError(
-      () => writeFork(options(s, { newSessionId: id, prepare: (src) => ({ actions: planFromLines(s.sourcePath, src.lines, { ...ALL_CLASSES, repoRoot: s.repoRoot }).actions }) })),
+      () => writeFork(options(s, { newSessionId: id, prepare: (src) => ({ actions: [lastResultAction(src.lines)] }) })),
       'exists',
     );
     expect(tree(s.projectDir)).toEqual(before);
