@@ -52,7 +52,7 @@ export class JobPool {
   }
 
   private spawn(): number {
-    const worker = new Worker(this.workerUrl);
+    const worker = new Worker(this.workerUrl, { resourceLimits: { maxYoungGenerationSizeMb: 64 } });
     const slot = this.workers.length;
     const entry = { worker, busy: false };
     this.workers.push(entry);

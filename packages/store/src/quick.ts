@@ -2,10 +2,12 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { SummaryAccumulator, emptyState, type SummaryState } from './summary';
 import { fingerprintOf, type Fingerprint } from './scan';
 
-const HEAD_STEP = 64 * 1024;
-const HEAD_MAX = 1024 * 1024;
-const TAIL_STEP = 64 * 1024;
-const TAIL_MAX = 2 * 1024 * 1024;
+// Small on purpose: the list must be ready long before a full pass could be. What these windows miss
+// (a first prompt after 64 KB of attachments) the full pass fills in moments later.
+const HEAD_STEP = 16 * 1024;
+const HEAD_MAX = 64 * 1024;
+const TAIL_STEP = 16 * 1024;
+const TAIL_MAX = 256 * 1024;
 
 export interface QuickLook {
   state: SummaryState;
@@ -15,76 +17,81 @@ export interface QuickLook {
 
 /**
  * What the session list needs, without reading the whole file: the opening records (identity, first
- * prompt) and the last records (last activity, the last reported context size, the latest title).
- * Reads grow from 64 KB until they hold what is needed or reach their cap. Counters that need every
- * line (turns, usage totals) are left to the full pass, which replaces this state.
+ * prompt), read forward until the first prompt, and the closing records (last activity, the last
+ * reported context size, the latest title), read backward until the last reported usage. Windows
+ * grow from 16 KB (the head to 64 KB, the tail to 256 KB). Counters that need every line (turns,
+ * usage totals) are left to the full pass, which replaces this state.
  */
 export function quickLook(path: string, subagentFile: boolean): QuickLook {
   const fd = openSync(path, 'r');
   try {
     const st = fstatSync(fd);
     const size = st.size;
-    const state = emptyState(subagentFile);
     let bytesRead = 0;
-    // Head: complete lines from the start, until a prompt has been seen.
-    let headLen = Math.min(HEAD_STEP, size);
+    let state = emptyState(subagentFile);
     let headEnd = 0;
-    for (;;) {
-      const buf = Buffer.allocUnsafe(headLen);
-      const n = readSync(fd, buf, 0, headLen, 0);
+    for (let len = Math.min(HEAD_STEP, size); ; len = Math.min(len * 4, size, HEAD_MAX)) {
+      const buf = Buffer.allocUnsafe(len);
+      const n = readSync(fd, buf, 0, len, 0);
       bytesRead += n;
-      const head = new SummaryAccumulator(emptyState(subagentFile));
       const lastNl = buf.lastIndexOf(10, n - 1);
-      const text = lastNl >= 0 ? buf.toString('utf8', 0, lastNl) : '';
       headEnd = lastNl + 1;
+      const head = new SummaryAccumulator(emptyState(subagentFile));
       let line = 0;
-      for (const l of text.split('\n')) head.line(l, ++line);
-      Object.assign(state, head.finish().state);
-      if (state.firstPrompt !== null || headLen >= Math.min(size, HEAD_MAX)) break;
-      headLen = Math.min(headLen * 4, size, HEAD_MAX);
+      for (const l of lastNl > 0 ? buf.toString('utf8', 0, lastNl).split('\n') : []) {
+        head.line(l, ++line);
+        if (head.state.firstPrompt !== null) break;
+      }
+      state = head.finish().state;
+      if (state.firstPrompt !== null || len >= Math.min(size, HEAD_MAX)) break;
     }
-    // Tail: complete lines at the end (the first, possibly cut, line of the window is dropped).
-    let tailLen = Math.min(TAIL_STEP, size - headEnd);
-    while (tailLen > 0) {
-      const start = size - tailLen;
-      const buf = Buffer.allocUnsafe(tailLen);
-      const n = readSync(fd, buf, 0, tailLen, start);
+    for (let len = Math.min(TAIL_STEP, size - headEnd); len > 0; len = Math.min(len * 4, size - headEnd, TAIL_MAX)) {
+      const start = size - len;
+      const buf = Buffer.allocUnsafe(len);
+      const n = readSync(fd, buf, 0, len, start);
       bytesRead += n;
-      const firstNl = start === headEnd ? -1 : buf.indexOf(10);
+      // The first line of the window may be cut, unless the window starts right after the head.
+      const from = start === headEnd ? 0 : buf.indexOf(10) + 1;
       const lastNl = buf.lastIndexOf(10, n - 1);
-      if (lastNl > firstNl) {
-        const tail = new SummaryAccumulator(emptyState(subagentFile));
-        let line = 0;
-        for (const l of buf.toString('utf8', firstNl + 1, lastNl).split('\n')) tail.line(l, ++line);
-        const t = tail.finish().state;
-        if (t.contextTokens !== null || tailLen >= Math.min(size - headEnd, TAIL_MAX)) {
-          mergeTail(state, t);
-          break;
-        }
-      } else if (tailLen >= Math.min(size - headEnd, TAIL_MAX)) break;
-      tailLen = Math.min(tailLen * 4, size - headEnd, TAIL_MAX);
+      const done = lastNl > from && readTail(buf.toString('utf8', from, lastNl).split('\n'), state);
+      if (done || len >= Math.min(size - headEnd, TAIL_MAX)) break;
     }
-    state.records = 0;
-    state.turns = 0;
-    state.invalidLines = 0;
-    state.firstInvalidLine = null;
     return { state, fingerprint: fingerprintOf(st), bytesRead };
   } finally {
     closeSync(fd);
   }
 }
 
-function mergeTail(state: SummaryState, tail: SummaryState): void {
-  if (tail.lastTs && (state.lastTs === null || tail.lastTs > state.lastTs)) state.lastTs = tail.lastTs;
-  if (tail.contextTokens !== null) {
-    state.contextTokens = tail.contextTokens;
-    state.lastModel = tail.lastModel;
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** Walks lines from the last: the newest timestamp and title, and the last reported context. True when found. */
+function readTail(lines: string[], state: SummaryState): boolean {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    let r: unknown;
+    try {
+      r = JSON.parse(lines[i] as string);
+    } catch {
+      continue;
+    }
+    if (!isObj(r)) continue;
+    const ts = str(r['timestamp']);
+    if (ts && (state.lastTs === null || ts > state.lastTs)) state.lastTs = ts;
+    const type = r['type'];
+    if (type === 'ai-title' && state.aiTitle === null) state.aiTitle = str(r['aiTitle']);
+    else if (type === 'custom-title' && state.customTitle === null) state.customTitle = str(r['customTitle']) ?? str(r['title']);
+    else if (type === 'summary' && state.summaryTitle === null) state.summaryTitle = str(r['summary']);
+    if (type !== 'assistant' || (r['isSidechain'] === true && !state.subagentFile)) continue;
+    state.version = str(r['version']) ?? state.version;
+    state.gitBranch = str(r['gitBranch']) ?? state.gitBranch;
+    const m = r['message'];
+    const u = isObj(m) ? m['usage'] : undefined;
+    if (!isObj(m) || !isObj(u) || m['model'] === '<synthetic>') continue;
+    const n = (v: unknown) => (typeof v === 'number' ? v : 0);
+    state.contextTokens = n(u['input_tokens']) + n(u['cache_creation_input_tokens']) + n(u['cache_read_input_tokens']);
+    state.lastModel = str(m['model']);
+    return true;
   }
-  state.aiTitle = tail.aiTitle ?? state.aiTitle;
-  state.customTitle = tail.customTitle ?? state.customTitle;
-  state.summaryTitle = tail.summaryTitle ?? state.summaryTitle;
-  state.version = tail.version ?? state.version;
-  state.gitBranch = tail.gitBranch ?? state.gitBranch;
-  state.sessionId ??= tail.sessionId;
-  state.cwd ??= tail.cwd;
+  return false;
 }

@@ -1,14 +1,20 @@
 // Worker-thread entry of the index's pool. Module hooks registered in the main thread do not reach a
-// worker, so it registers the TypeScript loader itself before loading the job code.
+// worker, so it registers the TypeScript loader itself. The analysis code (the bigger part) is loaded
+// on the first analysis job only, so workers start fast for summaries.
 import { parentPort } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
-const { runJob } = await import('./worker-main.ts');
-parentPort.on('message', (msg) => {
+const { runSummarize } = await import('./jobs.ts');
+let runAnalyze = null;
+parentPort.on('message', async (msg) => {
   let result;
   try {
-    result = runJob(msg.job);
+    if (msg.job.type === 'summarize') result = runSummarize(msg.job);
+    else {
+      runAnalyze ??= (await import('./analyze-job.ts')).runAnalyze;
+      result = runAnalyze(msg.job);
+    }
   } catch (error) {
     result = { ok: false, code: null, message: String(error?.message ?? error) };
   }
