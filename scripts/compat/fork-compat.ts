@@ -1,0 +1,135 @@
+/**
+ * Opt-in compatibility check with the real Claude Code CLI (`npm run test:compat`).
+ *
+ * For each generated corpus session, writes forks with Glassbox's own writer into a scratch copy of
+ * the session's projects folder — one from the planner (every class, nothing protected), one that
+ * tombstones every payload a fork may touch — and runs the cc-harness `fork-check.mjs` on each: the
+ * real client resumes original and fork offline against a recording mock, and the two requests must
+ * carry the same messages, only with the tombstoned payloads shorter.
+ *
+ * Needs a copy of the harness with its dependencies installed (it pins @anthropic-ai/claude-code):
+ *   cp -r ../shared/tools/cc-harness /tmp/cc-harness && (cd /tmp/cc-harness && npm install)
+ *   GLASSBOX_CC_HARNESS=/tmp/cc-harness npm run test:compat        # CLAUDE_BIN=… to use another binary
+ * Without it the check is skipped, with the reason. Exit 0 = every fork resumed like its original.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildFork } from '@glassbox/adapter-claude-code';
+import { planFromLines, writeFork, type PlanAction } from '@glassbox/store/fork';
+import { GENERATED, candidateActions } from '../../packages/adapter-claude-code/src/fork/test-corpus';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const CORPUS = process.env['GLASSBOX_CORPUS'] ?? join(REPO, 'fixtures/corpus/generated');
+
+function skip(reason: string): never {
+  console.log(`test:compat skipped: ${reason}`);
+  process.exit(0);
+}
+
+const harness = process.env['GLASSBOX_CC_HARNESS'];
+if (!harness) skip('set GLASSBOX_CC_HARNESS to a copy of cc-harness with `npm install` done (see scripts/compat/fork-compat.ts)');
+if (!existsSync(join(harness, 'fork-check.mjs'))) skip(`${harness} has no fork-check.mjs`);
+const claude = process.env['CLAUDE_BIN'] ?? join(harness, 'node_modules', '.bin', 'claude');
+if (!existsSync(claude)) skip(`no claude binary (${claude}); run npm install in ${harness} or set CLAUDE_BIN`);
+
+interface Row {
+  session: string;
+  fork: string;
+  actions: number;
+  ok: boolean;
+  messages: string;
+  chars: string;
+  note: string;
+}
+
+const rows: Row[] = [];
+const work = mkdtempSync(join(tmpdir(), 'glassbox-compat-'));
+
+function writable(p: string): void {
+  const dir = statSync(p).isDirectory();
+  chmodSync(p, dir ? 0o755 : 0o644);
+  if (dir) for (const n of readdirSync(p)) writable(join(p, n));
+}
+
+for (const name of GENERATED) {
+  const fixture = join(CORPUS, name);
+  const manifest = JSON.parse(readFileSync(join(fixture, 'manifest.json'), 'utf8')) as { session_ids: string[] };
+  const sessionId = manifest.session_ids[0] as string;
+  const projectDir = join(work, name, 'project');
+  cpSync(join(fixture, 'claude-project'), projectDir, { recursive: true });
+  writable(projectDir);
+  const source = join(projectDir, `${sessionId}.jsonl`);
+  const archiveDir = join(work, name, 'archive');
+  const plans: { kind: string; prepare: (lines: string[]) => PlanAction[] }[] = [
+    {
+      kind: 'planner',
+      prepare: (lines) =>
+        planFromLines(source, lines, {
+          repoRoot: join(fixture, 'project-after'),
+          classes: ['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'],
+          withSpent: true,
+          protectTail: 0,
+          minimumSavings: 0,
+        }).actions,
+    },
+    {
+      kind: 'every payload',
+      // Every successful tool result and Write/Edit input that a tombstone can shorten.
+      prepare: (lines) => buildFork(lines, candidateActions(lines), 'probe').applied.map((a) => a.action),
+    },
+  ];
+  for (const plan of plans) {
+    let forkPath: string;
+    let actions: number;
+    try {
+      const r = writeFork({ sourcePath: source, archiveDir, prepare: (src) => ({ actions: plan.prepare(src.lines) }) });
+      if (r.status !== 'written') {
+        rows.push({ session: name, fork: plan.kind, actions: 0, ok: false, messages: '', chars: '', note: `refused: ${r.report.checks.filter((c) => !c.ok).map((c) => c.id).join(', ')}` });
+        continue;
+      }
+      forkPath = r.forkPath;
+      actions = r.applied.length;
+    } catch (error) {
+      const msg = (error as Error).message;
+      rows.push({ session: name, fork: plan.kind, actions: 0, ok: true, messages: '', chars: '', note: `no fork: ${msg.slice(0, 60)}` });
+      continue;
+    }
+    const out = join(work, name, `check-${plan.kind.replace(/\W+/g, '-')}`);
+    const run = spawnSync(process.execPath, [join(harness, 'fork-check.mjs'), '--original', source, '--fork', forkPath, '--claude-project-dir', projectDir, '--out', out], {
+      encoding: 'utf8',
+      env: { ...process.env, CLAUDE_BIN: claude },
+      timeout: 300_000,
+    });
+    let verdict: { ok?: boolean; failures?: string[]; original?: { messages?: number }; fork?: { messages?: number }; chars?: { original: number; fork: number; reduction_pct: number }; shortened?: unknown[] };
+    try {
+      verdict = JSON.parse(run.stdout);
+    } catch {
+      verdict = { ok: false, failures: [`fork-check printed no verdict (exit ${run.status}): ${run.stderr.slice(0, 200)}`] };
+    }
+    rows.push({
+      session: name,
+      fork: plan.kind,
+      actions,
+      ok: run.status === 0 && verdict.ok === true,
+      messages: `${verdict.original?.messages ?? '?'} / ${verdict.fork?.messages ?? '?'}`,
+      chars: verdict.chars ? `${verdict.chars.original} → ${verdict.chars.fork} (−${verdict.chars.reduction_pct}%)` : '',
+      note: verdict.ok ? `${verdict.shortened?.length ?? 0} payloads shorter, nothing else differs` : (verdict.failures ?? []).join('; ').slice(0, 160),
+    });
+  }
+}
+
+const pad = (s: string, n: number): string => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+console.log(`Claude Code: ${spawnSync(claude, ['--version'], { encoding: 'utf8' }).stdout.trim()}`);
+console.log(`${pad('session', 30)} ${pad('fork', 14)} ${pad('actions', 7)} ${pad('result', 6)} ${pad('messages', 9)} ${pad('request chars', 28)} note`);
+for (const r of rows) {
+  console.log(`${pad(r.session, 30)} ${pad(r.fork, 14)} ${pad(String(r.actions), 7)} ${pad(r.ok ? 'ok' : 'FAIL', 6)} ${pad(r.messages, 9)} ${pad(r.chars, 28)} ${r.note}`);
+}
+const checked = rows.filter((r) => r.actions > 0);
+const failed = rows.filter((r) => !r.ok);
+console.log(`\n${checked.length} forks resumed by the real client: ${checked.length - failed.length} passed, ${failed.length} failed`);
+if (!process.env['GLASSBOX_COMPAT_KEEP']) rmSync(work, { recursive: true, force: true });
+else console.log(`kept ${work}`);
+process.exit(failed.length > 0 ? 1 : 0);
