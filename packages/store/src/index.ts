@@ -9,6 +9,7 @@
  *   index.get(sessionIdOrPath)                       // SessionRow[]: the session file, then its subagents
  *   await index.indexFile(path)                      // a transcript from anywhere (dropped, named on the CLI)
  *   index.on('change', (c: SessionChange) => …)      // one row added / updated / removed, with the new row
+ *   for await (const c of index.changes({ signal }))  // the same, as an async iterator
  *   const w = watchRoots(index, onChange); await w.ready; … await w.close();
  *   await index.close();
  *

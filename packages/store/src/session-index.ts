@@ -1,4 +1,4 @@
-import { EventEmitter } from 'node:events';
+import { EventEmitter, on } from 'node:events';
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -156,6 +156,15 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     return rows.map((r) => this.rowOf(r));
   }
 
+  /** The same changes as the 'change' event, as an async iterator: `for await (const c of index.changes({ signal }))`. */
+  async *changes(options: { signal?: AbortSignal } = {}): AsyncGenerator<SessionChange> {
+    try {
+      for await (const [change] of on(this, 'change', options.signal ? { signal: options.signal } : {})) yield change as SessionChange;
+    } catch (error) {
+      if ((error as Error).name !== 'AbortError') throw error;
+    }
+  }
+
   async close(): Promise<void> {
     await this.chain;
     await this.pool.close();
@@ -243,10 +252,34 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     report.listReadyMs = performance.now() - t0;
     progress('list', fresh.length, fresh.length, 0, 0);
 
-    // Full summaries (biggest first, for balance over the workers), stored as each arrives.
+    // Full summaries (biggest first, for balance over the workers), stored in small batches as they
+    // arrive: one transaction per batch, so rows fill in progressively without a commit per file.
     let done = 0;
     let bytesDone = 0;
     const toSummarize = work.filter((w) => w.c.row && w.c.row.level >= 0).sort((a, b) => b.c.fp.size - a.c.fp.size);
+    const batch: { mode: (typeof work)[number]['mode']; row: FileRow; result: SummarizeResult }[] = [];
+    let timer: NodeJS.Timeout | null = null;
+    const flush = () => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      if (batch.length === 0) return;
+      const items = batch.splice(0);
+      const updated = this.db.transaction(() => items.map((i) => this.applySummary(i.row, i.result)))();
+      items.forEach(({ mode, row, result }, k) => {
+        report.opened.push(row.path);
+        const reason: ChangeReason = mode === 'new' ? 'summarised' : result.ok && !result.fromStart ? 'appended' : 'rewritten';
+        if (!result.ok) report.unreadable++;
+        else if (mode === 'new') report.added++;
+        else if (reason === 'appended') report.appended++;
+        else report.rewritten++;
+        if (result.ok) report.bytesRead += result.bytesRead;
+        const now = updated[k] as FileRow;
+        this.emitChange(mode === 'new' ? 'added' : 'updated', result.ok ? reason : 'unreadable', now, now);
+        done++;
+        bytesDone += result.ok ? result.bytesRead : 0;
+      });
+      progress('summary', done, toSummarize.length, bytesDone, bytesTotal);
+    };
     progress('summary', 0, toSummarize.length, 0, bytesTotal);
     await Promise.all(
       toSummarize.map(async (w) => {
@@ -260,20 +293,12 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
           fromLine: resume ? row.parsed_lines : 0,
           state: resume ? (JSON.parse(row.state as string) as SummaryState) : null,
         });
-        report.opened.push(row.path);
-        const reason: ChangeReason = w.mode === 'new' ? 'summarised' : result.ok && !result.fromStart ? 'appended' : 'rewritten';
-        const updated = this.applySummary(row, result);
-        if (result.ok) report.bytesRead += result.bytesRead;
-        if (!result.ok) report.unreadable++;
-        else if (w.mode === 'new') report.added++;
-        else if (reason === 'appended') report.appended++;
-        else report.rewritten++;
-        this.emitChange(w.mode === 'new' ? 'added' : 'updated', result.ok ? reason : 'unreadable', updated, updated);
-        done++;
-        bytesDone += result.ok ? result.bytesRead : 0;
-        progress('summary', done, toSummarize.length, bytesDone, bytesTotal);
+        batch.push({ mode: w.mode, row, result });
+        if (batch.length >= 64) flush();
+        else timer ??= setTimeout(flush, 50);
       }),
     );
+    flush();
     report.unreadable += fresh.filter((w) => w.c.row && w.c.row.level < 0).length;
     report.summaryDoneMs = performance.now() - t0;
 
@@ -456,7 +481,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
       const s = result.state;
       let seq = now.search_seq;
       if (result.fromStart) {
-        this.clearContent(now);
+        if (now.level >= 2 || now.search_seq > 0) this.clearContent(now);
         seq = 0;
       }
       for (const m of result.messages) {

@@ -39,6 +39,12 @@ it('reports new sessions, appends (only once the line is complete), atomic repla
   const turnsBefore = index.get(path)[0]?.turns ?? 0;
   const changes: SessionChange[] = [];
   const w = watchRoots(index, (c) => changes.push(c), { debounceMs: 50, analyze: false });
+  // The async-iterator form sees the same changes.
+  const stop = new AbortController();
+  const iterated: SessionChange[] = [];
+  const iterating = (async () => {
+    for await (const c of index.changes({ signal: stop.signal })) iterated.push(c);
+  })();
   await w.ready;
 
   // A half-written line is not read; the rest of the file arrives and one update says what changed.
@@ -64,6 +70,9 @@ it('reports new sessions, appends (only once the line is complete), atomic repla
   const removed = await nextChange(changes, (c) => c.type === 'removed' && c.path === other);
   expect(removed.row).toBeNull();
   expect(index.list()).toHaveLength(1);
+  stop.abort();
+  await iterating;
+  expect(iterated.map((c) => [c.type, c.reason, c.path])).toEqual(changes.map((c) => [c.type, c.reason, c.path]));
   await w.close();
   await index.close();
 });
