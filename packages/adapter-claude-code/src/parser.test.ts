@@ -89,9 +89,12 @@ describe('parsing real transcripts', () => {
   });
 
   it('links subagent files to the Agent call that started them', () => {
-    const { session, subagents } = loadSessionWithSubagents(generated('04-subagent-compact-multiturn'));
+    const path = generated('04-subagent-compact-multiturn');
+    const { session, subagents } = loadSessionWithSubagents(path);
     expect(subagents).toHaveLength(1);
-    expect(session.subagents[0]?.toolUseId).toBe([...session.toolCalls.values()].find((c) => c.name === 'Agent')?.id);
+    const agentUse = lines(path).find((l) => l.includes('"name":"Agent"')) ?? '';
+    const agentId = (JSON.parse(agentUse).message.content as { id: string; name: string }[]).find((b) => b.name === 'Agent')?.id;
+    expect(session.subagents[0]?.toolUseId).toBe(agentId);
     expect(subagents[0]?.leafUuid).not.toBeNull();
   });
 });
@@ -139,6 +142,24 @@ describe('bad input is reported, not thrown', () => {
     const dir = mkdtempSync(join(tmpdir(), 'glassbox-dir-'));
     mkdirSync(join(dir, 'x.jsonl'));
     expect(readSessionFile(join(dir, 'x.jsonl')).session.problems[0]?.code).toBe('file_unreadable');
+  });
+
+  it('lets go of records a compaction made unreachable, keeping their usage and the prompts', () => {
+    const path = generated('04-subagent-compact-multiturn');
+    const { session } = readSessionFile(path);
+    expect(session.prunedRecords).toBeGreaterThan(0);
+    const all = lines(path).filter(Boolean).map((l) => JSON.parse(l));
+    const boundary = all.findIndex((r) => r.subtype === 'compact_boundary');
+    const preserved: string[] = all[boundary].compactMetadata.preservedMessages.uuids;
+    for (const r of all.slice(0, boundary)) {
+      if (!r.uuid) continue;
+      const kept = session.nodes.has(r.uuid);
+      const keepable = preserved.includes(r.uuid) || (r.type === 'user' && typeof r.message.content === 'string' && !r.isMeta);
+      expect(kept, `line ${all.indexOf(r) + 1}`).toBe(keepable);
+    }
+    const ids = new Set(all.slice(0, boundary).filter((r) => r.type === 'assistant').map((r) => r.message.id));
+    const prunedIds = new Set(session.prunedUsage.map((u) => u.messageId));
+    for (const id of ids) if (!preserved.some((u) => session.nodes.get(u)?.messageId === id)) expect(prunedIds.has(id)).toBe(true);
   });
 
   it('reads lines split across read chunks and multi-byte characters intact', () => {

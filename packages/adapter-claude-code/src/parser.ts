@@ -12,6 +12,7 @@ import {
   type SubagentRef,
   type ToolCall,
   type Usage,
+  type UsageRecord,
 } from '@glassbox/core';
 import { sha256, utf8Bytes } from './hash';
 import { KNOWN_RECORD_TYPES, isObject, num, str, type Json, type JsonObject } from './record-types';
@@ -66,6 +67,9 @@ export class TranscriptParser {
   private agentId: string | undefined;
   private readonly subagentHints = new Map<string, { toolUseId: string; agentType?: string; description?: string }>();
   private lastInvalid: { line: number; message: string } | null = null;
+  private pendingPrune: ChainNode | null = null;
+  private readonly prunedUsage: UsageRecord[] = [];
+  private prunedRecords = 0;
   private readonly pendingResults = new Map<
     string,
     { block: Block; node: ChainNode; mirror: Json | undefined; text: string | null }
@@ -163,6 +167,8 @@ export class TranscriptParser {
       problems: this.problems,
       stats: this.stats,
       parentFallbackMs: PARENT_FALLBACK_MS,
+      prunedUsage: this.prunedUsage,
+      prunedRecords: this.prunedRecords,
     };
     if (this.agentId !== undefined) session.agentId = this.agentId;
     return session;
@@ -281,6 +287,10 @@ export class TranscriptParser {
     }
     this.nodes.set(uuid, node);
     this.order.push(uuid);
+    if (this.pendingPrune === node) {
+      this.pendingPrune = null;
+      if (!node.isSidechain) this.pruneBefore(node);
+    }
   }
 
   private takeUser(r: JsonObject, node: ChainNode): void {
@@ -493,6 +503,39 @@ export class TranscriptParser {
    * What precedes a compaction is no longer sent, so the captured text of earlier reads is let go:
    * memory then follows the resident window, not the file. Preserved messages keep theirs.
    */
+  /**
+   * A main-thread compaction boundary starts a new root: what precedes it is never resumed again,
+   * except the messages it preserves. Those earlier records are let go (keeping their usage, and
+   * the prompts and boundaries that the history needs), so memory follows the window.
+   */
+  private pruneBefore(boundary: ChainNode): void {
+    const keep = new Set(boundary.preservedUuids ?? []);
+    const kept: string[] = [];
+    for (const uuid of this.order) {
+      const n = this.nodes.get(uuid);
+      if (!n) continue;
+      if (n.isSidechain || keep.has(uuid) || n.kind === 'prompt' || n.kind === 'compact-boundary') {
+        kept.push(uuid);
+        continue;
+      }
+      if (n.kind === 'assistant' && n.usage) {
+        const u: UsageRecord = { messageId: n.messageId ?? n.uuid, model: n.model ?? 'unknown', line: n.line, usage: n.usage, isSidechain: false };
+        if (n.requestId) u.requestId = n.requestId;
+        if (n.timestamp) u.timestamp = n.timestamp;
+        this.prunedUsage.push(u);
+      }
+      this.nodes.delete(uuid);
+      this.prunedRecords++;
+    }
+    this.order.length = 0;
+    this.order.push(...kept);
+    for (const [id, call] of this.toolCalls) {
+      const used = this.nodes.has(call.useUuid);
+      const answered = call.resultUuid !== undefined && this.nodes.has(call.resultUuid);
+      if (!used && !answered) this.toolCalls.delete(id);
+    }
+  }
+
   private dropCapturedTextBefore(r: JsonObject): void {
     const meta = r['compactMetadata'];
     const keep = new Set<string>();
@@ -514,6 +557,7 @@ export class TranscriptParser {
     if (subtype === 'compact_boundary') {
       node.kind = 'compact-boundary';
       this.dropCapturedTextBefore(r);
+      this.pendingPrune = node;
       const meta = r['compactMetadata'];
       if (isObject(meta)) {
         const seg = meta['preservedSegment'];

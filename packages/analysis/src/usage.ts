@@ -19,6 +19,19 @@ export interface Response {
  */
 export function responsesOf(session: Session, options: { sidechain?: boolean } = {}): Response[] {
   const byKey = new Map<string, Response>();
+  for (const p of session.prunedUsage ?? []) {
+    if (options.sidechain !== undefined && p.isSidechain !== options.sidechain) continue;
+    const key = `${p.messageId}:${p.requestId ?? ''}`;
+    const prev = byKey.get(key);
+    if (prev) {
+      prev.usage = maxUsage(prev.usage, p.usage);
+      continue;
+    }
+    const r: Response = { key, messageId: p.messageId, model: p.model, line: p.line, usage: { ...p.usage }, isSidechain: p.isSidechain };
+    if (p.requestId) r.requestId = p.requestId;
+    if (p.timestamp) r.timestamp = p.timestamp;
+    byKey.set(key, r);
+  }
   for (const uuid of session.order) {
     const n = session.nodes.get(uuid);
     if (!n || n.kind !== 'assistant' || !n.usage) continue;

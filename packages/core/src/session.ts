@@ -162,6 +162,17 @@ export interface SubagentRef {
   description?: string;
 }
 
+/** Usage of an assistant record whose chain entry was let go (before a compaction). */
+export interface UsageRecord {
+  messageId: string;
+  requestId?: string;
+  model: string;
+  line: number;
+  timestamp?: string;
+  usage: Usage;
+  isSidechain: boolean;
+}
+
 export interface SessionStats {
   lines: number;
   bytes: number;
@@ -199,6 +210,13 @@ export interface Session {
   parentFallbackMs: number;
   /** For subagent transcripts: the agent id. */
   agentId?: string;
+  /**
+   * Records before a compaction that can no longer be resumed are let go while parsing, as the
+   * client's own loader does for large files; their usage is kept here for cost and the history.
+   */
+  prunedUsage: UsageRecord[];
+  /** Chain records let go that way. */
+  prunedRecords: number;
   /** Reads back the raw text a read captured, from the transcript on disk, when the parser did not keep it. */
   capturedTextOf?: (call: ToolCall) => string | null;
 }
