@@ -41,10 +41,18 @@ export function progressReporter(
   let drawn = false;
   let lastQuarter = -1;
   let lastPhase: Progress['phase'] | null = null;
+  let ratePhase: Progress['phase'] | null = null;
+  let phaseStartMs = 0;
   const describe = (p: Progress): { share: number; text: string } => {
+    if (p.phase !== ratePhase) {
+      ratePhase = p.phase;
+      phaseStartMs = p.elapsedMs;
+    }
     const share = p.bytesTotal > 0 ? p.bytes / p.bytesTotal : p.filesTotal > 0 ? p.files / p.filesTotal : 1;
     const seconds = p.elapsedMs / 1000;
-    const rate = seconds > 0 ? p.bytes / seconds : 0;
+    // Rate and time left are the current phase's own: each phase reads the bytes again.
+    const phaseSeconds = (p.elapsedMs - phaseStartMs) / 1000;
+    const rate = phaseSeconds > 0 ? p.bytes / phaseSeconds : 0;
     const left = rate > 0 && p.bytesTotal > p.bytes ? (p.bytesTotal - p.bytes) / rate : 0;
     const parts = [`${PHASE_LABEL[p.phase]} ${p.files}/${p.filesTotal} files`];
     if (p.bytesTotal > 0) parts.push(`${humanBytes(p.bytes)}/${humanBytes(p.bytesTotal)}`, `${humanBytes(Math.round(rate))}/s`);

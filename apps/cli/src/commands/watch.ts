@@ -16,31 +16,40 @@ export function registerWatch(program: Command, io: CliIO): void {
     .option('--db <file>', 'the index database')
     .option('--workers <n>', 'worker threads (default: one per core)')
     .action(async (opts: IndexOptions & { analysis: boolean; debounce: string }) => {
+      // Ctrl-C is taken from the start: during the first refresh it stops once that refresh is
+      // stored (a second Ctrl-C quits at once); while watching, it closes the watcher and the database.
+      let interrupted = false;
+      let wake: () => void = () => undefined;
+      const stopped = new Promise<void>((resolve) => (wake = resolve));
+      const onSignal = () => {
+        if (interrupted) process.exit(130);
+        interrupted = true;
+        wake();
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
       const index = openCliIndex(io, opts);
-      const progress = progressReporter(io, { plain: false });
-      const report = await index.refresh({ analyze: opts.analysis, onProgress: progress.onProgress });
-      progress.end();
-      io.err(summaryLine(report));
-      const watcher = watchRoots(index, (c) => io.out(changeLine(c)), {
-        debounceMs: Number(opts.debounce) || 200,
-        analyze: opts.analysis,
-        onError: (e) => io.err(`glassbox: watch: ${e.message}`),
-      });
-      await watcher.ready;
-      io.err(`watching ${index.roots.join(', ')} (Ctrl-C to stop)`);
-      // Stays until interrupted; then closes the watcher and the database before returning.
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
-      await watcher.close();
-      await index.close();
-      io.err('stopped');
+      try {
+        const progress = progressReporter(io, { plain: false });
+        const report = await index.refresh({ analyze: opts.analysis, onProgress: progress.onProgress });
+        progress.end();
+        io.err(summaryLine(report));
+        if (interrupted) return;
+        const watcher = watchRoots(index, (c) => io.out(changeLine(c)), {
+          debounceMs: Number(opts.debounce) || 200,
+          analyze: opts.analysis,
+          onError: (e) => io.err(`glassbox: watch: ${e.message}`),
+        });
+        await watcher.ready;
+        io.err(`watching ${index.roots.join(', ')} (Ctrl-C to stop)`);
+        await stopped;
+        await watcher.close();
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+        await index.close();
+        io.err('stopped');
+      }
     });
 }
 
