@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readSessionFile } from '@glassbox/adapter-claude-code/node';
 import { reconstructWindow } from './resident';
-import { analyzeFile, generatedSession, variantOf } from './test-support/fixtures';
+import { join } from 'node:path';
+import { FIXTURES, analyzeFile, generatedSession, variantOf } from './test-support/fixtures';
 
 describe('the resident window', () => {
   it('starts at the last compaction: summary first, then the preserved message, nothing from before', () => {
@@ -61,6 +62,15 @@ describe('the resident window', () => {
     expect(cut.leafUuid).toBe(firstLeaf);
     expect(cut.segments.length).toBeLessThan(full.segments.length);
     expect(cut.segments.filter((s) => s.kind === 'prompt')).toHaveLength(1);
+  });
+
+  it('shows inline sidechains of 1.x transcripts as separate windows', () => {
+    const snap = analyzeFile(join(FIXTURES, 'public/d-kimuson__claude-code-viewer/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl'));
+    expect(snap.subagents.length).toBeGreaterThan(1);
+    for (const w of snap.subagents) expect(w.agentType).toBe('inline sidechain');
+    const resident = new Set(snap.segments.map((s) => s.uuid));
+    const { session } = readSessionFile(snap.session.path);
+    for (const n of session.nodes.values()) if (n.isSidechain) expect(resident.has(n.uuid)).toBe(false);
   });
 
   it('shows subagents as linked windows, not as part of the parent window', () => {
