@@ -6,8 +6,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { humanTokens, type DeadClass } from '@glassbox/core';
-import { buildFork, validateFork } from '@glassbox/adapter-claude-code';
-import { planFromLines, readSource } from '@glassbox/store/fork';
+import { previewFork, readSource } from '@glassbox/store/fork';
 
 const args = process.argv.slice(2);
 const withSpent = args.includes('--with-spent');
@@ -68,15 +67,13 @@ for (const path of sessionFiles(folder)) {
   const source = readSource(path);
   if (seen.has(source.sha256)) continue;
   seen.add(source.sha256);
-  const planned = planFromLines(path, source.lines, { repoRoot: repoFor(path), classes: CLASSES, withSpent });
+  const { planned, fork, report } = previewFork(path, source.lines, { repoRoot: repoFor(path), classes: CLASSES, withSpent });
   if (planned.session.problems.some((p) => p.code === 'not_a_transcript' || p.code === 'file_empty')) {
     skipped++;
     continue;
   }
   const byClass = { gone: 0, 'stale-drift': 0, 'stale-superseded': 0, duplicate: 0, spent: 0 } as Record<DeadClass, number>;
   for (const a of planned.plan.actions) byClass[a.class] += a.tokensFreed;
-  const fork = buildFork(source.lines, planned.actions, '00000000-0000-4000-8000-000000000000');
-  const report = validateFork(source.lines, fork.lines, { actions: fork.applied.map((a) => a.action), touchedLines: fork.touchedLines });
   const ctx = planned.snapshot.context;
   rows.push({
     name: label(path),

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SEGMENT_CLASSES, humanBytes, humanTokens, type DeadClass, type EvictionPlan } from '@glassbox/core';
-import { buildFork, validateFork, type ValidationReport } from '@glassbox/adapter-claude-code';
-import { planFromLines, readSource, writeFork, type LinesPlan, type PlanLinesOptions, type WriteForkResult } from '@glassbox/store/fork';
+import type { ValidationReport } from '@glassbox/adapter-claude-code';
+import { planFromLines, previewFork, readSource, writeFork, type LinesPlan, type PlanLinesOptions, type WriteForkResult } from '@glassbox/store/fork';
 import { EXIT_REFUSED, UsageError } from '../exit-codes';
 import type { CliIO } from '../io';
 import { addSessionOptions, parseProtect, resolveSessionPath, type SessionOptions } from '../session-args';
@@ -61,15 +61,13 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   } catch (error) {
     forkErrorToUsage(error);
   }
-  const planned = planFromLines(path, source.lines, planOptions);
+  const { planned, fork, report } = previewFork(path, source.lines, planOptions);
   const fatal = planned.session.problems.find((q) => q.severity === 'error');
   if (fatal && (fatal.code === 'file_empty' || fatal.code === 'not_a_transcript')) throw new UsageError(fatal.message);
   const p = paint(io.color);
 
   if (!opts.fork) {
-    // A dry run builds and validates the fork in memory, so it shows exactly what --fork would write.
-    const fork = buildFork(source.lines, planned.actions, '00000000-0000-4000-8000-000000000000');
-    const report = validateFork(source.lines, fork.lines, { actions: fork.applied.map((a) => a.action), touchedLines: fork.touchedLines });
+    // The preview built and validated the fork in memory: it shows exactly what --fork would write.
     if (opts.json) {
       io.out(JSON.stringify({ mode: 'dry-run', session: sessionJson(planned, path), plan: planJson(planned.plan), validation: reportJson(report), refused: fork.refused.map((r) => ({ code: r.code, message: r.message, segmentId: r.action.segmentId })) }, null, 2));
       return;

@@ -6,3 +6,4 @@ export { verifyFork, showSegment, undoFork, loadManifest, forkIdOf, type VerifyR
 export { readSource, type SourceSnapshot } from './source';
 export { sessionFolderOf } from './sidecars';
 export { planFromLines, type PlanLinesOptions, type LinesPlan } from './plan-lines';
+export { previewFork, PREVIEW_SESSION_ID, type ForkPreview } from './preview';
