@@ -340,8 +340,10 @@ export class TranscriptParser {
   }
 
   private notePrompt(node: ChainNode, text: string): void {
-    node.promptText = text.slice(0, 400);
-    if (this.firstPrompt === null && !node.isSidechain) this.firstPrompt = text.slice(0, 400);
+    // A copy, not a slice: a slice would keep the whole prompt string alive.
+    const shown = displayPrompt(text).slice(0, 400).split('').join('');
+    node.promptText = shown;
+    if (this.firstPrompt === null && !node.isSidechain) this.firstPrompt = shown;
   }
 
   private takeToolResult(block: JsonObject, index: number, node: ChainNode, mirror: Json | undefined): Block {
@@ -597,6 +599,16 @@ function isHarnessText(text: string): boolean {
     text.startsWith('<bash-stderr>') ||
     text.startsWith('[Request interrupted')
   );
+}
+
+/** `<command-name>/x</command-name><command-args>y</command-args>` reads as `/x y`. */
+function displayPrompt(text: string): string {
+  if (!text.startsWith('<command-')) return text;
+  const name = /<command-name>([^<]*)<\/command-name>/.exec(text)?.[1]?.trim();
+  const args = /<command-args>([^<]*)<\/command-args>/.exec(text)?.[1]?.trim();
+  if (!name) return text;
+  const slash = name.startsWith('/') ? name : `/${name}`;
+  return args ? `${slash} ${args}` : slash;
 }
 
 function textBlock(index: number, kind: BlockKind, text: string): Block {

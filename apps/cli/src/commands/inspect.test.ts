@@ -69,6 +69,17 @@ describe('glassbox inspect', () => {
 });
 
 describe('glassbox xray and cost', () => {
+  it('xray and cost reports fit 100 columns', async () => {
+    for (const name of ['01-superseded-reads', '04-subagent-compact-multiturn']) {
+      const s = scenario(name);
+      for (const cmd of ['xray', 'cost']) {
+        const { code, out } = await run([cmd, s.file]);
+        expect(code).toBe(0);
+        for (const line of out.split('\n')) expect(line.length, `${cmd}: ${line}`).toBeLessThanOrEqual(100);
+      }
+    }
+  });
+
   it('xray lists the top sources with per-class totals', async () => {
     const s = scenario('01-superseded-reads');
     const { code, out } = await run(['xray', s.file, '--json']);

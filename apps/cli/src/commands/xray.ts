@@ -3,7 +3,7 @@ import { SEGMENT_CLASSES, humanTokens, percent, type ClassifiedSnapshot, type Se
 import type { CliIO } from '../io';
 import { addSessionOptions, loadAndAnalyze, type SessionOptions } from '../session-args';
 import { paint, type Paint } from '../render/palette';
-import { bar, header, row, truncateLeft, type Column } from '../render/layout';
+import { WIDTH, bar, header, row, truncateLeft, type Column } from '../render/layout';
 import { sessionHeader } from './inspect';
 
 export interface SourceTotal {
@@ -80,7 +80,7 @@ function renderXray(snap: ClassifiedSnapshot, sources: SourceTotal[], p: Paint, 
   out.push('');
   const types = Object.entries(typeTotals(snap)).sort((a, b) => b[1] - a[1]);
   out.push(p.bold('By kind of source') + p.dim('  (estimated tokens)'));
-  out.push('  ' + types.map(([t, n]) => `${t} ${humanTokens(n)} (${percent(n, whole)})`).join('  ·  '));
+  out.push(...wrap(types.map(([t, n]) => `${t} ${humanTokens(n)} (${percent(n, whole)})`), WIDTH - 2).map((l) => '  ' + l));
   if (snap.context.unattributedTokens > 0) {
     out.push('  ' + p.cls('unattributed', `system prompt, tools, memory ${humanTokens(snap.context.unattributedTokens)}`) + p.dim(' (reported, not in the transcript)'));
   }
@@ -111,6 +111,21 @@ function renderXray(snap: ClassifiedSnapshot, sources: SourceTotal[], p: Paint, 
     out.push('  ' + line + ' ' + stackedBar(s, max, 32, p));
   }
   return out.join('\n');
+}
+
+/** Joins items with separators, breaking lines before they pass the width. */
+function wrap(items: string[], width: number): string[] {
+  const lines: string[] = [];
+  let cur = '';
+  for (const item of items) {
+    const next = cur ? `${cur}  ·  ${item}` : item;
+    if (next.length > width && cur) {
+      lines.push(cur);
+      cur = item;
+    } else cur = next;
+  }
+  if (cur) lines.push(cur);
+  return lines;
 }
 
 /** One bar per source, split by class so the dead part shows in its colour. */
