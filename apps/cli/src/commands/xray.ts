@@ -108,7 +108,7 @@ function renderXray(snap: ClassifiedSnapshot, sources: SourceTotal[], p: Paint, 
   for (const s of sources) {
     const cells = [truncateLeft(s.label, 36), s.type, humanTokens(s.tokens), percent(s.tokens, whole), String(s.segments), ''];
     const line = row(cols, cells);
-    out.push('  ' + line + ' ' + stackedBar(s, max, 32, p));
+    out.push('  ' + line + ' ' + stackedBar(s, max, 30, p));
   }
   return out.join('\n');
 }
