@@ -23,7 +23,7 @@ export interface PriceTable {
  */
 export const DEFAULT_PRICES: PriceTable = {
   asOf: '2026-11-30',
-  source: 'Anthropic list prices per million tokens (standard tier, ≤200k context); override with --prices FILE',
+  source: 'Anthropic list prices per MTok (standard tier, ≤200k context); override with --prices FILE',
   models: [
     price('claude-opus-4-(?:[5-9]|[1-9]\\d)(?!\\d)', 'Claude Opus 4.5+', 5, 25),
     price('opus-4|claude-3-opus|opus', 'Claude Opus 4/4.1, 3', 15, 75),

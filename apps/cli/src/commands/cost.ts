@@ -73,6 +73,6 @@ function renderCost(r: CostReport, p: Paint): string {
   }
   if (r.duplicateResponses > 0) out.push(p.dim(`  ${r.duplicateResponses} response(s) logged in more than one file were counted once`));
   if (r.unknownModels.length > 0) out.push(`  ! no price for ${r.unknownModels.join(', ')}: cost shown as n/a`);
-  out.push(p.dim(`  ${r.priceTable.source}`));
+  out.push(p.dim(truncate(`  ${r.priceTable.source}`, 100)));
   return out.join('\n');
 }

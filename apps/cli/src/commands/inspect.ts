@@ -46,8 +46,9 @@ export function sessionHeader(snap: ClassifiedSnapshot, p: Paint): string[] {
   const out = [p.bold(`Session ${s.id}`) + (s.title ? `  ${p.dim(truncate(s.title, WIDTH - s.id.length - 10))}` : '')];
   out.push(`  file     ${truncateLeft(s.path, WIDTH - 11)}`);
   const where = s.repoRoot ? `${s.cwd ?? '?'} → ${s.repoRoot}` : (s.cwd ?? 'unknown');
-  const status = s.repoExists ? 'exists here' : p.dim('not here: gone/drift unprovable');
-  out.push(`  cwd      ${truncateLeft(where, 60)}  (${status})`);
+  const status = s.repoExists ? 'exists here' : 'not here: gone/drift unprovable';
+  const room = WIDTH - 11 - status.length - 4;
+  out.push(`  cwd      ${truncateLeft(where, room)}  (${s.repoExists ? status : p.dim(status)})`);
   out.push(`  client   ${s.agent} ${s.version ?? '?'}${s.gitBranch ? `  ·  branch ${s.gitBranch}` : ''}`);
   return out;
 }
