@@ -105,7 +105,10 @@ export function classifySegments(
         const op = ev.call.op as ReadOp;
         const capturedText = capturedOf(ev.call);
         if (capturedText === null || op.capturedHash === undefined) return;
-        const now = textOf(mapped);
+        const disk = textOf(mapped);
+        if (disk === null) return;
+        const now = comparableText(disk, capturedText);
+        // Bytes that did not decode as UTF-8 prove nothing about what the read saw.
         if (now === null) return;
         const current = sliceRange(now, op);
         if (current === capturedText) return;
@@ -194,6 +197,19 @@ function coversWithSameText(earlier: ReadOp, earlierText: string | null, later: 
   const lines = laterText.split('\n');
   const slice = lines.slice(e0 - l0, e1 - l0 + 1).join('\n');
   return slice === earlierText;
+}
+
+/**
+ * The disk text in the form the client captured it: Windows line endings and a byte-order mark are
+ * dropped when the capture has none (the client may normalise them, and they are not a change of
+ * content). Null when the file does not decode cleanly.
+ */
+export function comparableText(disk: string, captured: string): string | null {
+  let text = disk;
+  if (text.includes('\uFFFD') && !captured.includes('\uFFFD')) return null;
+  if (text.charCodeAt(0) === 0xfeff && captured.charCodeAt(0) !== 0xfeff) text = text.slice(1);
+  if (!captured.includes('\r') && text.includes('\r\n')) text = text.replace(/\r\n/g, '\n');
+  return text;
 }
 
 /** The text now on disk over the range a read captured. */

@@ -8,6 +8,6 @@ export { reclaimSummary, isReclaimable } from './reclaim';
 export { computeCost, type CostReport, type CostLine } from './cost';
 export { DEFAULT_PRICES, findPrice, mergePriceTables, validatePriceTable, type PriceTable, type ModelPrice } from './prices';
 export { responsesOf, turnPoints, SYNTHETIC_MODEL, type Response } from './usage';
-export { mapPath } from './paths';
+export { mapPath, absolutePath } from './paths';
 export { rangeDiff } from './diff';
-export { sliceRange } from './classify';
+export { sliceRange, comparableText } from './classify';
