@@ -9,7 +9,7 @@
 // asserted.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { resourceUsage } from 'node:process';
@@ -226,7 +226,7 @@ const rate = (bytes: number, ms: number) => `${humanBytes(Math.round(bytes / (ms
 async function benchTree(name: string, dir: string): Promise<void> {
   const roots = [join(dir, 'projects')];
   const { files, bytes, paths } = treeBytes(dir);
-  console.log(`\n== ${name}: ${files} files, ${humanBytes(bytes)}`);
+  console.log(`\n== ${name}: ${files} files, ${humanBytes(bytes)} (load average now ${loadavg().map((n) => n.toFixed(1)).join(' ')} on ${availableParallelism()} cores)`);
   const floorMs = floor(paths);
   console.log(`floor (read + split + JSON.parse, 1 thread): ${sec(floorMs)}, ${rate(bytes, floorMs)}`);
 

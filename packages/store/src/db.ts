@@ -28,7 +28,7 @@ class Untrusted extends Error {
  * index is a cache: a file that is not a database, is damaged, was written by a newer schema, or
  * whose recorded migrations differ from ours is moved aside (never deleted) and a new one is built.
  */
-export function openDatabase(path: string, options: { nativeBinding?: string } = {}): OpenedDb {
+export function openDatabase(path: string, options: { nativeBinding?: string; probe?: (db: Db) => void } = {}): OpenedDb {
   const notices: string[] = [];
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   try {
@@ -45,7 +45,9 @@ export function openDatabase(path: string, options: { nativeBinding?: string } =
 /** Whether an error thrown by SQLite means the database file itself is damaged. */
 export function isCorruptionError(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
-  return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT_VTAB';
+  if (typeof code !== 'string') return false;
+  // A damaged FTS5 table reports a plain SQLITE_ERROR from its constructor.
+  return code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' || /vtable constructor failed|malformed/.test((error as Error).message);
 }
 
 /** Renames the database and its WAL files to `<path>.<reason>-<time>`; returns the new name. */
@@ -69,7 +71,7 @@ function discardMessage(reason: DiscardReason, detail: string): string {
   }
 }
 
-function openTrusted(path: string, options: { nativeBinding?: string }): Db {
+function openTrusted(path: string, options: { nativeBinding?: string; probe?: (db: Db) => void }): Db {
   const db = new Database(path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
     // The first statement reads the header: a file that is not a database fails here.
@@ -78,6 +80,8 @@ function openTrusted(path: string, options: { nativeBinding?: string }): Db {
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     migrate(db);
+    // Preparing every statement touches every table (FTS5 reads its own config pages here).
+    options.probe?.(db);
     return db;
   } catch (error) {
     db.close();

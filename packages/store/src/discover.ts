@@ -83,6 +83,10 @@ export function describeOpenedFile(path: string): Omit<DiscoveredFile, 'root'> {
       sessionId: basename(sessionDir),
     };
   }
+  if (agent?.[1]) {
+    // A legacy subagent file beside its session: the parent is known once its first record is read.
+    return { path, project: basename(dir), kind: 'subagent', parentPath: null, agentId: agent[1], sessionId: '' };
+  }
   return { path, project: basename(dir), kind: 'session', parentPath: null, agentId: null, sessionId: id };
 }
 

@@ -212,6 +212,27 @@ describe('a database that cannot be trusted', () => {
     await index.close();
   });
 
+  it('notices damage inside a database that opens (a page overwritten) and rebuilds it', async () => {
+    const { root, dbPath } = setup();
+    for (const s of SCENARIOS) copyScenario(root, s);
+    let index = openIndex({ dbPath, roots: [root], workers: 0 });
+    await index.refresh({ analyze: false });
+    const count = index.list().length;
+    await index.close();
+    const bytes = readFileSync(dbPath);
+    // Keep the header and the first pages (the schema); overwrite the table pages after them.
+    bytes.fill(0x5a, 4 * 4096);
+    writeFileSync(dbPath, bytes);
+    index = openIndex({ dbPath, roots: [root], workers: 0 });
+    const listed = index.list();
+    const report = await index.refresh({ analyze: false });
+    expect([...index.notices, ...report.notices].join('\n')).toMatch(/damaged/);
+    expect(listed.length === 0 || listed.length === count).toBe(true);
+    expect(index.list()).toHaveLength(count);
+    expect(readdirSync(join(tree.dir, 'data')).some((n) => n.startsWith('index.db.corrupt-'))).toBe(true);
+    await index.close();
+  });
+
   it('moves a database from a newer schema aside instead of using it', async () => {
     const { root, dbPath } = setup();
     copyScenario(root, '01-superseded-reads');

@@ -119,7 +119,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     this.dbPath = options.dbPath ?? (options.dataDir ? join(options.dataDir, 'index.db') : defaultDbPath(env, home));
     this.roots = options.roots ?? projectRoots(env, home);
     this.nativeBinding = options.nativeBinding;
-    const opened = openDatabase(this.dbPath, this.nativeBinding ? { nativeBinding: this.nativeBinding } : {});
+    const opened = this.open();
     this.db = opened.db;
     this.notices.push(...opened.notices);
     this.st = prepareStatements(this.db);
@@ -144,16 +144,48 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
 
   /** Sessions (not subagent files) matching the query, newest activity first by default. */
   list(query: ListQuery = {}): SessionRow[] {
-    return runListQuery(this.db, this.st, query);
+    return this.guard(() => runListQuery(this.db, this.st, query), []);
   }
 
   /** Every file of a session id (or unambiguous prefix), or the file at a path: the session first, then its subagents. */
   get(idOrPath: string): SessionRow[] {
-    const byPath = this.st.fileByPath.get(idOrPath);
-    if (byPath) return [this.rowOf(byPath)];
-    let rows = this.st.filesBySession.all(idOrPath);
-    if (rows.length === 0 && idOrPath.length >= 6) rows = this.st.filesBySessionPrefix.all(idOrPath);
-    return rows.map((r) => this.rowOf(r));
+    return this.guard(() => {
+      const byPath = this.st.fileByPath.get(idOrPath);
+      if (byPath) return [this.rowOf(byPath)];
+      let rows = this.st.filesBySession.all(idOrPath);
+      if (rows.length === 0 && idOrPath.length >= 6) rows = this.st.filesBySessionPrefix.all(idOrPath);
+      return rows.map((r) => this.rowOf(r));
+    }, []);
+  }
+
+  private open(): ReturnType<typeof openDatabase> {
+    return openDatabase(this.dbPath, {
+      ...(this.nativeBinding ? { nativeBinding: this.nativeBinding } : {}),
+      probe: (db) => void prepareStatements(db),
+    });
+  }
+
+  /** Runs a read; if the database turns out damaged, it is replaced by an empty one (the next refresh fills it). */
+  private guard<T>(read: () => T, empty: T): T {
+    try {
+      return read();
+    } catch (error) {
+      if (!isCorruptionError(error)) throw error;
+      this.replaceDamaged(error);
+      return empty;
+    }
+  }
+
+  private replaceDamaged(error: unknown): string {
+    this.db.close();
+    const aside = moveAside(this.dbPath, 'corrupt');
+    const opened = this.open();
+    this.db = opened.db;
+    this.st = prepareStatements(this.db);
+    const notice = `The index was damaged (${(error as Error).message}): moved it to ${aside} and rebuilt it`;
+    this.notices.push(notice, ...opened.notices);
+    this.emit('notice', notice);
+    return notice;
   }
 
   /** The same changes as the 'change' event, as an async iterator: `for await (const c of index.changes({ signal }))`. */
@@ -184,14 +216,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     } catch (error) {
       if (!isCorruptionError(error)) throw error;
       // The database broke under us: it is a cache, so move it aside and index again from scratch.
-      this.db.close();
-      const aside = moveAside(this.dbPath, 'corrupt');
-      const opened = openDatabase(this.dbPath, this.nativeBinding ? { nativeBinding: this.nativeBinding } : {});
-      this.db = opened.db;
-      this.st = prepareStatements(this.db);
-      const notice = `The index was damaged (${(error as Error).message}): moved it to ${aside} and rebuilt it`;
-      this.notices.push(notice, ...opened.notices);
-      this.emit('notice', notice);
+      const notice = this.replaceDamaged(error);
       const { paths: _only, ...everything } = options;
       const report = await this.doRefresh(everything);
       report.notices.unshift(notice);
@@ -315,9 +340,9 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     progress: (phase: Phase, files: number, filesTotal: number, bytes: number, bytesTotal: number) => void,
   ): Promise<void> {
     const only = paths ? new Set(paths.flatMap((p) => [p, this.st.fileByPath.get(p)?.parent_path ?? p])) : null;
-    const pending = this.st.allFiles
-      .all()
-      .filter((f) => f.kind === 'session' && f.level >= 2 && f.analyzed_offset !== f.parsed_offset && (!only || only.has(f.path)))
+    const candidates = only ? [...only].map((p) => this.st.fileByPath.get(p)).filter((r): r is FileRow => !!r) : this.st.staleAnalyses.all();
+    const pending = candidates
+      .filter((f) => f.kind === 'session' && f.level >= 2 && f.analyzed_offset !== f.parsed_offset)
       .sort((a, b) => b.size - a.size);
     const bytesTotal = pending.reduce((n, f) => n + f.size, 0);
     let done = 0;
@@ -350,7 +375,10 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
 
   /** The files to consider (every root, or the given paths) with their fingerprints, and rows whose file is gone. */
   private collect(paths: string[] | undefined): { candidates: Candidate[]; gone: FileRow[] } {
-    const rows = new Map(this.st.allFiles.all().map((r) => [r.path, r]));
+    // The watcher's small refreshes look up their own rows only: the table may hold thousands.
+    const rows = new Map(
+      (paths ? paths.map((p) => this.st.fileByPath.get(p)).filter((r): r is FileRow => !!r) : this.st.allFiles.all()).map((r) => [r.path, r]),
+    );
     const candidates: Candidate[] = [];
     const seenInodes = new Set<string>();
     const seenPaths = new Set<string>();

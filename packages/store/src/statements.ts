@@ -97,6 +97,9 @@ export function prepareStatements(db: Db) {
   );
   return {
     allFiles: db.prepare<[], FileRow>('SELECT * FROM files'),
+    staleAnalyses: db.prepare<[], FileRow>(
+      "SELECT * FROM files WHERE kind = 'session' AND level >= 2 AND (analyzed_offset IS NULL OR analyzed_offset != parsed_offset)",
+    ),
     fileByPath: db.prepare<[string], FileRow>('SELECT * FROM files WHERE path = ?'),
     fileById: db.prepare<[number], FileRow>('SELECT * FROM files WHERE id = ?'),
     filesBySession: db.prepare<[string], FileRow>('SELECT * FROM files WHERE session_id = ? ORDER BY kind, path'),
