@@ -23,12 +23,23 @@ export function segmentContent(session: Session, segment: Segment, bytes: Source
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     const block = content[segment.blockIndex];
-    if (segment.kind === 'tool-input' && isObj(block)) return pretty(block['input'] ?? block);
+    if (segment.kind === 'tool-input' && isObj(block)) return toolInputText(block['input'] ?? block);
     if (block !== undefined) return blockText(block);
   }
   if (record['attachment'] !== undefined) return pretty(record['attachment']);
   if (typeof record['content'] === 'string') return record['content'];
   return segment.preview;
+}
+
+/** A tool call's input as fields, with multi-line strings (an Edit's text, a Write's content) shown as text. */
+function toolInputText(input: Json): string {
+  if (!isObj(input)) return pretty(input);
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(input)) {
+    if (typeof v === 'string' && v.includes('\n')) out.push(`${k}:`, ...v.split('\n').map((l) => `  ${l}`));
+    else out.push(`${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  }
+  return out.join('\n');
 }
 
 function blockText(block: Json): string {
@@ -41,7 +52,7 @@ function blockText(block: Json): string {
     case 'redacted_thinking':
       return '[redacted thinking: encrypted by the provider]';
     case 'tool_use':
-      return pretty(block['input']);
+      return toolInputText(block['input'] ?? null);
     case 'tool_result': {
       const c = block['content'];
       if (typeof c === 'string') return c;
@@ -86,24 +97,36 @@ export function explain(segment: Segment, snapshot: ClassifiedSnapshot): string 
     if (segment.protected) return 'Live: it is in the protected tail of the conversation.';
     return 'Live: nothing proves it dead, so it stays.';
   }
-  const when = (iso: string | undefined) => (iso ? ` at ${new Date(iso).toLocaleString()}` : '');
+  const when = (iso: string | undefined) => (iso ? ` at ${shortTime(iso)}` : '');
+  const rel = (path: string) => relative(path, snapshot.session.cwd);
   switch (p.class) {
     case 'gone':
-      return `The file ${p.path} no longer exists: ${p.checkedPath} was checked${when(p.checkedAt)} and is missing.`;
+      return `The file ${rel(p.path)} no longer exists: ${p.checkedPath} was checked${when(p.checkedAt)} and is missing.`;
     case 'stale-drift':
-      return `The file ${p.path} changed since it was read: ${rangeText(p.range)} as captured differ from the file now (${p.checkedPath}, checked${when(p.checkedAt)}).`;
+      return `The file ${rel(p.path)} changed since it was read: ${rangeText(p.range)} as captured differ from the file now (${p.checkedPath}, checked${when(p.checkedAt)}).`;
     case 'stale-superseded': {
       const ref = snapshot.segments.find((s) => s.id === p.by.segmentId);
       const byTime = p.by.timestamp ?? ref?.timestamp;
+      const later = `A later ${p.by.kind} of ${rel(p.path)} (line ${p.by.line}${when(byTime)})`;
+      if (segment.kind === 'tool-input') return `${later} shows the file as it is after this change, so the text this ${segment.toolName ?? 'edit'} carries is no longer needed.`;
       return p.by.kind === 'write'
-        ? `A later write of ${p.path} (line ${p.by.line}${when(byTime)}) replaced the whole file, so this read of ${rangeText(p.range)} is out of date.`
-        : `A later read of ${p.path} (line ${p.by.line}${when(byTime)}) covers ${rangeText(p.range)} of this read.`;
+        ? `${later} replaced the whole file, so this read of ${rangeText(p.range)} is out of date.`
+        : `${later} covers ${rangeText(p.range)} of this read.`;
     }
     case 'duplicate':
       return `An identical copy (${p.bytes.toLocaleString()} bytes, sha-256 ${p.hash.slice(0, 12)}…) is kept at line ${p.kept.line}; this is one of ${p.copies} copies.`;
     case 'spent':
       return `Inferred, not proven: ${p.reason}`;
   }
+}
+
+function shortTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isFinite(d.getTime()) ? d.toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : iso;
+}
+
+function relative(path: string, cwd: string | null): string {
+  return cwd && path.startsWith(cwd + '/') ? path.slice(cwd.length + 1) : path;
 }
 
 function rangeText(r: { startLine: number; endLine: number; full: boolean }): string {

@@ -23,6 +23,8 @@ export interface Tile {
   cls: TileClass;
   label: string;
   tokens: number;
+  /** What the area is drawn from: the tokens, or the minimum size of a dead segment. */
+  area: number;
   /** 'merged' stands for segments too small to draw one by one (drill in to see them). */
   kind: 'segment' | 'merged' | 'unattributed';
   count: number;
@@ -50,6 +52,8 @@ export interface TreemapLayout {
 export const GROUP_HEADER = 18;
 /** A segment smaller than this many square pixels is drawn as part of a "N small segments" tile. */
 export const MIN_TILE_AREA = 24;
+/** Each dead segment is drawn at least this share of the whole (see layoutTreemap). */
+export const DEAD_FLOOR_SHARE = 0.004;
 
 export function leavesOf(snapshot: ClassifiedSnapshot, groupBy: 'class' | 'source'): TreeLeaf[] {
   const out: TreeLeaf[] = snapshot.segments.map((s) => ({
@@ -99,7 +103,12 @@ export function layoutTreemap(
   const visible = leaves.filter((l) => (zoom[0] === undefined || l.g1 === zoom[0]) && (zoom[1] === undefined || l.g2 === zoom[1]));
   const total = visible.reduce((n, l) => n + l.tokens, 0);
   if (total === 0 || width < 4 || height < 4) return { tiles: [], groups: [], total };
-  const pxPerToken = (width * height) / total;
+  // Dead segments are what the user came to see: each is drawn at least this big (in tokens of area),
+  // while all such floors together add at most a tenth to the whole. Tooltips give the true size.
+  const deadCount = visible.filter((l) => l.cls !== 'live' && l.cls !== 'unattributed').length;
+  const floor = deadCount ? Math.min(total * DEAD_FLOOR_SHARE, (total * 0.1) / deadCount) : 0;
+  const areaOf = (l: TreeLeaf) => (l.cls !== 'live' && l.cls !== 'unattributed' ? Math.max(l.tokens, floor) : l.tokens);
+  const pxPerToken = (width * height) / visible.reduce((n, l) => n + areaOf(l), 0);
 
   // Group, merging segments too small to see into one tile per (group, class).
   const g1Map = new Map<string, Map<string, Node[]>>();
@@ -109,20 +118,21 @@ export function layoutTreemap(
     if (!g2Map) g1Map.set(l.g1, (g2Map = new Map()));
     let list = g2Map.get(l.g2);
     if (!list) g2Map.set(l.g2, (list = []));
-    if (l.tokens * pxPerToken < minArea && l.cls !== 'unattributed') {
+    if (areaOf(l) * pxPerToken < minArea && l.cls !== 'unattributed') {
       const key = `${l.g1}\u0000${l.g2}\u0000${l.cls}`;
       let m = merged.get(key);
       if (!m) {
-        m = { id: `merged:${key}`, x0: 0, y0: 0, x1: 0, y1: 0, cls: l.cls, label: '', tokens: 0, kind: 'merged', count: 0, g1: l.g1, g2: l.g2 };
+        m = { id: `merged:${key}`, x0: 0, y0: 0, x1: 0, y1: 0, cls: l.cls, label: '', tokens: 0, area: 0, kind: 'merged', count: 0, g1: l.g1, g2: l.g2 };
         merged.set(key, m);
         list.push({ key: m.id, leaf: m });
       }
       m.tokens += l.tokens;
+      m.area += areaOf(l);
       m.count++;
       m.label = `${m.count} small segments`;
       continue;
     }
-    const tile: Tile = { id: l.id, x0: 0, y0: 0, x1: 0, y1: 0, cls: l.cls, label: l.label, tokens: l.tokens, kind: l.cls === 'unattributed' ? 'unattributed' : 'segment', count: 1, g1: l.g1, g2: l.g2 };
+    const tile: Tile = { id: l.id, x0: 0, y0: 0, x1: 0, y1: 0, cls: l.cls, label: l.label, tokens: l.tokens, area: areaOf(l), kind: l.cls === 'unattributed' ? 'unattributed' : 'segment', count: 1, g1: l.g1, g2: l.g2 };
     list.push({ key: l.id, leaf: tile });
   }
 
@@ -141,7 +151,7 @@ export function layoutTreemap(
   }
 
   const root = hierarchy<Node>({ key: 'root', children: rootChildren }, (d) => d.children)
-    .sum((d) => d.leaf?.tokens ?? 0)
+    .sum((d) => d.leaf?.area ?? 0)
     .sort((a, b) => (b.value ?? 0) - (a.value ?? 0));
   const laid = treemap<Node>()
     .tile(treemapSquarify)
@@ -171,7 +181,7 @@ export function layoutTreemap(
       key: n.data.key,
       depth,
       label: depth === 1 ? groupLabel(n.data.key, groupBy) : n.data.key,
-      tokens: n.value ?? 0,
+      tokens: n.leaves().reduce((sum, leaf) => sum + (leaf.data.leaf?.tokens ?? 0), 0),
       x0: n.x0,
       y0: n.y0,
       x1: n.x1,

@@ -78,11 +78,12 @@ function ContentView({ text }: { text: string }) {
   const parentRef = useRef<HTMLDivElement>(null);
   const lines = text.length === 0 ? ['(empty)'] : text.split('\n');
   const v = useVirtualizer({ count: lines.length, getScrollElement: () => parentRef.current, estimateSize: () => 18, overscan: 20 });
+  // Long lines wrap; each row is measured once drawn.
   return (
     <div ref={parentRef} className="content-view" data-testid="content">
       <div style={{ height: v.getTotalSize(), position: 'relative' }}>
         {v.getVirtualItems().map((item) => (
-          <div key={item.key} className="content-line" style={{ transform: `translateY(${item.start}px)` }}>
+          <div key={item.key} ref={v.measureElement} data-index={item.index} className="content-line" style={{ transform: `translateY(${item.start}px)` }}>
             <span className="ln">{item.index + 1}</span>
             <span className="tx">{lines[item.index]}</span>
           </div>

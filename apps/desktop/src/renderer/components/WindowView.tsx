@@ -160,7 +160,7 @@ function RepoLine({ snapshot, repoNote }: { snapshot: ClassifiedSnapshot; repoNo
   const missing = !snapshot.session.repoExists;
   return (
     <div className={`repo-line${missing ? ' missing' : ''}`}>
-      <span className="dim">working directory</span> <code title={repoNote}>{repoNote}</code>
+      <span className="dim">working directory</span> <code title={repoNote}>{middle(repoNote, 110)}</code>
       {missing ? <span className="warn"> — not on this machine, so nothing can be proven gone or drifted.</span> : null}
       {editing ? (
         <form
@@ -183,4 +183,11 @@ function RepoLine({ snapshot, repoNote }: { snapshot: ClassifiedSnapshot; repoNo
       )}
     </div>
   );
+}
+
+/** Long paths keep their start and their end. */
+function middle(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const half = Math.floor((max - 1) / 2);
+  return `${text.slice(0, half)}…${text.slice(-half)}`;
 }

@@ -1,0 +1,186 @@
+import { appendFileSync, createReadStream, readFileSync, readdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { validateFork } from '@glassbox/adapter-claude-code';
+import type { SnapshotView } from '../src/shared/ipc-contract';
+import { GENERATED, REPO_ROOT, dropFile, expect, openApp, row, shot, test } from './fixtures';
+
+const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
+const lines = (p: string) => readFileSync(p, 'utf8').split('\n').filter((l) => l !== '');
+void createReadStream;
+
+test('the browser lists the seeded sessions, grouped by project, with indexing done', async ({ page, app }) => {
+  await openApp(page, app);
+  for (const s of Object.values(app.scenarios)) {
+    await expect(row(page, s)).toContainText(s.title.slice(0, 30));
+  }
+  await expect(page.getByRole('group', { name: '02-gone-drift-errors/project' })).toBeVisible();
+  await expect(page.getByRole('status')).toContainText('indexed');
+  // Search narrows the list; `/` focuses the search box.
+  await page.keyboard.press('/');
+  await page.keyboard.type('Review all source');
+  await expect(page.getByTestId('session-row')).toHaveCount(1);
+  await expect(row(page, app.scenarios['05-autocompact']!)).toBeVisible();
+  await shot(page, '01-session-browser-search');
+  await page.getByTestId('search').fill('');
+  await expect(page.getByTestId('session-row')).toHaveCount(3);
+  await shot(page, '01-session-browser');
+});
+
+test('a session opens and its treemap shows segments of each class it has', async ({ page, app }) => {
+  await openApp(page, app);
+  const s = app.scenarios['02-gone-drift-errors']!;
+  const view = await app.invoke<SnapshotView>('session:snapshot', { path: s.path });
+  const classes = new Set(view.snapshot.segments.map((x) => x.class));
+  // The scenario deletes one file and changes another after reading them, and re-reads a third.
+  for (const k of ['live', 'gone', 'stale-drift', 'stale-superseded'] as const) expect(classes.has(k)).toBe(true);
+  await row(page, s).click();
+  const treemap = page.getByTestId('treemap');
+  for (const k of classes) await expect(treemap.locator(`[data-class="${k}"]`).first()).toBeVisible();
+  await expect(treemap.locator('[data-class="unattributed"]')).toHaveCount(view.snapshot.context.unattributedTokens > 0 ? 1 : 0);
+  await expect(page.getByText(/tokens reported/)).toBeVisible();
+  await expect(page.getByTestId('turns-chart')).toBeVisible();
+  await shot(page, '02-window-treemap');
+  // Group by source, then drill into a group and back out with Escape.
+  await page.getByRole('button', { name: 'source', exact: true }).click();
+  await expect(treemap.locator('[data-class="gone"]').first()).toBeVisible();
+  await shot(page, '02-window-by-source');
+  await page.getByRole('button', { name: 'class', exact: true }).click();
+  await page.locator('.tm-group-label', { hasText: 'live' }).click();
+  await expect(treemap.locator('[data-class="gone"]')).toHaveCount(0);
+  await expect(page.getByRole('navigation', { name: 'Drill-down' })).toContainText('live');
+  await shot(page, '02-window-drilled');
+  await treemap.focus();
+  await page.keyboard.press('Escape');
+  await expect(treemap.locator('[data-class="gone"]').first()).toBeVisible();
+});
+
+test('clicking a dead segment shows its proof, the drift diff, and jumps to what proves it', async ({ page, app }) => {
+  await openApp(page, app);
+  await row(page, app.scenarios['02-gone-drift-errors']!).click();
+  const treemap = page.getByTestId('treemap');
+  await treemap.locator('[data-class="gone"]').first().click();
+  await expect(page.getByTestId('class-badge')).toHaveText('gone');
+  await expect(page.getByTestId('proof')).toContainText('docs/NOTES.md no longer exists');
+  await shot(page, '03-inspector-gone');
+
+  await treemap.locator('[data-class="stale-drift"]').first().click();
+  await expect(page.getByTestId('class-badge')).toHaveText('stale · drift');
+  await expect(page.getByTestId('proof')).toContainText('changed since it was read');
+  await expect(page.getByTestId('diff')).toBeVisible();
+  await expect(page.getByTestId('diff').locator('.add, .del').first()).toBeVisible();
+  await shot(page, '03-inspector-drift');
+
+  await treemap.locator('[data-class="stale-superseded"]').first().click();
+  await expect(page.getByTestId('proof')).toContainText('A later read of');
+  await page.getByTestId('jump').click();
+  await expect(page.getByTestId('class-badge')).toHaveText('live');
+  await expect(treemap.locator('.tm-tile.selected')).toHaveAttribute('data-class', 'live');
+  await shot(page, '03-inspector-jumped');
+
+  // Keyboard: Tab into the treemap, move with the arrows, Enter selects.
+  await treemap.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('inspector')).toBeVisible();
+});
+
+test('the fork wizard writes a fork that validates and then appears in the list', async ({ page, app }) => {
+  await openApp(page, app);
+  const s = app.scenarios['01-superseded-reads']!;
+  const before = sha(s.path);
+  await row(page, s).click();
+  await expect(page.getByTestId('treemap').locator('.tm-tile').first()).toBeVisible();
+  await page.keyboard.press('f');
+  const wizard = page.getByTestId('fork-wizard');
+  await expect(wizard).toBeVisible();
+  // The lossless default: the four proven classes on, `spent` (inferred) off.
+  for (const k of ['gone', 'stale-drift', 'stale-superseded', 'duplicate']) await expect(page.getByTestId(`pick-${k}`)).toBeChecked();
+  await expect(page.getByTestId('pick-spent')).not.toBeChecked();
+  await shot(page, '04-fork-classes');
+  await page.getByTestId('fork-next').click();
+  await expect(page.getByTestId('fork-preview')).toContainText('net saved');
+  await shot(page, '04-fork-preview');
+  await page.getByTestId('fork-next').click();
+  const checks = page.getByTestId('fork-checks').locator('li');
+  expect(await checks.count()).toBeGreaterThan(10);
+  await expect(page.getByTestId('fork-checks').locator('li[data-ok="false"]')).toHaveCount(0);
+  await shot(page, '04-fork-checks');
+  await page.getByTestId('fork-write').click();
+  await expect(page.getByTestId('fork-written')).toBeVisible();
+  const forkId = (await page.getByTestId('fork-id').textContent())?.trim() ?? '';
+  expect(forkId).toMatch(/^[0-9a-f-]{36}$/);
+  await expect(page.getByTestId('resume-command')).toContainText(`claude --resume ${forkId}`);
+  await shot(page, '04-fork-written');
+
+  const forkPath = join(s.path, '..', `${forkId}.jsonl`);
+  expect(statSync(forkPath).isFile()).toBe(true);
+  expect(sha(s.path)).toBe(before);
+  expect(validateFork(lines(s.path), lines(forkPath)).ok).toBe(true);
+  await page.getByRole('button', { name: 'Done' }).click();
+  const forkRow = page.locator(`[data-testid=session-row][data-session-id="${forkId}"]`);
+  await expect(forkRow).toBeVisible();
+  await expect(forkRow.locator('.tag.fork')).toBeVisible();
+  await shot(page, '04-fork-in-list');
+});
+
+test('a dropped transcript is inspected, from anywhere, and nothing is written', async ({ page, app }) => {
+  await openApp(page, app);
+  const before = readdirSync(app.projectsDir, { recursive: true }).length;
+  const text = readFileSync(join(GENERATED, '03-large-outputs/transcript.jsonl'), 'utf8');
+  await dropFile(page, 'dropped-session.jsonl', text);
+  await expect(page.locator('.topbar .tag', { hasText: 'opened file' })).toBeVisible();
+  await expect(page.getByTestId('treemap').locator('.tm-tile').first()).toBeVisible();
+  await page.getByTestId('treemap').locator('[data-class="live"]').first().click();
+  await expect(page.getByTestId('content')).toBeVisible();
+  await expect(page.getByTestId('open-fork')).toBeDisabled();
+  await shot(page, '05-dropped-file');
+  expect(readdirSync(app.projectsDir, { recursive: true }).length).toBe(before);
+});
+
+test('appending a record to a session file updates its row (and the open window)', async ({ page, app }) => {
+  await openApp(page, app);
+  const s = app.scenarios['05-autocompact']!;
+  await row(page, s).click();
+  const size = row(page, s).getByTestId('row-size');
+  const was = await size.textContent();
+  const last = lines(s.path).pop() as string;
+  appendFileSync(s.path, `${last}\n`);
+  await expect(size).not.toHaveText(was ?? '');
+  await expect(row(page, s)).toHaveClass(/flash/);
+  await shot(page, '06-live-row');
+});
+
+test('bad files get their message, and nothing is written', async ({ page, app }) => {
+  await openApp(page, app);
+  const before = readdirSync(app.configDir, { recursive: true }).length;
+  await dropFile(page, 'diagram.png', 'not an image', 'image/png');
+  await expect(page.getByTestId('notice')).toContainText('diagram.png is not a session transcript');
+  await expect(page.getByTestId('notice')).toContainText('Nothing was written');
+  await shot(page, '07-bad-file-png');
+  const codexDir = join(REPO_ROOT, 'fixtures/corpus/public/MoonLadderStudios__MoonMind');
+  const codex = readdirSync(codexDir).find((n) => n.endsWith('.jsonl')) as string;
+  await dropFile(page, codex, readFileSync(join(codexDir, codex), 'utf8'));
+  await expect(page.getByTestId('notice')).toContainText('is not a Claude Code transcript');
+  await shot(page, '07-bad-file-codex');
+  await dropFile(page, 'empty.jsonl', '');
+  await expect(page.getByTestId('notice')).toContainText('empty.jsonl is empty');
+  expect(readdirSync(app.configDir, { recursive: true }).length).toBe(before);
+});
+
+test.describe('with no sessions on the machine', () => {
+  test.use({ scenarios: [] });
+  test('the empty state says where it looked and how to point elsewhere', async ({ page, app }) => {
+    await page.goto(app.url);
+    const empty = page.getByTestId('empty-sessions');
+    await expect(empty).toContainText('No Claude Code sessions found');
+    await expect(empty).toContainText(app.projectsDir);
+    await expect(empty).toContainText('CLAUDE_CONFIG_DIR');
+    await shot(page, '08-empty');
+  });
+});
+
+test('without the token the page is refused', async ({ page, app }) => {
+  const res = await page.goto(new URL(app.url).origin + '/');
+  expect(res?.status()).toBe(403);
+});
