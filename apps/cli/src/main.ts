@@ -3,9 +3,12 @@ import { EXIT_BAD_INPUT, UsageError } from './exit-codes';
 import { processIO, type CliIO } from './io';
 import { COMMANDS } from './commands/registry';
 
+const VERSION = '0.1.0';
+
 export function buildProgram(io: CliIO): Command {
   const program = new Command('glassbox')
     .description('See what is really resident in a coding agent\'s context window, and remove only what is provably dead.')
+    .version(VERSION, '-V, --version')
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')) });
