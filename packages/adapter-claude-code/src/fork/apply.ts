@@ -1,12 +1,8 @@
-import { isObject, str, type Json, type JsonObject } from '../record-types';
-import { parseCompact, rewriteSessionId } from './json-line';
+import { isObject, str, type Json } from '../record-types';
+import { isCompact, parseRecord, rewriteSessionId, type ParsedLine } from './json-line';
 import { WRITE_TOOL_FIELDS, payloadBytes, textOf, tombstoneMirror, tombstoneToolInput } from './payloads';
 import type { AppliedAction, ForkAction, ForkResult, RefusedAction, RemovedPayload } from './types';
 
-interface ParsedLine {
-  record: JsonObject;
-  compact: boolean;
-}
 
 /**
  * Builds the fork of a transcript: the same lines in the same order, the payloads named by
@@ -16,7 +12,7 @@ interface ParsedLine {
  * and its line is left as it was. No I/O: lines in, lines out.
  */
 export function buildFork(originalLines: readonly string[], actions: readonly ForkAction[], newSessionId: string): ForkResult {
-  const parsed: (ParsedLine | null)[] = originalLines.map((l) => (l.trim() === '' ? null : parseCompact(l)));
+  const parsed: (ParsedLine | null)[] = originalLines.map((l) => (l.trim() === '' ? null : parseRecord(l)));
   const lineOfUuid = new Map<string, number>();
   const toolNames = new Map<string, string>();
   const sessionIds: string[] = [];
@@ -46,7 +42,7 @@ export function buildFork(originalLines: readonly string[], actions: readonly Fo
       refused.push({ action, code: 'duplicate_action', message: `the plan names ${key} twice` });
       continue;
     }
-    const outcome = applyOne(action, parsed, lineOfUuid, toolNames);
+    const outcome = applyOne(action, originalLines, parsed, lineOfUuid, toolNames);
     if ('code' in outcome) refused.push(outcome);
     else {
       seen.add(key);
@@ -77,6 +73,7 @@ export function buildFork(originalLines: readonly string[], actions: readonly Fo
 
 function applyOne(
   action: ForkAction,
+  originalLines: readonly string[],
   parsed: readonly (ParsedLine | null)[],
   lineOfUuid: ReadonlyMap<string, number>,
   toolNames: ReadonlyMap<string, string>,
@@ -94,7 +91,7 @@ function applyOne(
   const p = parsed[index];
   const line = index + 1;
   if (!p) return refuse('record_not_found', `line ${line} is not a JSON record`, line);
-  if (!p.compact) {
+  if (!isCompact(p, originalLines[index] as string)) {
     return refuse('not_compact_json', `line ${line} is not in Claude Code's compact JSON form; re-serialising it would change other bytes`, line);
   }
   const message = p.record['message'];

@@ -120,4 +120,33 @@ describe('buildFork on the generated corpus', () => {
     expect(out.replace(NEW_ID, JSON.parse(spaced[action.line! - 1] as string).sessionId)).toBe(spaced[action.line! - 1]);
     expect(validateFork(spaced, fork.lines).ok).toBe(true);
   });
+
+  it('applies two actions on one record (several results in one message, as older clients write them)', () => {
+    const lines = readLines(generatedPath('01-superseded-reads'));
+    const results = candidateActions(lines).filter((a) => a.target === 'tool-result').slice(0, 2);
+    const [a, b] = results.map((x) => JSON.parse(lines[x.line! - 1] as string));
+    a.message.content = [...a.message.content, ...b.message.content];
+    const merged = [JSON.stringify(a)];
+    const fork = buildFork(merged, [
+      { uuid: a.uuid, blockIndex: 0, target: 'tool-result', tombstone: '[glassbox: first]' },
+      { uuid: a.uuid, blockIndex: a.message.content.length - 1, target: 'tool-result', tombstone: '[glassbox: second]' },
+    ], NEW_ID);
+    expect(fork.refused).toEqual([]);
+    const out = JSON.parse(fork.lines[0] as string);
+    expect(out.message.content[0].content).toBe('[glassbox: first]');
+    expect(out.message.content[a.message.content.length - 1].content).toBe('[glassbox: second]');
+  });
+
+  it('renames only the record\'s own sessionId, not one nested inside it', () => {
+    const lines = readLines(generatedPath('06-fork-session'));
+    const i = lines.findIndex((l) => l.includes('"type":"assistant"'));
+    const r = JSON.parse(lines[i] as string);
+    const withNested = { ...r, forkedFrom: { sessionId: r.sessionId, messageUuid: r.uuid } };
+    const line = JSON.stringify(withNested);
+    const out = buildFork([line], [], NEW_ID).lines[0] as string;
+    const back = JSON.parse(out);
+    expect(back.sessionId).toBe(NEW_ID);
+    expect(back.forkedFrom.sessionId).toBe(r.sessionId);
+    expect(out).toBe(line.replace(`"sessionId":"${r.sessionId}","version"`, `"sessionId":"${NEW_ID}","version"`));
+  });
 });

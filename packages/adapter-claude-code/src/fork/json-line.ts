@@ -6,15 +6,26 @@ import { isObject } from '../record-types';
  * A line that round-trips through parse + stringify can be modified and re-serialised without
  * changing a byte outside the modified values; any other line must not be re-serialised.
  */
-export function parseCompact(line: string): { record: JsonObject; compact: boolean } | null {
+export interface ParsedLine {
+  record: JsonObject;
+  /** Whether the line is exactly `JSON.stringify(record)`; null until someone needs to know. */
+  compact: boolean | null;
+}
+
+export function parseRecord(line: string): ParsedLine | null {
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch {
     return null;
   }
-  if (!isObject(value)) return null;
-  return { record: value, compact: JSON.stringify(value) === line };
+  return isObject(value) ? { record: value, compact: null } : null;
+}
+
+/** Checks (once, before any change to the record) that the line is in compact form. */
+export function isCompact(p: ParsedLine, line: string): boolean {
+  p.compact ??= JSON.stringify(p.record) === line;
+  return p.compact;
 }
 
 const SESSION_ID_TEXT = /("sessionId"\s*:\s*")((?:[^"\\]|\\.)*)(")/g;
@@ -24,10 +35,17 @@ const SESSION_ID_TEXT = /("sessionId"\s*:\s*")((?:[^"\\]|\\.)*)(")/g;
  * re-serialised (the key keeps its place); other lines are edited as text, and the edit is checked
  * by parsing it back. Returns null when the line cannot be rewritten safely.
  */
-export function rewriteSessionId(line: string, parsed: { record: JsonObject; compact: boolean }, newId: string): string | null {
+export function rewriteSessionId(line: string, parsed: ParsedLine, newId: string): string | null {
   const old = parsed.record['sessionId'];
   if (typeof old !== 'string' || old === newId) return line;
-  if (parsed.compact) {
+  // In valid JSON an unescaped `"sessionId":"` can only be a key; if it occurs once, it is the
+  // record's own (top-level) one, and replacing its value as text changes no other byte.
+  const key = `"sessionId":"${old}"`;
+  const at = line.indexOf(key);
+  if (at >= 0 && line.indexOf('"sessionId":"', at + 1) < 0) {
+    return line.slice(0, at) + `"sessionId":"${newId}"` + line.slice(at + key.length);
+  }
+  if (isCompact(parsed, line)) {
     parsed.record['sessionId'] = newId;
     const out = JSON.stringify(parsed.record);
     parsed.record['sessionId'] = old;

@@ -106,10 +106,8 @@ export function writeFork(options: WriteForkOptions): WriteForkResult {
       if (attempt < MAX_ATTEMPTS) continue;
       throw sourceChanged(options.sourcePath, attempt);
     }
-    // Read back what landed on disk and validate it once more.
-    const back = readSource(forkPath);
-    const recheck = validateFork(p.source.lines, back.lines, { actions: p.applied.map((a) => a.action) });
-    if (back.sha256 !== manifest.fork.sha256 || !recheck.ok) {
+    // Read back what landed on disk: the very bytes that were validated, or the fork is removed.
+    if (sha256Hex(readReadOnly(forkPath)) !== manifest.fork.sha256) {
       rollback(archive, manifest.forkId, forkPath, written.sidecarDir);
       throw new ForkError('unwritable', `the fork read back from ${forkPath} does not match what was written; it was removed`);
     }
