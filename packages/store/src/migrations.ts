@@ -15,7 +15,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
-    name: 'files, messages, search',
+    name: 'files, search',
     sql: `
 CREATE TABLE files (
   id INTEGER PRIMARY KEY,
@@ -66,21 +66,6 @@ CREATE TABLE files (
 CREATE INDEX files_session ON files(session_id);
 CREATE INDEX files_parent ON files(parent_path);
 CREATE INDEX files_last_ts ON files(last_ts);
-
-CREATE TABLE messages (
-  file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
-  key TEXT NOT NULL,
-  model TEXT,
-  ts TEXT,
-  sidechain INTEGER NOT NULL,
-  input_tokens INTEGER NOT NULL,
-  output_tokens INTEGER NOT NULL,
-  cache_creation_tokens INTEGER NOT NULL,
-  cache_read_tokens INTEGER NOT NULL,
-  cache_creation_1h_tokens INTEGER NOT NULL,
-  cost_usd REAL,
-  PRIMARY KEY (file_id, key)
-) WITHOUT ROWID;
 
 -- One row per indexing pass of a file: rowid = file id * 2^21 + pass number, so a file's rows are a
 -- rowid range (FTS5 deletes a range without scanning the table).

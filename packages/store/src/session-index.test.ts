@@ -154,6 +154,34 @@ describe('incremental re-index', () => {
     await index.close();
   });
 
+  it('resumed after every single line, ends with the same figures as one full read (replies split by parallel calls included)', async () => {
+    const { root, dbPath } = setup();
+    const project = copyScenario(root, '01-superseded-reads');
+    const name = readdirSync(project).find((n) => n.endsWith('.jsonl')) as string;
+    const path = join(project, name);
+    const whole = readFileSync(path);
+    // The scenario has parallel reads: one reply's records with tool results between them.
+    const lines = whole.toString('utf8').split('\n').filter(Boolean);
+    const ids = lines.map((l) => (JSON.parse(l) as { message?: { id?: string } }).message?.id).filter(Boolean);
+    expect(ids.some((id, i) => ids.indexOf(id) < i - 1)).toBe(true);
+    writeFileSync(path, '');
+    const index = openIndex({ dbPath, roots: [root], workers: 0 });
+    await index.refresh({ analyze: false });
+    let resumed = 0;
+    for (const line of lines) {
+      appendFileSync(path, line + '\n');
+      const r = await index.refresh({ analyze: false });
+      resumed += r.appended;
+    }
+    expect(resumed).toBeGreaterThan(lines.length - 3);
+    const fresh = openIndex({ dbPath: join(tree.dir, 'fresh.db'), roots: [root], workers: 0 });
+    await fresh.refresh({ analyze: false });
+    expect(figures(index.get(path)[0] as SessionRow)).toEqual(figures(fresh.get(path)[0] as SessionRow));
+    expect(index.list({ search: 'low-stock' })).toHaveLength(1);
+    await fresh.close();
+    await index.close();
+  });
+
   it('re-reads a truncated file and a replaced one (new inode), and removes a deleted one', async () => {
     const { root, dbPath } = setup();
     const project = copyScenario(root, '01-superseded-reads');
@@ -187,9 +215,10 @@ describe('incremental re-index', () => {
     expect(index.get(path)).toEqual([]);
     expect(index.list().map((r) => r.project)).toEqual(['-05-autocompact']);
     await index.close();
-    // Its messages and search rows went with it.
+    // Its search rows went with it.
     const db = new Database(dbPath, { readonly: true });
-    expect(db.prepare('SELECT count(*) AS n FROM messages m LEFT JOIN files f ON f.id = m.file_id WHERE f.id IS NULL').get()).toEqual({ n: 0 });
+    expect(db.prepare(`SELECT count(*) AS n FROM search WHERE rowid / ${2 ** 21} NOT IN (SELECT id FROM files)`).get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT count(*) AS n FROM search').get()).toEqual({ n: 1 });
     db.close();
   });
 });

@@ -14,6 +14,7 @@ import { JobPool } from './pool';
 import type { SummarizeResult } from './jobs';
 import type { AnalyzeResult } from './analyze-job';
 import { messagePricer } from './cost';
+import { foldMessages } from './totals';
 import { toSessionRow, type SessionRow } from './rows';
 import { runListQuery, type ListQuery } from './list-query';
 
@@ -491,7 +492,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     return { ...base, id };
   }
 
-  /** Stores one summary pass: the checkpoint, the messages (upserted by key), the search text, and the totals. */
+  /** Stores one summary pass: the checkpoint (with the pass's messages folded into its totals) and the search text. */
   private applySummary(row: FileRow, result: SummarizeResult): FileRow {
     const now = this.st.fileById.get(row.id) ?? row;
     if (!result.ok) {
@@ -512,26 +513,12 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
         if (now.level >= 2 || now.search_seq > 0) this.clearContent(now);
         seq = 0;
       }
-      for (const m of result.messages) {
-        this.st.upsertMessage.run({
-          file_id: now.id,
-          key: m.key,
-          model: m.model,
-          ts: m.ts,
-          sidechain: m.sidechain ? 1 : 0,
-          input_tokens: m.input,
-          output_tokens: m.output,
-          cache_creation_tokens: m.cacheCreation,
-          cache_read_tokens: m.cacheRead,
-          cache_creation_1h_tokens: m.cacheCreation1h,
-          cost_usd: this.price(m),
-        });
-      }
+      foldMessages(s, result.messages, this.price);
       if (result.searchText.length > 0 && seq < SEARCH_ROWS_PER_FILE - 1) {
         this.st.insertSearch.run(now.id * SEARCH_ROWS_PER_FILE + seq, result.searchText);
         seq++;
       }
-      const totals = this.st.totals.get(now.id);
+      const totals = s.totals;
       const next: FileRow = {
         ...now,
         ...fpColumns(result.fingerprint),
@@ -553,13 +540,13 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
         records: s.records,
         context_tokens: s.contextTokens,
         last_model: s.lastModel,
-        input_tokens: totals?.input_tokens ?? 0,
-        output_tokens: totals?.output_tokens ?? 0,
-        cache_creation_tokens: totals?.cache_creation_tokens ?? 0,
-        cache_read_tokens: totals?.cache_read_tokens ?? 0,
-        api_messages: totals?.api_messages ?? 0,
-        cost_usd: totals?.cost_usd ?? null,
-        unpriced_messages: totals?.unpriced_messages ?? 0,
+        input_tokens: totals.input,
+        output_tokens: totals.output,
+        cache_creation_tokens: totals.cacheCreation,
+        cache_read_tokens: totals.cacheRead,
+        api_messages: totals.apiMessages,
+        cost_usd: totals.apiMessages > 0 && totals.unpriced === totals.apiMessages ? null : totals.cost,
+        unpriced_messages: totals.unpriced,
         problems: s.invalidLines,
         problem_note: s.invalidLines > 0 ? `${s.invalidLines} invalid line(s), first at line ${s.firstInvalidLine}` : null,
         indexed_at: new Date().toISOString(),
@@ -573,7 +560,6 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
   }
 
   private clearContent(row: FileRow): void {
-    this.st.deleteMessages.run(row.id);
     this.st.deleteSearch.run(row.id * SEARCH_ROWS_PER_FILE, (row.id + 1) * SEARCH_ROWS_PER_FILE);
   }
 

@@ -51,30 +51,6 @@ export interface FileRow {
 
 export type NewFileRow = Omit<FileRow, 'id'>;
 
-export interface MessageRow {
-  file_id: number;
-  key: string;
-  model: string | null;
-  ts: string | null;
-  sidechain: number;
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_tokens: number;
-  cache_read_tokens: number;
-  cache_creation_1h_tokens: number;
-  cost_usd: number | null;
-}
-
-export interface Totals {
-  api_messages: number;
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_tokens: number;
-  cache_read_tokens: number;
-  cost_usd: number | null;
-  unpriced_messages: number;
-}
-
 /** FTS rows of one file are the rowid range [id << 21, (id + 1) << 21). */
 export const SEARCH_ROWS_PER_FILE = 2 ** 21;
 
@@ -110,25 +86,6 @@ export function prepareStatements(db: Db) {
     },
     updateFile,
     deleteFile: db.prepare<[number], never>('DELETE FROM files WHERE id = ?'),
-    deleteMessages: db.prepare<[number], never>('DELETE FROM messages WHERE file_id = ?'),
-    upsertMessage: db.prepare<MessageRow, never>(
-      `INSERT INTO messages (file_id, key, model, ts, sidechain, input_tokens, output_tokens, cache_creation_tokens,
-         cache_read_tokens, cache_creation_1h_tokens, cost_usd)
-       VALUES (@file_id, @key, @model, @ts, @sidechain, @input_tokens, @output_tokens, @cache_creation_tokens,
-         @cache_read_tokens, @cache_creation_1h_tokens, @cost_usd)
-       ON CONFLICT (file_id, key) DO UPDATE SET model = excluded.model, ts = excluded.ts, sidechain = excluded.sidechain,
-         input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
-         cache_creation_tokens = excluded.cache_creation_tokens, cache_read_tokens = excluded.cache_read_tokens,
-         cache_creation_1h_tokens = excluded.cache_creation_1h_tokens, cost_usd = excluded.cost_usd`,
-    ),
-    totals: db.prepare<[number], Totals>(
-      `SELECT count(*) AS api_messages, coalesce(sum(input_tokens), 0) AS input_tokens,
-         coalesce(sum(output_tokens), 0) AS output_tokens, coalesce(sum(cache_creation_tokens), 0) AS cache_creation_tokens,
-         coalesce(sum(cache_read_tokens), 0) AS cache_read_tokens, sum(cost_usd) AS cost_usd,
-         sum(cost_usd IS NULL) AS unpriced_messages
-       FROM messages WHERE file_id = ?`,
-    ),
-    messagesOf: db.prepare<[number], MessageRow>('SELECT * FROM messages WHERE file_id = ?'),
     insertSearch: db.prepare<[number, string], never>('INSERT INTO search (rowid, text) VALUES (?, ?)'),
     deleteSearch: db.prepare<[number, number], never>('DELETE FROM search WHERE rowid >= ? AND rowid < ?'),
     searchFileIds: db.prepare<[string], { file_id: number }>(
@@ -136,7 +93,7 @@ export function prepareStatements(db: Db) {
     ),
     clearAll: {
       run: (): void => {
-        db.exec('DELETE FROM messages; DELETE FROM files; DELETE FROM search;');
+        db.exec('DELETE FROM files; DELETE FROM search;');
       },
     },
   };

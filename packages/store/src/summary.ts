@@ -1,10 +1,11 @@
 /**
  * The resumable summary of one session file: what the session list shows, computed line by line
  * from a checkpoint. Its state is small and JSON-serialisable (identity, counters, the last
- * reported context), so an appended file is summarised from its saved byte offset only. Usage is
- * additive: each API message is keyed by message id + request id and stored as a row, so a reply
- * streamed over several records (or split by parallel tool calls) counts once with its final usage,
- * whichever pass sees its records. Figures that depend on the whole chain (the resident window,
+ * reported context, usage and cost totals), so an appended file is summarised from its saved byte
+ * offset only. Usage is additive: each API message is keyed by message id + request id; within a
+ * pass a reply streamed over several records (or split by parallel tool calls) counts once with its
+ * final usage, and the checkpoint keeps the last messages' keys (see totals.ts) so that a reply
+ * whose records straddle two passes is not counted twice. Figures that depend on the whole chain (the resident window,
  * reclaimable tokens by class) are not resumable; they come from a full analysis run later
  * (see analyze-job.ts) and are marked stale until it catches up.
  */
@@ -30,6 +31,29 @@ export interface SummaryState {
   lastModel: string | null;
   /** Hex of the bytes just before the saved offset: if they changed, the file was rewritten, not appended. */
   anchor: string | null;
+  /** Totals over every API message so far (folded in by the indexer from each pass's messages). */
+  totals: UsageTotals;
+  /** The last messages counted, newest last: a reply continued in the next pass replaces its own figures. */
+  recent: RecentMessage[];
+}
+
+export interface UsageTotals {
+  apiMessages: number;
+  input: number;
+  output: number;
+  cacheCreation: number;
+  cacheRead: number;
+  /** USD of the priced messages. */
+  cost: number;
+  /** Messages whose model has no price. */
+  unpriced: number;
+}
+
+/** [key, input, output, cache creation, cache read, cost (null: no price)] */
+export type RecentMessage = [string, number, number, number, number, number | null];
+
+export function zeroTotals(): UsageTotals {
+  return { apiMessages: 0, input: 0, output: 0, cacheCreation: 0, cacheRead: 0, cost: 0, unpriced: 0 };
 }
 
 export function emptyState(subagentFile: boolean): SummaryState {
@@ -54,6 +78,8 @@ export function emptyState(subagentFile: boolean): SummaryState {
     contextTokens: null,
     lastModel: null,
     anchor: null,
+    totals: zeroTotals(),
+    recent: [],
   };
 }
 
