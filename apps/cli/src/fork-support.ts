@@ -48,3 +48,12 @@ export function resumeCommand(cwd: string | null, id: string): string {
 function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
+
+/** "3 subagent/tool-result files, 4 checkpoint backups": what was carried over beside a session. */
+export function carriedOver(sidecars: readonly { rel: string }[]): string {
+  const history = sidecars.filter((s) => s.rel.startsWith('file-history/')).length;
+  const parts = [];
+  if (sidecars.length - history > 0) parts.push(`${sidecars.length - history} subagent/tool-result file(s)`);
+  if (history > 0) parts.push(`${history} checkpoint backup(s)`);
+  return parts.join(', ');
+}

@@ -9,7 +9,7 @@ import type { CliIO } from '../io';
 import { addSessionOptions, parseProtect, resolveSessionPath, type SessionOptions } from '../session-args';
 import { paint, type Paint } from '../render/palette';
 import { header, padLeft, row, truncateLeft, type Column } from '../render/layout';
-import { addArchiveOption, forkErrorToUsage, renderChecks, resumeCommand } from '../fork-support';
+import { addArchiveOption, carriedOver, forkErrorToUsage, renderChecks, resumeCommand } from '../fork-support';
 
 interface CleanOptions extends SessionOptions {
   classes?: string;
@@ -142,7 +142,7 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   const t = result.manifest.totals;
   io.out(p.bold(`Fork written: ${result.forkId}`));
   io.out(`  file      ${result.forkPath}`);
-  if (result.sidecarDir) io.out(`  folder    ${result.sidecarDir} (${result.manifest.sidecars.length} subagent/tool-result files carried over)`);
+  if (result.manifest.sidecars.length > 0) io.out(`  carried   ${carriedOver(result.manifest.sidecars)}${result.sidecarDir ? ` into ${result.sidecarDir}` : ''}`);
   io.out(`  removed   ${result.applied.length} payload(s): ${humanTokens(t.tokensFreed)} tokens, ${humanBytes(t.bytesRemoved)}; tombstones cost ${humanTokens(t.tombstoneTokens)}`);
   io.out(`  checks    ${result.report.checks.length}/${result.report.checks.length} passed; estimated tokens of the live chain ${humanTokens(result.report.original.estimatedTokens)} → ${humanTokens(result.report.fork.estimatedTokens)}`);
   io.out(`  original  unchanged (sha256 ${result.originalSha256.after.slice(0, 16)}…), archived with every removed payload`);

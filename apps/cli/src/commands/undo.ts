@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { undoFork, type UndoResult } from '@glassbox/store/fork';
 import type { CliIO } from '../io';
 import { paint } from '../render/palette';
-import { addArchiveOption, forkErrorToUsage, resumeCommand } from '../fork-support';
+import { addArchiveOption, carriedOver, forkErrorToUsage, resumeCommand } from '../fork-support';
 
 export function registerUndo(program: Command, io: CliIO): void {
   const cmd = program
@@ -26,7 +26,7 @@ export function registerUndo(program: Command, io: CliIO): void {
     const p = paint(io.color);
     io.out(p.bold(`Original restored as a new session: ${r.sessionId}`));
     io.out(`  file      ${r.path}`);
-    if (r.sidecarDir) io.out(`  folder    ${r.sidecarDir} (${r.manifest.sidecars.length} subagent/tool-result files)`);
+    if (r.manifest.sidecars.length > 0) io.out(`  carried   ${carriedOver(r.manifest.sidecars)}${r.sidecarDir ? ` into ${r.sidecarDir}` : ''}`);
     io.out(`  from      the archived original of fork ${r.manifest.restoredFrom ?? '?'} (sha256 ${r.manifest.original.sha256.slice(0, 16)}…, hash checked)`);
     io.out(p.dim('  The fork and the original were left as they were.'));
     io.out('');

@@ -20,6 +20,29 @@ export function sessionFolderOf(sessionPath: string): string {
   return join(dirname(sessionPath), basename(sessionPath).replace(/\.jsonl$/i, ''));
 }
 
+/** Carried-over files whose `rel` starts with this are checkpoint backups, kept outside the projects folder. */
+export const FILE_HISTORY = 'file-history/';
+
+/**
+ * `<config>/file-history/<sessionId>/`: the backups `file-history-snapshot` records name, which
+ * `/rewind` reads by the session's id. Only known when the session lies in `<config>/projects/<slug>/`.
+ */
+export function fileHistoryFolderOf(sessionPath: string): string | null {
+  const projects = dirname(dirname(sessionPath));
+  if (basename(projects) !== 'projects') return null;
+  return join(dirname(projects), 'file-history', basename(sessionPath).replace(/\.jsonl$/i, ''));
+}
+
+/** Where a carried-over file goes for the session file at `sessionPath`, and the folder it creates. */
+export function sidecarTarget(sessionPath: string, rel: string): { folder: string; path: string } {
+  if (rel.startsWith(FILE_HISTORY)) {
+    const folder = fileHistoryFolderOf(sessionPath);
+    if (folder) return { folder, path: join(folder, rel.slice(FILE_HISTORY.length)) };
+  }
+  const folder = sessionFolderOf(sessionPath);
+  return { folder, path: join(folder, rel) };
+}
+
 function listFiles(dir: string, rel: string, out: string[]): void {
   let names: string[];
   try {
@@ -36,17 +59,26 @@ function listFiles(dir: string, rel: string, out: string[]): void {
 }
 
 /**
- * The session's subagent and tool-result files, as the fork will carry them: subagent transcripts
- * get the fork's session id (they name their parent session), validated like the fork itself;
- * everything else is copied byte for byte.
+ * The session's subagent and tool-result files and its checkpoint backups, as the fork will carry
+ * them: subagent transcripts get the fork's session id (they name their parent session), validated
+ * like the fork itself; everything else is copied byte for byte.
  */
 export function prepareSidecars(sessionPath: string, newSessionId: string): SidecarFile[] {
   const folder = sessionFolderOf(sessionPath);
   const out: SidecarFile[] = [];
-  if (!existsSync(folder)) return out;
   const rels: string[] = [];
   for (const d of SIDECAR_DIRS) listFiles(join(folder, d), d, rels);
   for (const rel of rels) out.push(prepareOne(join(folder, rel), rel, newSessionId));
+  // Checkpoint backups are copied as they are: the fork's records name the same backup files.
+  const history = fileHistoryFolderOf(sessionPath);
+  if (history && existsSync(history)) {
+    const files: string[] = [];
+    listFiles(history, '', files);
+    for (const f of files) {
+      const rel = `${FILE_HISTORY}${f.slice(1)}`;
+      out.push(prepareOne(join(history, f.slice(1)), rel, newSessionId));
+    }
+  }
   return out;
 }
 

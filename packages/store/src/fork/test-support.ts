@@ -1,6 +1,6 @@
 // Test support: a scratch copy of a corpus session's projects folder, so forks are written next to
 // a real session without touching the fixtures.
-import { cpSync, mkdtempSync, readdirSync, readFileSync, chmodSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, chmodSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,11 @@ export function scratchSession(name: string): Scratch {
   const projectDir = join(root, 'projects', 'scratch-project');
   cpSync(join(fixture, 'claude-project'), projectDir, { recursive: true });
   makeWritable(projectDir);
+  // Checkpoint backups live in the config folder, beside `projects/`, as in ~/.claude.
+  if (existsSync(join(fixture, 'file-history'))) {
+    cpSync(join(fixture, 'file-history'), join(root, 'file-history'), { recursive: true });
+    makeWritable(join(root, 'file-history'));
+  }
   const first = readFileSync(join(fixture, 'transcript.jsonl'), 'utf8').split('\n', 1)[0] ?? '';
   const sessionId = manifest.session_ids?.[0] ?? (/"sessionId":"([^"]+)"/.exec(first)?.[1] as string);
   return { root, projectDir, sourcePath: join(projectDir, `${sessionId}.jsonl`), sessionId, archiveDir: join(root, 'archive'), repoRoot: join(fixture, 'project-after') };

@@ -208,4 +208,29 @@ describe('writeFork', () => {
     expect(archive.put(readFileSync(s.sourcePath)).repaired).toBe(true);
     expect(verifyFork(result.forkId, { archiveDir: s.archiveDir }).report.ok).toBe(true);
   });
+
+  it('carries checkpoint backups (file-history) so /rewind works in the fork and in an undo', () => {
+    const s = scratch('01-superseded-reads');
+    const history = tree(join(s.root, 'file-history', s.sessionId));
+    expect(history.length).toBeGreaterThan(0);
+    const result = writeFork(options(s));
+    if (result.status !== 'written') throw new Error('not written');
+    expect(tree(join(s.root, 'file-history', result.forkId))).toEqual(history);
+    for (const f of history) {
+      expect(readFileSync(join(s.root, 'file-history', result.forkId, f)).equals(readFileSync(join(s.root, 'file-history', s.sessionId, f)))).toBe(true);
+    }
+    const undo = undoFork(result.forkId, { archiveDir: s.archiveDir });
+    expect(tree(join(s.root, 'file-history', undo.sessionId))).toEqual(history);
+  });
+
+  it('never writes into an existing checkpoint folder, and removes what it created', () => {
+    const s = scratch('01-superseded-reads');
+    const id = '0badc0de-0000-4000-8000-000000000002';
+    mkdirSync(join(s.root, 'file-history', id));
+    const before = tree(s.root);
+    const e = expectForkError(() => writeFork(options(s, { newSessionId: id })), 'exists');
+    expect(e.message).toContain(join('file-history', id));
+    expect(tree(s.root).filter((f) => !f.startsWith('archive/'))).toEqual(before.filter((f) => !f.startsWith('archive/')));
+    expect(tree(join(s.archiveDir, 'forks'))).toEqual([]);
+  });
 });

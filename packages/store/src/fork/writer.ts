@@ -12,7 +12,7 @@ import {
 import { Archive, archiveDir, sha256Hex } from './archive';
 import { ForkError, safeUnlink, writeNewFileAtomic } from './atomic';
 import type { ForkManifest, ManifestAction } from './manifest';
-import { prepareSidecars, sessionFolderOf, type SidecarFile } from './sidecars';
+import { prepareSidecars, sessionFolderOf, sidecarTarget, type SidecarFile } from './sidecars';
 import { joinLines, readReadOnly, readSource, type SourceSnapshot } from './source';
 
 /** An action as a plan names it; the extra fields go into the manifest. */
@@ -102,13 +102,13 @@ export function writeFork(options: WriteForkOptions): WriteForkResult {
     const after = sha256Hex(readReadOnly(options.sourcePath));
     if (after !== p.source.sha256) {
       // The source moved while the fork was being written: the fork no longer matches it.
-      rollback(archive, manifest.forkId, forkPath, written.sidecarDir);
+      rollback(archive, manifest.forkId, forkPath, written.created);
       if (attempt < MAX_ATTEMPTS) continue;
       throw sourceChanged(options.sourcePath, attempt);
     }
     // Read back what landed on disk: the very bytes that were validated, or the fork is removed.
     if (sha256Hex(readReadOnly(forkPath)) !== manifest.fork.sha256) {
-      rollback(archive, manifest.forkId, forkPath, written.sidecarDir);
+      rollback(archive, manifest.forkId, forkPath, written.created);
       throw new ForkError('unwritable', `the fork read back from ${forkPath} does not match what was written; it was removed`);
     }
     return {
@@ -203,41 +203,42 @@ export function commit(
   forkBytes: Buffer,
   sidecars: readonly SidecarFile[],
   archiveFirst: readonly (Buffer | string)[] = [],
-): { sidecarDir: string | null; repaired: number } {
+): { sidecarDir: string | null; created: string[]; repaired: number } {
   let repaired = 0;
   for (const obj of archiveFirst) if (archive.put(obj).repaired) repaired++;
   for (const s of sidecars) if (archive.put(s.original).repaired) repaired++;
   archive.putManifest(manifest);
-  let sidecarDir: string | null = null;
+  const created: string[] = [];
   try {
-    if (sidecars.length > 0) {
-      const folder = sessionFolderOf(forkPath);
-      try {
-        mkdirSync(folder);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        throw code === 'EEXIST'
-          ? new ForkError('exists', `${folder} already exists; it was left as it was and nothing was written`)
-          : new ForkError('unwritable', `cannot create ${folder} (${code ?? 'error'}); nothing was written`);
+    for (const s of sidecars) {
+      const { folder, path } = sidecarTarget(forkPath, s.rel);
+      if (!created.includes(folder)) {
+        mkdirSync(dirname(folder), { recursive: true });
+        try {
+          mkdirSync(folder);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          throw code === 'EEXIST'
+            ? new ForkError('exists', `${folder} already exists; it was left as it was and nothing was written`)
+            : new ForkError('unwritable', `cannot create ${folder} (${code ?? 'error'}); nothing was written`);
+        }
+        created.push(folder);
       }
-      sidecarDir = folder;
-      for (const s of sidecars) {
-        const path = join(folder, s.rel);
-        mkdirSync(dirname(path), { recursive: true });
-        writeNewFileAtomic(path, s.fork);
-      }
+      mkdirSync(dirname(path), { recursive: true });
+      writeNewFileAtomic(path, s.fork);
     }
     writeNewFileAtomic(forkPath, forkBytes);
   } catch (error) {
     archive.removeManifest(manifest.forkId);
-    if (sidecarDir) rmSync(sidecarDir, { recursive: true, force: true });
+    for (const dir of created) rmSync(dir, { recursive: true, force: true });
     throw error;
   }
-  return { sidecarDir, repaired };
+  const sessionFolder = sessionFolderOf(forkPath);
+  return { sidecarDir: created.includes(sessionFolder) ? sessionFolder : null, created, repaired };
 }
 
-function rollback(archive: Archive, forkId: string, forkPath: string, sidecarDir: string | null): void {
+function rollback(archive: Archive, forkId: string, forkPath: string, created: readonly string[]): void {
   safeUnlink(forkPath);
   archive.removeManifest(forkId);
-  if (sidecarDir) rmSync(sidecarDir, { recursive: true, force: true });
+  for (const dir of created) rmSync(dir, { recursive: true, force: true });
 }
