@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SEGMENT_CLASSES, humanBytes, humanTokens, type DeadClass, type EvictionPlan } from '@glassbox/core';
-import type { ValidationReport } from '@glassbox/adapter-claude-code';
+import type { RefusedAction, ValidationReport } from '@glassbox/adapter-claude-code';
 import { planFromLines, previewFork, readSource, writeFork, type LinesPlan, type PlanLinesOptions, type WriteForkResult } from '@glassbox/store/fork';
 import { EXIT_REFUSED, UsageError } from '../exit-codes';
 import type { CliIO } from '../io';
@@ -73,6 +73,7 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
       return;
     }
     io.out(renderPlan(planned, path, p).join('\n'));
+    for (const line of refusedLines(fork.refused)) io.out(p.dim(line));
     if (planned.plan.actions.length > 0) {
       io.out('');
       io.out(p.bold(report.ok ? 'Checks (the fork would pass all of them)' : 'Checks (the fork would be REFUSED)'));
@@ -147,6 +148,7 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   io.out(`  checks    ${result.report.checks.length}/${result.report.checks.length} passed; estimated tokens of the live chain ${humanTokens(result.report.original.estimatedTokens)} → ${humanTokens(result.report.fork.estimatedTokens)}`);
   io.out(`  original  unchanged (sha256 ${result.originalSha256.after.slice(0, 16)}…), archived with every removed payload`);
   io.out(`  manifest  ${result.manifestPath}`);
+  for (const line of refusedLines(result.refused)) io.out(p.dim(line));
   io.out('');
   io.out('Resume it:');
   io.out(`  ${resume}`);
@@ -188,6 +190,12 @@ function renderPlan(planned: LinesPlan, path: string, p: Paint): string[] {
   out.push(p.bold(`  ${'net reclaimed'.padEnd(22)} ${padLeft(humanTokens(plan.totals.netReclaimed), 8)} tokens`));
   for (const r of plan.reasons) out.push(p.dim(`  note: ${r.message}`));
   return out;
+}
+
+/** Planned payloads the fork kept because it could not replace them exactly. */
+function refusedLines(refused: readonly RefusedAction[]): string[] {
+  if (refused.length === 0) return [];
+  return [`  kept ${refused.length} planned payload(s) the fork cannot replace exactly:`, ...refused.slice(0, 5).map((r) => `    ${r.message} (${r.code})`)];
 }
 
 function sessionJson(planned: LinesPlan, path: string): object {
