@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { runJob, type Job, type JobResult } from './worker-main';
+import { bundledWorkerSource } from './worker-source';
 
 /**
  * Runs jobs over worker threads (one per core by default), or inline when `size` is 0. Workers are
@@ -14,9 +15,13 @@ export class JobPool {
   private nextId = 1;
   private closed = false;
 
+  /**
+   * `workerUrl`: a worker script to start instead of the bundled one (the desktop app passes its built
+   * entry). Without it, the worker code is bundled once by esbuild, or else loaded through tsx.
+   */
   constructor(
     readonly size: number = Math.max(1, availableParallelism()),
-    private readonly workerUrl: URL = new URL('./worker.mjs', import.meta.url),
+    private readonly workerUrl?: URL,
   ) {}
 
   run<J extends Job>(job: J): Promise<JobResult<J>> {
@@ -52,7 +57,12 @@ export class JobPool {
   }
 
   private spawn(): number {
-    const worker = new Worker(this.workerUrl, { resourceLimits: { maxYoungGenerationSizeMb: 64 } });
+    // A bigger young generation than a worker's default: parsing makes many short-lived strings.
+    const resourceLimits = { maxYoungGenerationSizeMb: 64 };
+    const source = this.workerUrl ? null : bundledWorkerSource();
+    const worker = source
+      ? new Worker(source, { eval: true, resourceLimits })
+      : new Worker(this.workerUrl ?? new URL('./worker.mjs', import.meta.url), { resourceLimits });
     const slot = this.workers.length;
     const entry = { worker, busy: false };
     this.workers.push(entry);
