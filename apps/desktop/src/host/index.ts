@@ -30,7 +30,12 @@ export function defaultDataDir(env: NodeJS.ProcessEnv): string {
  * session list from the store's SQLite index — or, if the index cannot open (a better-sqlite3 built
  * for another ABI), from a plain scan, with a notice on stderr.
  */
-export function createHost(env: NodeJS.ProcessEnv, overrides: Partial<HostOptions> = {}, onNotice: (text: string) => void = () => {}): EngineHost {
+export function createHost(
+  env: NodeJS.ProcessEnv,
+  overrides: Partial<HostOptions> = {},
+  onNotice: (text: string) => void = () => {},
+  index: { workers?: number; nativeBinding?: string } = {},
+): EngineHost {
   const roots = overrides.roots ?? projectRoots(env);
   const dataDir = overrides.dataDir ?? defaultDataDir(env);
   return new EngineHost({
@@ -42,7 +47,7 @@ export function createHost(env: NodeJS.ProcessEnv, overrides: Partial<HostOption
     watch: true,
     catalog: ({ engine, repoRootFor }) => {
       try {
-        const catalog = new IndexCatalog({ roots, dataDir });
+        const catalog = new IndexCatalog({ roots, dataDir, ...index });
         for (const n of catalog.notices()) onNotice(n);
         return catalog;
       } catch (error) {

@@ -21,6 +21,14 @@ export function App() {
       if (p.phase === 'done') void useApp.getState().loadSessions();
     });
     const offChanged = st.api.on('session:changed', (c) => useApp.getState().applyChange(c));
+    // Menu items of the desktop app (never sent in browser mode).
+    const offCommand = st.api.on('app:command', (c) => {
+      const app = useApp.getState();
+      if (c.command === 'open-path' && c.path) void app.openFile({ path: c.path });
+      else if (c.command === 'fork') app.setWizardOpen(true);
+      else if (c.command === 'refresh') void app.api.invoke('sessions:refresh', {});
+      else if (c.command === 'search') document.querySelector<HTMLInputElement>('[data-testid=search]')?.focus();
+    });
     const onKey = (e: KeyboardEvent) => {
       const tag = (e.target as HTMLElement).tagName;
       if (['INPUT', 'TEXTAREA', 'SELECT'].includes(tag)) return;
@@ -33,6 +41,7 @@ export function App() {
     return () => {
       offProgress();
       offChanged();
+      offCommand();
       window.removeEventListener('keydown', onKey);
     };
   }, []);
@@ -74,7 +83,7 @@ export function App() {
   }, []);
 
   const title = view?.snapshot.session.title;
-  const project = view?.snapshot.session.cwd?.split(/[\\/]/).filter(Boolean).slice(-1)[0];
+  const project = view?.snapshot.session.cwd?.split(/[\\/]/).filter(Boolean).slice(-2).join('/');
   return (
     <div className="app">
       <header className="topbar">

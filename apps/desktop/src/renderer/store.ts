@@ -163,7 +163,8 @@ export const useApp = create<AppState>()((set, get) => ({
     const { sessions, selectedPath } = get();
     const rest = sessions.filter((s) => s.path !== change.path);
     const next = change.row ? [...rest, change.row] : rest;
-    set({ sessions: next, flashed: { ...get().flashed, [change.path]: Date.now() } });
+    // Only growth flashes: the first indexing pass reports every file as new.
+    set({ sessions: next, ...(change.reason === 'appended' ? { flashed: { ...get().flashed, [change.path]: Date.now() } } : {}) });
     // Re-sort and re-filter through the host so the list matches the query.
     void get().loadSessions();
     if (change.path === selectedPath && change.row) void get().reloadView();

@@ -236,9 +236,16 @@ export interface SessionChanged {
   reason: 'appended' | 'added' | 'removed' | 'changed';
 }
 
+/** A menu item or the OS asked the window to do something (Electron only). */
+export interface AppCommand {
+  command: 'open-path' | 'fork' | 'search' | 'refresh';
+  path?: string;
+}
+
 export interface EventMap {
   'index:progress': IndexProgress;
   'session:changed': SessionChanged;
+  'app:command': AppCommand;
 }
 export type EventChannel = keyof EventMap;
 
@@ -260,7 +267,7 @@ const invokeChannels = [
   'file:open',
   'repo:map',
 ] as const;
-const eventChannels = ['index:progress', 'session:changed'] as const;
+const eventChannels = ['index:progress', 'session:changed', 'app:command'] as const;
 
 export const INVOKE_CHANNELS: Exhaustive<InvokeChannel, typeof invokeChannels> = invokeChannels;
 export const EVENT_CHANNELS: Exhaustive<EventChannel, typeof eventChannels> = eventChannels;

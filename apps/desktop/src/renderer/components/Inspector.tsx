@@ -77,6 +77,8 @@ export function Inspector() {
 function ContentView({ text }: { text: string }) {
   const parentRef = useRef<HTMLDivElement>(null);
   const lines = text.length === 0 ? ['(empty)'] : text.split('\n');
+  // Read results already carry the file's line numbers (cat -n style): no second gutter then.
+  const numbered = lines.slice(0, 3).every((l) => /^\s*\d+\t/.test(l));
   const v = useVirtualizer({ count: lines.length, getScrollElement: () => parentRef.current, estimateSize: () => 18, overscan: 20 });
   // Long lines wrap; each row is measured once drawn.
   return (
@@ -84,7 +86,7 @@ function ContentView({ text }: { text: string }) {
       <div style={{ height: v.getTotalSize(), position: 'relative' }}>
         {v.getVirtualItems().map((item) => (
           <div key={item.key} ref={v.measureElement} data-index={item.index} className="content-line" style={{ transform: `translateY(${item.start}px)` }}>
-            <span className="ln">{item.index + 1}</span>
+            {numbered ? null : <span className="ln">{item.index + 1}</span>}
             <span className="tx">{lines[item.index]}</span>
           </div>
         ))}

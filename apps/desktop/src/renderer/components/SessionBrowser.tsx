@@ -144,7 +144,7 @@ export function SessionBrowser() {
           </div>
         ))}
       </div>
-      <IndexStatus done={progress.done} total={progress.total} phase={progress.phase} />
+      <IndexStatus done={progress.done} total={progress.total} phase={progress.phase} sessions={sessions.length} />
     </nav>
   );
 }
@@ -185,7 +185,7 @@ function SessionRowView({ row, selected, cursor, flash, onOpen }: { row: Session
   );
 }
 
-function IndexStatus({ done, total, phase }: { done: number; total: number; phase: string }) {
+function IndexStatus({ done, total, phase, sessions }: { done: number; total: number; phase: string; sessions: number }) {
   if (phase === 'idle') return <div className="index-status dim">Starting…</div>;
   if (phase === 'scanning') return <div className="index-status">Looking for sessions…</div>;
   if (phase === 'indexing') {
@@ -200,7 +200,7 @@ function IndexStatus({ done, total, phase }: { done: number; total: number; phas
   }
   return (
     <div className="index-status dim" role="status">
-      {total} session file{total === 1 ? '' : 's'} indexed · watching for changes
+      {sessions} session{sessions === 1 ? '' : 's'} indexed · watching for changes
     </div>
   );
 }

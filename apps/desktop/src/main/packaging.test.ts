@@ -1,0 +1,46 @@
+// The packaging config and the Electronegativity gate run as tests: both work offline, without the
+// Electron binary (TOOLCHAIN §6, §7). Each is also shown to fail on a bad input.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const DESKTOP = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const tmp = mkdtempSync(join(tmpdir(), 'glassbox-packaging-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const run = (script: string, ...args: string[]) => spawnSync(process.execPath, [join(DESKTOP, 'scripts', script), ...args], { encoding: 'utf8', timeout: 120_000 });
+
+describe('packaging and security gates', () => {
+  it('electron-builder.yml matches electron-builder\'s schema, with Linux, macOS and Windows targets', () => {
+    const r = run('validate-builder-config.cjs');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('linux: AppImage, deb; mac: dmg; win: nsis');
+  });
+
+  it('an unknown key in the builder config is refused', () => {
+    const bad = join(tmp, 'bad.yml');
+    writeFileSync(bad, readFileSync(join(DESKTOP, '../../electron-builder.yml'), 'utf8') + '\nnotAnOption: true\n');
+    const r = run('validate-builder-config.cjs', bad);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("unknown property 'notAnOption'");
+  });
+
+  it('electronegativity finds nothing outside the allow-list in the app sources', () => {
+    const r = run('security-scan.mjs');
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('UNEXPECTED');
+  }, 120_000);
+
+  it('electronegativity fails an insecure window', () => {
+    const dir = join(tmp, 'insecure');
+    spawnSync('mkdir', ['-p', dir]);
+    writeFileSync(join(dir, 'main.js'), "const { BrowserWindow } = require('electron');\nnew BrowserWindow({ webPreferences: { nodeIntegration: true, contextIsolation: false } });\n");
+    const r = run('security-scan.mjs', dir);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('UNEXPECTED CONTEXT_ISOLATION_JS_CHECK');
+  }, 120_000);
+});
