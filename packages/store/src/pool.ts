@@ -3,17 +3,25 @@ import { Worker } from 'node:worker_threads';
 import { runJob, type Job, type JobResult } from './worker-main';
 import { bundledWorkerSource } from './worker-source';
 
+interface Pending {
+  job: Job;
+  resolve: (r: unknown) => void;
+  reject: (e: Error) => void;
+}
+
 /**
  * Runs jobs over worker threads (one per core by default), or inline when `size` is 0. Workers are
  * started on first use and kept until close(); they are unref'd while idle so they never keep a
- * process alive on their own.
+ * process alive on their own. If a worker cannot start or dies, the pool carries on inline: the
+ * index gets slower, never stuck.
  */
 export class JobPool {
   private readonly workers: { worker: Worker; busy: boolean }[] = [];
-  private readonly queue: { job: Job; resolve: (r: unknown) => void; reject: (e: Error) => void }[] = [];
-  private readonly waiting = new Map<number, { resolve: (r: unknown) => void; reject: (e: Error) => void; slot: number }>();
+  private readonly queue: Pending[] = [];
+  private readonly waiting = new Map<number, Pending & { slot: number }>();
   private nextId = 1;
   private closed = false;
+  private broken: Error | null = null;
 
   /**
    * `workerUrl`: a worker script to start instead of the bundled one (the desktop app passes its built
@@ -24,8 +32,13 @@ export class JobPool {
     private readonly workerUrl?: URL,
   ) {}
 
+  /** Why the pool fell back to running jobs inline, if it did. */
+  get failure(): Error | null {
+    return this.broken;
+  }
+
   run<J extends Job>(job: J): Promise<JobResult<J>> {
-    if (this.size <= 0) return Promise.resolve().then(() => runJob(job) as JobResult<J>);
+    if (this.size <= 0 || this.broken) return Promise.resolve().then(() => runJob(job) as JobResult<J>);
     return new Promise((resolve, reject) => {
       this.queue.push({ job, resolve: resolve as (r: unknown) => void, reject });
       this.pump();
@@ -38,10 +51,15 @@ export class JobPool {
     await Promise.all(ws.map((w) => w.worker.terminate()));
     for (const w of this.waiting.values()) w.reject(new Error('the index was closed'));
     this.waiting.clear();
+    for (const q of this.queue.splice(0)) q.reject(new Error('the index was closed'));
   }
 
   private pump(): void {
     while (this.queue.length > 0 && !this.closed) {
+      if (this.broken) {
+        for (const q of this.queue.splice(0)) this.inline(q);
+        return;
+      }
       let slot = this.workers.findIndex((w) => !w.busy);
       if (slot < 0 && this.workers.length < this.size) slot = this.spawn();
       if (slot < 0) return;
@@ -51,8 +69,16 @@ export class JobPool {
       const id = this.nextId++;
       w.busy = true;
       w.worker.ref();
-      this.waiting.set(id, { resolve: next.resolve, reject: next.reject, slot });
+      this.waiting.set(id, { ...next, slot });
       w.worker.postMessage({ id, job: next.job });
+    }
+  }
+
+  private inline(p: Pending): void {
+    try {
+      p.resolve(runJob(p.job));
+    } catch (error) {
+      p.reject(error as Error);
     }
   }
 
@@ -75,12 +101,15 @@ export class JobPool {
       this.pump();
     });
     worker.on('error', (error) => {
+      // Jobs it held are run again here, and so is everything after them.
+      this.broken ??= error;
+      entry.busy = true;
       for (const [id, w] of this.waiting) {
         if (w.slot !== slot) continue;
         this.waiting.delete(id);
-        w.reject(error);
+        this.inline(w);
       }
-      entry.busy = true; // never reused
+      this.pump();
     });
     return slot;
   }

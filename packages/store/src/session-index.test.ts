@@ -339,3 +339,17 @@ describe('discovery', () => {
     await index.close();
   });
 });
+
+describe('worker threads', () => {
+  it('carries on inline when a worker cannot start', async () => {
+    const { root, dbPath } = setup();
+    copyScenario(root, '01-superseded-reads');
+    copyScenario(root, '05-autocompact');
+    const index = openIndex({ dbPath, roots: [root], workers: 2, workerUrl: new URL('file:///no/such/worker.mjs') });
+    const report = await index.refresh({ analyze: false });
+    expect(report.added).toBe(2);
+    expect(report.notices.join('\n')).toMatch(/worker threads could not run .*main thread/);
+    expect(index.list().every((r) => r.stage === 'summarised' && r.usage.apiMessages > 0)).toBe(true);
+    await index.close();
+  });
+});

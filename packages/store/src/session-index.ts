@@ -111,6 +111,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
   private readonly pool: JobPool;
   private readonly price = messagePricer();
   private chain: Promise<unknown> = Promise.resolve();
+  private poolNoticeGiven = false;
   private readonly nativeBinding: string | undefined;
 
   constructor(options: OpenIndexOptions = {}) {
@@ -329,6 +330,10 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     report.summaryDoneMs = performance.now() - t0;
 
     if (options.analyze !== false) await this.analyzePending(options.paths, report, progress);
+    if (this.pool.failure && !this.poolNoticeGiven) {
+      this.poolNoticeGiven = true;
+      report.notices.push(`worker threads could not run (${this.pool.failure.message}); indexing went on in the main thread`);
+    }
     report.elapsedMs = performance.now() - t0;
     progress('done', report.files, report.files, bytesDone, bytesTotal);
     return report;

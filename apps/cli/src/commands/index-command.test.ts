@@ -57,3 +57,15 @@ it('glassbox index FILE indexes a transcript from outside the roots; a missing o
   expect(missing.code).toBe(2);
   expect(missing.err).toMatch(/nope\.jsonl: no such file/);
 });
+
+it('a damaged index database is moved aside with a message on stderr, and the command still works', async () => {
+  tree = tempTree();
+  const root = tree.root('claude');
+  copyScenario(root, '06-fork-session');
+  await runCli(['index', '--workers', '0', '--no-analysis'], env());
+  writeFileSync(join(tree.dir, 'data', 'index.db'), 'not a database '.repeat(500));
+  const r = await runCli(['sessions', '--workers', '0', '--no-analysis', '--json'], env());
+  expect(r.code).toBe(0);
+  expect(r.err).toMatch(/^glassbox: The index was damaged \(.*\): moved .*index\.db to .*index\.db\.corrupt-\S+ and rebuilt the index$/m);
+  expect(JSON.parse(r.out)).toHaveLength(2);
+});

@@ -4,7 +4,7 @@ import { humanBytes } from '@glassbox/core';
 import type { RefreshReport } from '@glassbox/store';
 import { UsageError } from '../exit-codes';
 import type { CliIO } from '../io';
-import { openCliIndex, progressReporter, type IndexOptions } from './index-shared';
+import { openCliIndex, printNotices, progressReporter, type IndexOptions } from './index-shared';
 
 export function registerIndex(program: Command, io: CliIO): void {
   program
@@ -30,6 +30,7 @@ export function registerIndex(program: Command, io: CliIO): void {
           }
         }
         progress.end();
+        printNotices(io, index, report);
         if (opts.json) {
           io.out(JSON.stringify({ db: index.dbPath, roots: index.roots, ...report, opened: report.opened.length }, null, 2));
           return;

@@ -1,5 +1,5 @@
 import { humanBytes } from '@glassbox/core';
-import { openIndex, type Progress, type SessionIndex } from '@glassbox/store';
+import { openIndex, type Progress, type RefreshReport, type SessionIndex } from '@glassbox/store';
 import type { CliIO } from '../io';
 
 /** Options shared by `index`, `sessions` and `watch`. */
@@ -15,8 +15,23 @@ export function openCliIndex(io: CliIO, opts: IndexOptions): SessionIndex {
     ...(opts.db ? { dbPath: opts.db } : {}),
     ...(workers !== undefined && Number.isInteger(workers) && workers >= 0 ? { workers } : {}),
   });
-  for (const n of index.notices) io.err(`glassbox: ${n}`);
+  const shown = new Set(index.notices);
+  for (const n of shown) io.err(`glassbox: ${n}`);
+  printed.set(index, shown);
   return index;
+}
+
+const printed = new WeakMap<SessionIndex, Set<string>>();
+
+/** Notices a refresh raised (a database damaged mid-run, workers that could not start), each printed once. */
+export function printNotices(io: CliIO, index: SessionIndex, report: RefreshReport): void {
+  const shown = printed.get(index) ?? new Set<string>();
+  for (const n of report.notices) {
+    if (shown.has(n)) continue;
+    shown.add(n);
+    io.err(`glassbox: ${n}`);
+  }
+  printed.set(index, shown);
 }
 
 const PHASE_LABEL: Record<Progress['phase'], string> = {

@@ -5,7 +5,7 @@ import { UsageError } from '../exit-codes';
 import type { CliIO } from '../io';
 import { paint } from '../render/palette';
 import { header, row, truncateLeft, type Column } from '../render/layout';
-import { openCliIndex, parseSince, progressReporter, relativeTime, type IndexOptions } from './index-shared';
+import { openCliIndex, printNotices, parseSince, progressReporter, relativeTime, type IndexOptions } from './index-shared';
 import { usd } from './cost';
 
 interface SessionsOptions extends IndexOptions {
@@ -41,8 +41,9 @@ export function registerSessions(program: Command, io: CliIO): void {
       try {
         if (opts.refresh) {
           const progress = progressReporter(io, { plain: false });
-          await index.refresh({ analyze: opts.analysis, onProgress: progress.onProgress });
+          const report = await index.refresh({ analyze: opts.analysis, onProgress: progress.onProgress });
           progress.end();
+          printNotices(io, index, report);
         }
         const rows = index.list(query);
         if (opts.json) {

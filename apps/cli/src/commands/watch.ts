@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { humanBytes, humanTokens } from '@glassbox/core';
 import { watchRoots, type SessionChange } from '@glassbox/store';
 import type { CliIO } from '../io';
-import { openCliIndex, progressReporter, type IndexOptions } from './index-shared';
+import { openCliIndex, printNotices, progressReporter, type IndexOptions } from './index-shared';
 import { projectLabel, reclaimLabel, titleLabel } from './sessions';
 import { usd } from './cost';
 import { summaryLine } from './index-command';
@@ -33,6 +33,7 @@ export function registerWatch(program: Command, io: CliIO): void {
         const progress = progressReporter(io, { plain: false });
         const report = await index.refresh({ analyze: opts.analysis, onProgress: progress.onProgress });
         progress.end();
+        printNotices(io, index, report);
         io.err(summaryLine(report));
         if (interrupted) return;
         const watcher = watchRoots(index, (c) => io.out(changeLine(c)), {
