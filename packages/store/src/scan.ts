@@ -60,19 +60,22 @@ export function readCompleteLines(
     if (fromOffset > 0 && (fromOffset > size || (expectAnchor !== null && readAnchor(fd, fromOffset) !== expectAnchor))) {
       return { endOffset: fromOffset, endLine: fromLine, bytesRead: 0, fingerprint: fingerprintOf(st), anchor: '', rewritten: true };
     }
-    const buf = Buffer.allocUnsafe(CHUNK);
+    // No bigger than what is left to read: a small file gets a small buffer.
+    const whole = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK, size - fromOffset)));
     let carry: Buffer | null = null;
     let pos = fromOffset;
     let endOffset = fromOffset;
     let line = fromLine;
     while (pos < size) {
-      const n = readSync(fd, buf, 0, Math.min(CHUNK, size - pos), pos);
+      const n = readSync(fd, whole, 0, Math.min(whole.length, size - pos), pos);
       if (n <= 0) break;
+      // Searches stop at the bytes read: past them the buffer holds stale bytes.
+      const buf = whole.subarray(0, n);
       const chunkStart = pos;
       pos += n;
       let start = 0;
       let nl = buf.indexOf(10, 0);
-      while (nl >= 0 && nl < n) {
+      while (nl >= 0) {
         let text: string;
         if (carry) {
           text = Buffer.concat([carry, buf.subarray(0, nl)]).toString('utf8');
