@@ -24,15 +24,18 @@ export function scanLines(path: string, sink: LineSink, fromOffset = 0, fromLine
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
-    const buf = Buffer.allocUnsafe(CHUNK);
+    // No bigger than what is left to read, and searched only over the bytes read: past them a reused
+    // buffer holds stale bytes, and scanning them cost more than the parse for small files.
+    const whole = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK, size - fromOffset)));
     let carry: Buffer | null = null;
     let pos = fromOffset;
     let lineStart = fromOffset;
     let line = fromLine;
     let lastByte = -1;
     while (pos < size) {
-      const n = readSync(fd, buf, 0, Math.min(CHUNK, size - pos), pos);
+      const n = readSync(fd, whole, 0, Math.min(whole.length, size - pos), pos);
       if (n <= 0) break;
+      const buf = whole.subarray(0, n);
       pos += n;
       lastByte = buf[n - 1] ?? -1;
       let start = 0;
