@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFork } from '@glassbox/adapter-claude-code';
-import { planFromLines, writeFork, type PlanAction } from '@glassbox/store/fork';
+import { ForkError, planFromLines, writeFork, type PlanAction } from '@glassbox/store/fork';
 import { GENERATED, candidateActions } from '../../packages/adapter-claude-code/src/fork/test-corpus';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -93,8 +93,8 @@ for (const name of GENERATED) {
       forkPath = r.forkPath;
       actions = r.applied.length;
     } catch (error) {
-      const msg = (error as Error).message;
-      rows.push({ session: name, fork: plan.kind, actions: 0, ok: true, messages: '', chars: '', note: `no fork: ${msg.slice(0, 60)}` });
+      const nothing = error instanceof ForkError && error.code === 'nothing_to_do';
+      rows.push({ session: name, fork: plan.kind, actions: 0, ok: nothing, messages: '', chars: '', note: nothing ? 'no fork: nothing to remove' : `not written: ${(error as Error).message.slice(0, 120)}` });
       continue;
     }
     const out = join(work, name, `check-${plan.kind.replace(/\W+/g, '-')}`);
