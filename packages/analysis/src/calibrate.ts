@@ -24,7 +24,8 @@ export function calibrate(session: Session, residentNodes: ChainNode[], segments
   let last: ChainNode | undefined;
   for (let i = residentNodes.length - 1; i >= 0; i--) {
     const n = residentNodes[i];
-    if (n && n.kind === 'assistant' && n.usage && n.model !== SYNTHETIC_MODEL) {
+    // Synthetic replies and API error records carry no real usage: the figure is the last real request's.
+    if (n && n.kind === 'assistant' && n.usage && n.model !== SYNTHETIC_MODEL && contextTokens(n.usage) > 0) {
       last = n;
       break;
     }

@@ -74,7 +74,7 @@ function maxUsage(a: Usage, b: Usage): Usage {
 
 /** Context size per main-thread API response, with compactions marked. */
 export function turnPoints(session: Session): TurnPoint[] {
-  const main = responsesOf(session, { sidechain: false }).filter((r) => r.model !== SYNTHETIC_MODEL);
+  const main = responsesOf(session, { sidechain: false }).filter((r) => r.model !== SYNTHETIC_MODEL && contextTokens(r.usage) > 0);
   const boundaries = session.order
     .map((u) => session.nodes.get(u))
     .filter((n): n is ChainNode => !!n && n.kind === 'compact-boundary' && !n.isSidechain)
