@@ -6,6 +6,7 @@ import { addSessionOptions, loadAndAnalyze, type SessionOptions } from '../sessi
 import { paint, type Paint } from '../render/palette';
 import { WIDTH, bar, header, padLeft, padRight, row, rule, truncate, truncateLeft, type Column } from '../render/layout';
 import { snapshotJson } from '../render/snapshot-json';
+import { sourceTotals } from '../render/sources';
 
 export function registerInspect(program: Command, io: CliIO): void {
   addSessionOptions(program.command('inspect').description('what is in the window, what costs tokens, what is reclaimable'))
@@ -25,6 +26,8 @@ export function renderInspect(snap: ClassifiedSnapshot, p: Paint, top: number): 
   out.push(...sessionHeader(snap, p));
   out.push('');
   out.push(...windowSection(snap, p));
+  out.push('');
+  out.push(...topSources(snap, p));
   out.push('');
   out.push(...classSection(snap, p));
   out.push('');
@@ -69,6 +72,18 @@ function windowSection(snap: ClassifiedSnapshot, p: Paint): string[] {
   extras.push(`tool-result mirrors ${humanBytes(c.mirrorBytes)} (file bytes, never sent)`);
   if (c.lastModel) extras.push(`model ${c.lastModel}`);
   out.push(`  ${p.dim(truncate(extras.join(' · '), WIDTH - 2))}`);
+  return out;
+}
+
+function topSources(snap: ClassifiedSnapshot, p: Paint): string[] {
+  const whole = snap.context.estimatedTokens || 1;
+  const top = sourceTotals(snap).slice(0, 5);
+  const out = [p.bold('What costs tokens') + p.dim('  (largest sources; glassbox xray for more)')];
+  for (const s of top) {
+    const dead = s.tokens - (s.byClass.live ?? 0);
+    const note = dead > 0 ? `  ${humanTokens(dead)} dead` : '';
+    out.push(`  ${padRight(truncateLeft(s.label, 44), 44)} ${padRight(s.type, 10)} ${padLeft(humanTokens(s.tokens), 7)} ${padLeft(percent(s.tokens, whole), 4)}  ${s.segments} seg${note}`);
+  }
   return out;
 }
 

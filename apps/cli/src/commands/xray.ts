@@ -1,35 +1,11 @@
 import type { Command } from 'commander';
-import { SEGMENT_CLASSES, humanTokens, percent, type ClassifiedSnapshot, type SegmentClass, type SourceType } from '@glassbox/core';
+import { SEGMENT_CLASSES, humanTokens, percent, type ClassifiedSnapshot } from '@glassbox/core';
 import type { CliIO } from '../io';
 import { addSessionOptions, loadAndAnalyze, type SessionOptions } from '../session-args';
 import { paint, type Paint } from '../render/palette';
 import { WIDTH, bar, header, row, truncateLeft, type Column } from '../render/layout';
 import { sessionHeader } from './inspect';
-
-export interface SourceTotal {
-  type: SourceType;
-  label: string;
-  tokens: number;
-  segments: number;
-  byClass: Partial<Record<SegmentClass, number>>;
-}
-
-/** Segments grouped by source, largest first. */
-export function sourceTotals(snap: ClassifiedSnapshot): SourceTotal[] {
-  const map = new Map<string, SourceTotal>();
-  for (const s of snap.segments) {
-    const key = `${s.source.type}\u0000${s.source.label}`;
-    let t = map.get(key);
-    if (!t) {
-      t = { type: s.source.type, label: s.source.label, tokens: 0, segments: 0, byClass: {} };
-      map.set(key, t);
-    }
-    t.tokens += s.tokens;
-    t.segments++;
-    t.byClass[s.class] = (t.byClass[s.class] ?? 0) + s.tokens;
-  }
-  return [...map.values()].sort((a, b) => b.tokens - a.tokens);
-}
+import { sourceTotals, type SourceTotal } from '../render/sources';
 
 export function registerXray(program: Command, io: CliIO): void {
   addSessionOptions(program.command('xray').description('the sources and classes that dominate the window'))
