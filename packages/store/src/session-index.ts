@@ -6,7 +6,7 @@ import { projectRoots } from '@glassbox/adapter-claude-code/node';
 import { openDatabase, isCorruptionError, moveAside, type Db } from './db';
 import { defaultDbPath } from './paths';
 import { discoverFiles, describeOpenedFile, type DiscoveredFile } from './discover';
-import { prepareStatements, SEARCH_ROWS_PER_FILE, type FileRow, type NewFileRow, type Statements } from './statements';
+import { prepareStatements, SEARCH_ROWS_PER_FILE, type FileKey, type FileRow, type NewFileRow, type Statements } from './statements';
 import { fingerprintOf, sameFingerprint, type Fingerprint } from './scan';
 import { quickLook } from './quick';
 import { titleOf, type SummaryState } from './summary';
@@ -91,7 +91,9 @@ interface Candidate {
   file: Omit<DiscoveredFile, 'root'> & { root: string | null };
   origin: 'discovered' | 'opened';
   fp: Fingerprint;
-  row: FileRow | undefined;
+  /** The stored row's key columns; the full row is loaded only for files that need work. */
+  key: FileKey | undefined;
+  row?: FileRow;
 }
 
 interface IndexEvents {
@@ -258,11 +260,19 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     // Classify by fingerprint: an unchanged file is not opened at all.
     const work: { c: Candidate; mode: 'new' | 'resume' | 'restart' }[] = [];
     for (const c of candidates) {
-      const row = c.row;
-      if (!row || row.level < 0) work.push({ c, mode: 'new' });
-      else if (row.level >= 2 && sameFingerprint(c.fp, rowFingerprint(row))) report.unchanged++;
-      else if (row.dev !== c.fp.dev || row.ino !== c.fp.ino || c.fp.size < row.size || row.level < 2) work.push({ c, mode: 'restart' });
-      else work.push({ c, mode: 'resume' });
+      const key = c.key;
+      let mode: 'new' | 'resume' | 'restart';
+      if (!key || key.level < 0) mode = 'new';
+      else if (key.level >= 2 && sameFingerprint(c.fp, rowFingerprint(key))) {
+        report.unchanged++;
+        continue;
+      } else if (key.dev !== c.fp.dev || key.ino !== c.fp.ino || c.fp.size < key.size || key.level < 2) mode = 'restart';
+      else mode = 'resume';
+      if (key && mode !== 'new') {
+        const full = this.st.fileById.get(key.id);
+        if (full) c.row = full;
+      }
+      work.push({ c, mode });
     }
 
     // List figures for new files from their first and last records, before any full pass.
@@ -311,14 +321,16 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     await Promise.all(
       toSummarize.map(async (w) => {
         const row = w.c.row as FileRow;
-        const resume = w.mode === 'resume' && row.state !== null;
+        // Rows are loaded without their checkpoint; only a file to resume needs it.
+        const saved = w.mode === 'resume' ? (row.state ?? this.st.stateOf.get(row.id)?.state ?? null) : null;
+        const resume = saved !== null;
         const result = await this.pool.run({
           type: 'summarize',
           path: row.path,
           subagentFile: row.kind === 'subagent',
           fromOffset: resume ? row.parsed_offset : 0,
           fromLine: resume ? row.parsed_lines : 0,
-          state: resume ? (JSON.parse(row.state as string) as SummaryState) : null,
+          state: saved !== null ? (JSON.parse(saved) as SummaryState) : null,
         });
         batch.push({ mode: w.mode, row, result });
         if (batch.length >= 64) flush();
@@ -380,10 +392,10 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
   }
 
   /** The files to consider (every root, or the given paths) with their fingerprints, and rows whose file is gone. */
-  private collect(paths: string[] | undefined): { candidates: Candidate[]; gone: FileRow[] } {
+  private collect(paths: string[] | undefined): { candidates: Candidate[]; gone: FileKey[] } {
     // The watcher's small refreshes look up their own rows only: the table may hold thousands.
-    const rows = new Map(
-      (paths ? paths.map((p) => this.st.fileByPath.get(p)).filter((r): r is FileRow => !!r) : this.st.allFiles.all()).map((r) => [r.path, r]),
+    const rows = new Map<string, FileKey>(
+      (paths ? paths.map((p) => this.st.fileByPath.get(p)).filter((r): r is FileRow => !!r) : this.st.fileKeys.all()).map((r) => [r.path, r]),
     );
     const candidates: Candidate[] = [];
     const seenInodes = new Set<string>();
@@ -391,8 +403,8 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     const consider = (file: Candidate['file'], origin: Candidate['origin']) => {
       let fp: Fingerprint;
       try {
-        const st = statSync(file.path);
-        if (!st.isFile()) return;
+        const st = statSync(file.path, { throwIfNoEntry: false });
+        if (!st?.isFile()) return;
         fp = fingerprintOf(st);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
@@ -405,7 +417,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
       if (fp.ino !== 0 && seenInodes.has(inode)) return;
       seenInodes.add(inode);
       seenPaths.add(file.path);
-      candidates.push({ file, origin, fp, row: rows.get(file.path) });
+      candidates.push({ file, origin, fp, key: rows.get(file.path) });
     };
 
     if (paths) {
@@ -418,7 +430,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
           consider({ ...d, root: underRoot ?? null }, underRoot ? 'discovered' : 'opened');
         }
       }
-      const gone = paths.map((p) => rows.get(p)).filter((r): r is FileRow => !!r && !seenPaths.has(r.path));
+      const gone = paths.map((p) => rows.get(p)).filter((r): r is FileKey => !!r && !seenPaths.has(r.path));
       return { candidates, gone };
     }
     const discovered = discoverFiles(this.roots);
@@ -487,9 +499,9 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
       analysis_error: null,
       indexed_at: new Date().toISOString(),
     };
-    if (c.row) {
-      this.clearContent(c.row);
-      const row: FileRow = { ...base, id: c.row.id };
+    if (c.key) {
+      this.clearContent(c.key.id);
+      const row: FileRow = { ...base, id: c.key.id };
       this.st.updateFile.run(row);
       return row;
     }
@@ -515,7 +527,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
       const s = result.state;
       let seq = now.search_seq;
       if (result.fromStart) {
-        if (now.level >= 2 || now.search_seq > 0) this.clearContent(now);
+        if (now.level >= 2 || now.search_seq > 0) this.clearContent(now.id);
         seq = 0;
       }
       foldMessages(s, result.messages, this.price);
@@ -564,16 +576,16 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     })();
   }
 
-  private clearContent(row: FileRow): void {
-    this.st.deleteSearch.run(row.id * SEARCH_ROWS_PER_FILE, (row.id + 1) * SEARCH_ROWS_PER_FILE);
+  private clearContent(id: number): void {
+    this.st.deleteSearch.run(id * SEARCH_ROWS_PER_FILE, (id + 1) * SEARCH_ROWS_PER_FILE);
   }
 
-  private deleteRow(row: FileRow): void {
-    this.clearContent(row);
+  private deleteRow(row: FileKey): void {
+    this.clearContent(row.id);
     this.st.deleteFile.run(row.id);
   }
 
-  private emitChange(type: SessionChange['type'], reason: ChangeReason, was: FileRow, now: FileRow | null): void {
+  private emitChange(type: SessionChange['type'], reason: ChangeReason, was: FileKey, now: FileRow | null): void {
     if (this.listenerCount('change') === 0) return;
     this.emit('change', {
       type,
@@ -586,7 +598,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
   }
 }
 
-function rowFingerprint(r: FileRow): Fingerprint {
+function rowFingerprint(r: FileKey): Fingerprint {
   return { dev: r.dev, ino: r.ino, size: r.size, mtimeMs: r.mtime_ms };
 }
 
@@ -594,7 +606,7 @@ function fpColumns(fp: Fingerprint): Pick<FileRow, 'dev' | 'ino' | 'size' | 'mti
   return { dev: fp.dev, ino: fp.ino, size: fp.size, mtime_ms: fp.mtimeMs };
 }
 
-function rowAsFile(row: FileRow): Candidate['file'] {
+function rowAsFile(row: FileKey): Candidate['file'] {
   return {
     path: row.path,
     root: row.root,

@@ -51,6 +51,14 @@ export interface FileRow {
 
 export type NewFileRow = Omit<FileRow, 'id'>;
 
+const FILE_KEY_COLUMNS = [
+  'id', 'path', 'root', 'origin', 'kind', 'parent_path', 'agent_id', 'session_id', 'project', 'dev', 'ino', 'size',
+  'mtime_ms', 'level',
+] as const;
+
+/** The columns a refresh needs to decide what to do with a file. */
+export type FileKey = Pick<FileRow, (typeof FILE_KEY_COLUMNS)[number]>;
+
 /** FTS rows of one file are the rowid range [id << 21, (id + 1) << 21). */
 export const SEARCH_ROWS_PER_FILE = 2 ** 21;
 
@@ -73,6 +81,9 @@ export function prepareStatements(db: Db) {
   );
   return {
     allFiles: db.prepare<[], FileRow>('SELECT * FROM files'),
+    /** What a refresh compares against: identity and fingerprint only (a warm refresh reads nothing else). */
+    fileKeys: db.prepare<[], FileKey>(`SELECT ${FILE_KEY_COLUMNS.join(', ')} FROM files`),
+    stateOf: db.prepare<[number], { state: string | null }>('SELECT state FROM files WHERE id = ?'),
     staleAnalyses: db.prepare<[], FileRow>(
       "SELECT * FROM files WHERE kind = 'session' AND level >= 2 AND (analyzed_offset IS NULL OR analyzed_offset != parsed_offset)",
     ),
