@@ -56,7 +56,8 @@ interface Row {
   net: number;
   payloads: number;
   copies: number;
-  valid: boolean;
+  /** The fork validated in memory; null when there was nothing to fork. */
+  valid: boolean | null;
   note: string;
 }
 
@@ -82,10 +83,10 @@ for (const path of sessionFiles(folder)) {
     byClass,
     tombstones: planned.plan.totals.tombstoneTokens,
     net: planned.plan.totals.netReclaimed,
-    payloads: fork.applied.length,
-    copies: fork.applied.reduce((n, a) => n + a.removed.length, 0),
-    valid: report.ok,
-    note: planned.plan.actions.length === 0 ? (planned.plan.reasons[0]?.code ?? '') : fork.refused.length > 0 ? `${fork.refused.length} refused` : '',
+    payloads: fork?.applied.length ?? 0,
+    copies: fork?.applied.reduce((n, a) => n + a.removed.length, 0) ?? 0,
+    valid: report?.ok ?? null,
+    note: !fork ? (planned.plan.reasons[0]?.code ?? '') : fork.refused.length > 0 ? `${fork.refused.length} refused` : '',
   });
 }
 
@@ -112,7 +113,7 @@ for (const r of rows) {
       r.resident > 0 ? `${((r.net / r.resident) * 100).toFixed(1)}%` : '-',
       String(r.payloads),
       String(r.copies),
-      r.valid ? 'ok' : 'FAIL',
+      r.valid === null ? '-' : r.valid ? 'ok' : 'FAIL',
     ]) + (r.note ? `  ${r.note}` : ''),
   );
 }
@@ -125,9 +126,9 @@ console.log(
     resident > 0 ? `${((net / resident) * 100).toFixed(1)}%` : '-',
     String(total((r) => r.payloads)),
     String(total((r) => r.copies)),
-    rows.every((r) => r.valid) ? 'ok' : 'FAIL',
+    rows.every((r) => r.valid !== false) ? 'ok' : 'FAIL',
   ]),
 );
 console.log(`\nsessions ${rows.length} · resident ${humanTokens(resident)} · reclaimable ${humanTokens(total((r) => CLASSES.reduce((n, c) => n + r.byClass[c], 0)))} · tombstones ${humanTokens(total((r) => r.tombstones))} · net reclaimed ${humanTokens(net)} · copies tombstoned ${total((r) => r.copies)}`);
 if (rows.some((r) => r.resident > 0 && !r.reported)) console.log('* estimated: no provider-reported usage in the session');
-process.exitCode = rows.every((r) => r.valid) ? 0 : 1;
+process.exitCode = rows.every((r) => r.valid !== false) ? 0 : 1;

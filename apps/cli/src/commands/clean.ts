@@ -69,12 +69,12 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   if (!opts.fork) {
     // The preview built and validated the fork in memory: it shows exactly what --fork would write.
     if (opts.json) {
-      io.out(JSON.stringify({ mode: 'dry-run', session: sessionJson(planned, path), plan: planJson(planned.plan), validation: reportJson(report), refused: fork.refused.map((r) => ({ code: r.code, message: r.message, segmentId: r.action.segmentId })) }, null, 2));
+      io.out(JSON.stringify({ mode: 'dry-run', session: sessionJson(planned, path), plan: planJson(planned.plan), validation: report ? reportJson(report) : null, refused: (fork?.refused ?? []).map((r) => ({ code: r.code, message: r.message, segmentId: r.action.segmentId })) }, null, 2));
       return;
     }
     io.out(renderPlan(planned, path, p).join('\n'));
-    for (const line of refusedLines(fork.refused)) io.out(p.dim(line));
-    if (planned.plan.actions.length > 0) {
+    if (fork && report) {
+      for (const line of refusedLines(fork.refused)) io.out(p.dim(line));
       io.out('');
       io.out(p.bold(report.ok ? 'Checks (the fork would pass all of them)' : 'Checks (the fork would be REFUSED)'));
       io.out(renderChecks(report, p).join('\n'));

@@ -1,8 +1,7 @@
 import { isObject, str, type Json } from '../record-types';
-import { isCompact, parseRecord, rewriteSessionId, type ParsedLine } from './json-line';
+import { isCompact, parseRecord, renameSessionIdText, rewriteSessionId, type ParsedLine } from './json-line';
 import { WRITE_TOOL_FIELDS, payloadBytes, textOf, tombstoneMirror, tombstoneToolInput } from './payloads';
 import type { AppliedAction, ForkAction, ForkResult, RefusedAction, RemovedPayload } from './types';
-
 
 /**
  * Builds the fork of a transcript: the same lines in the same order, the payloads named by
@@ -12,17 +11,21 @@ import type { AppliedAction, ForkAction, ForkResult, RefusedAction, RemovedPaylo
  * and its line is left as it was. No I/O: lines in, lines out.
  */
 export function buildFork(originalLines: readonly string[], actions: readonly ForkAction[], newSessionId: string): ForkResult {
-  const parsed: (ParsedLine | null)[] = originalLines.map((l) => (l.trim() === '' ? null : parseRecord(l)));
+  // One pass to index the file; parsed records are not kept (memory follows one line), except the
+  // few lines actions touch, parsed again on demand.
   const lineOfUuid = new Map<string, number>();
   const toolNames = new Map<string, string>();
   const sessionIds: string[] = [];
-  parsed.forEach((p, i) => {
+  const kind = new Uint8Array(originalLines.length);
+  originalLines.forEach((text, i) => {
+    const p = text.trim() === '' ? null : parseRecord(text);
     if (!p) return;
+    const sid = str(p.record['sessionId']);
+    kind[i] = sid ? HAS_SESSION_ID : RECORD;
+    if (sid && !sessionIds.includes(sid)) sessionIds.push(sid);
     const uuid = str(p.record['uuid']);
     // A uuid written twice (a resumed copy): the later line is the one the client keeps.
     if (uuid) lineOfUuid.set(uuid, i);
-    const sid = str(p.record['sessionId']);
-    if (sid && !sessionIds.includes(sid)) sessionIds.push(sid);
     const message = p.record['message'];
     const content = isObject(message) ? message['content'] : undefined;
     if (p.record['type'] === 'assistant' && Array.isArray(content)) {
@@ -31,6 +34,11 @@ export function buildFork(originalLines: readonly string[], actions: readonly Fo
       }
     }
   });
+  const cache = new Map<number, ParsedLine | null>();
+  const at = (i: number): ParsedLine | null => {
+    if (!cache.has(i)) cache.set(i, kind[i] ? parseRecord(originalLines[i] as string) : null);
+    return cache.get(i) ?? null;
+  };
 
   const applied: AppliedAction[] = [];
   const refused: RefusedAction[] = [];
@@ -42,7 +50,7 @@ export function buildFork(originalLines: readonly string[], actions: readonly Fo
       refused.push({ action, code: 'duplicate_action', message: `the plan names ${key} twice` });
       continue;
     }
-    const outcome = applyOne(action, originalLines, parsed, lineOfUuid, toolNames);
+    const outcome = applyOne(action, originalLines, at, lineOfUuid, toolNames);
     if ('code' in outcome) refused.push(outcome);
     else {
       seen.add(key);
@@ -52,14 +60,14 @@ export function buildFork(originalLines: readonly string[], actions: readonly Fo
   }
 
   const lines = originalLines.map((line, i) => {
-    const p = parsed[i];
-    if (!p) return line;
+    if (kind[i] !== HAS_SESSION_ID && !touched.has(i)) return line;
     if (touched.has(i)) {
+      const p = at(i) as ParsedLine;
       if (typeof p.record['sessionId'] === 'string') p.record['sessionId'] = newSessionId;
       return JSON.stringify(p.record);
     }
     // A line that cannot be rewritten safely keeps its old id; the validator then refuses the fork.
-    return rewriteSessionId(line, p, newSessionId) ?? line;
+    return renameSessionIdText(line, newSessionId) ?? rewriteSessionId(line, at(i) as ParsedLine, newSessionId) ?? line;
   });
   return {
     lines,
@@ -71,10 +79,13 @@ export function buildFork(originalLines: readonly string[], actions: readonly Fo
   };
 }
 
+const RECORD = 1;
+const HAS_SESSION_ID = 2;
+
 function applyOne(
   action: ForkAction,
   originalLines: readonly string[],
-  parsed: readonly (ParsedLine | null)[],
+  lineAt: (index: number) => ParsedLine | null,
   lineOfUuid: ReadonlyMap<string, number>,
   toolNames: ReadonlyMap<string, string>,
 ): AppliedAction | RefusedAction {
@@ -83,12 +94,12 @@ function applyOne(
   if (action.tombstone.trim() === '') return refuse('empty_tombstone', 'the tombstone is empty');
   let index = lineOfUuid.get(action.uuid);
   if (action.line !== undefined) {
-    const at = parsed[action.line - 1];
-    if (at && at.record['uuid'] === action.uuid) index = action.line - 1;
+    const named = lineAt(action.line - 1);
+    if (named && named.record['uuid'] === action.uuid) index = action.line - 1;
     else if (index !== undefined) return refuse('line_mismatch', `record ${action.uuid} is on line ${index + 1}, not ${action.line}`, action.line);
   }
   if (index === undefined) return refuse('record_not_found', `no record has uuid ${action.uuid}`);
-  const p = parsed[index];
+  const p = lineAt(index);
   const line = index + 1;
   if (!p) return refuse('record_not_found', `line ${line} is not a JSON record`, line);
   if (!isCompact(p, originalLines[index] as string)) {

@@ -31,20 +31,14 @@ export function isCompact(p: ParsedLine, line: string): boolean {
 const SESSION_ID_TEXT = /("sessionId"\s*:\s*")((?:[^"\\]|\\.)*)(")/g;
 
 /**
- * Rewrites the top-level `sessionId` of a record line, changing no other byte. Compact lines are
+ * Rewrites the top-level `sessionId` of a record line, changing no other byte (the slow path, for
+ * lines `renameSessionIdText` cannot do: a nested `sessionId` beside the record's own). Compact lines are
  * re-serialised (the key keeps its place); other lines are edited as text, and the edit is checked
  * by parsing it back. Returns null when the line cannot be rewritten safely.
  */
 export function rewriteSessionId(line: string, parsed: ParsedLine, newId: string): string | null {
   const old = parsed.record['sessionId'];
   if (typeof old !== 'string' || old === newId) return line;
-  // In valid JSON an unescaped `"sessionId":"` can only be a key; if it occurs once, it is the
-  // record's own (top-level) one, and replacing its value as text changes no other byte.
-  const key = `"sessionId":"${old}"`;
-  const at = line.indexOf(key);
-  if (at >= 0 && line.indexOf('"sessionId":"', at + 1) < 0) {
-    return line.slice(0, at) + `"sessionId":"${newId}"` + line.slice(at + key.length);
-  }
   if (isCompact(parsed, line)) {
     parsed.record['sessionId'] = newId;
     const out = JSON.stringify(parsed.record);
@@ -64,9 +58,31 @@ export function rewriteSessionId(line: string, parsed: ParsedLine, newId: string
   }
 }
 
-/** The inverse used by the validator: the fork line with its new session id put back to `oldId`. */
-export function restoreSessionIdText(forkLine: string, newId: string, oldId: string): string {
-  return forkLine.replace(SESSION_ID_TEXT, (whole, a: string, value: string, c: string) =>
-    value === newId ? `${a}${oldId}${c}` : whole,
-  );
+/**
+ * Renames the session of a record known to carry a top-level `sessionId`, as text: when the line
+ * holds exactly one `"sessionId":"…"` key it is that one (in valid JSON an unescaped `"sessionId":"`
+ * can only be a key), so replacing its value changes no other byte. Null when that does not hold.
+ */
+export function renameSessionIdText(line: string, newId: string): string | null {
+  const key = '"sessionId":"';
+  const at = line.indexOf(key);
+  if (at < 0 || line.indexOf(key, at + 1) >= 0) return null;
+  const start = at + key.length;
+  const end = line.indexOf('"', start);
+  if (end < 0 || line.lastIndexOf('\\', end) >= start) return null;
+  return line.slice(0, start) + newId + line.slice(end);
+}
+
+/**
+ * The inverse used by the validator: the fork line with its new session id put back to `oldId`, and
+ * how many `sessionId` keys were put back (a fork renames exactly one per record).
+ */
+export function restoreSessionIdText(forkLine: string, newId: string, oldId: string): { text: string; count: number } {
+  let count = 0;
+  const text = forkLine.replace(SESSION_ID_TEXT, (whole, a: string, value: string, c: string) => {
+    if (value !== newId) return whole;
+    count++;
+    return `${a}${oldId}${c}`;
+  });
+  return { text, count };
 }

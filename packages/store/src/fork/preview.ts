@@ -6,8 +6,9 @@ export const PREVIEW_SESSION_ID = '00000000-0000-4000-8000-000000000000';
 
 export interface ForkPreview {
   planned: LinesPlan;
-  fork: ForkResult;
-  report: ValidationReport;
+  /** Null when the plan is empty: there is no fork to build. */
+  fork: ForkResult | null;
+  report: ValidationReport | null;
 }
 
 /**
@@ -16,6 +17,7 @@ export interface ForkPreview {
  */
 export function previewFork(path: string, lines: readonly string[], options: PlanLinesOptions = {}): ForkPreview {
   const planned = planFromLines(path, lines, options);
+  if (planned.actions.length === 0) return { planned, fork: null, report: null };
   const fork = buildFork(lines, planned.actions, PREVIEW_SESSION_ID);
   const report = validateFork(lines, fork.lines, { actions: fork.applied.map((a) => a.action), touchedLines: fork.touchedLines });
   return { planned, fork, report };

@@ -1,0 +1,75 @@
+import { isObject, str, type JsonObject } from '../record-types';
+import { contentOf } from './touched';
+
+/** What the structural checks need from one line, so that parsed records need not be kept. */
+export interface LineFacts {
+  invalid: boolean;
+  uuid?: string;
+  parent?: string;
+  sessionId?: string;
+  uses: string[];
+  results: string[];
+  /** Where the line has empty content, e.g. `message.content[2].content`. */
+  empties: string[];
+}
+
+export function factsOf(record: JsonObject | null, text: string): LineFacts {
+  if (!record) return { invalid: text.trim() !== '', uses: [], results: [], empties: [] };
+  const f: LineFacts = { invalid: false, uses: [], results: [], empties: [] };
+  const uuid = str(record['uuid']);
+  if (uuid) f.uuid = uuid;
+  const parent = str(record['parentUuid']);
+  if (parent) f.parent = parent;
+  const sid = str(record['sessionId']);
+  if (sid) f.sessionId = sid;
+  const content = contentOf(record);
+  const type = record['type'];
+  if ((type === 'user' || type === 'assistant') && (content === '' || (Array.isArray(content) && content.length === 0))) f.empties.push('message.content');
+  if (Array.isArray(content)) {
+    content.forEach((b, j) => {
+      if (!isObject(b)) return;
+      if (b['type'] === 'tool_use' && typeof b['id'] === 'string') f.uses.push(b['id']);
+      if (b['type'] === 'tool_result') {
+        f.results.push(str(b['tool_use_id']) ?? '');
+        const c = b['content'];
+        if (c === '' || (Array.isArray(c) && c.length === 0)) f.empties.push(`message.content[${j}].content`);
+      }
+      if (b['type'] === 'text' && b['text'] === '') f.empties.push(`message.content[${j}].text`);
+    });
+  }
+  return f;
+}
+
+/** The structure of one file, accumulated line by line. */
+export class Structure {
+  readonly invalid = new Set<number>();
+  readonly uuids = new Map<string, number>();
+  readonly sessionIds = new Set<string>();
+  private readonly parents: [number, string][] = [];
+  private readonly uses = new Set<string>();
+  private readonly results = new Set<string>();
+  readonly empty = new Set<string>();
+
+  add(line: number, f: LineFacts): void {
+    if (f.invalid) this.invalid.add(line);
+    if (f.uuid) this.uuids.set(f.uuid, (this.uuids.get(f.uuid) ?? 0) + 1);
+    if (f.parent) this.parents.push([line, f.parent]);
+    if (f.sessionId) this.sessionIds.add(f.sessionId);
+    for (const u of f.uses) this.uses.add(u);
+    for (const r of f.results) this.results.add(r);
+    for (const e of f.empties) this.empty.add(`${line}:${e}`);
+  }
+
+  /** `<line>:<parent>` for every parentUuid that names no record of the file. */
+  dangling(): Set<string> {
+    return new Set(this.parents.filter(([, p]) => !this.uuids.has(p)).map(([l, p]) => `${l}:${p}`));
+  }
+
+  orphanResults(): Set<string> {
+    return new Set([...this.results].filter((id) => !this.uses.has(id)));
+  }
+
+  unansweredUses(): Set<string> {
+    return new Set([...this.uses].filter((id) => !this.results.has(id)));
+  }
+}
