@@ -23,6 +23,11 @@
  * file whose inode changed, that shrank, or whose bytes before the offset changed is read again from
  * the start; a deleted file's row is removed. The database (WAL, numbered migrations with checksums)
  * is a cache: a damaged one, or one from a newer schema, is moved aside and rebuilt.
+ *
+ * Workers: summaries and analyses run in worker threads started from an esbuild bundle of
+ * worker-entry.ts made at first use (no TypeScript loader in the workers). A bundled host (the
+ * desktop app) passes `workerUrl` (its own built worker entry) or `workers: 0`; if workers cannot
+ * start, the index carries on in the calling thread and says so in the refresh's notices.
  */
 import { SessionIndex, type OpenIndexOptions } from './session-index';
 
