@@ -15,7 +15,8 @@ export class ForkError extends Error {
       | 'archive_missing'
       | 'not_a_fork'
       | 'segment_not_found'
-      | 'nothing_to_do',
+      | 'nothing_to_do'
+      | 'invalid',
     message: string,
   ) {
     super(message);

@@ -117,7 +117,7 @@ export function undoFork(ref: string, options: ArchiveOptions & { newSessionId?:
   const restored = buildFork(original.lines, [], id);
   const report = validateFork(original.lines, restored.lines);
   if (!report.ok) {
-    throw new ForkError('nothing_to_do', `the restored session did not validate (${report.checks.filter((c) => !c.ok).map((c) => c.id).join(', ')}); nothing was written`);
+    throw new ForkError('invalid', `the restored session did not validate (${report.checks.filter((c) => !c.ok).map((c) => c.id).join(', ')}); nothing was written`);
   }
   const text = joinLines(restored.lines, original.endsWithNewline);
   const sidecars = sidecarBytes.map((s) => prepareOne(`archive:${s.rel}`, s.rel, id, s.bytes));

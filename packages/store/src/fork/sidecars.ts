@@ -90,7 +90,7 @@ export function prepareOne(path: string, rel: string, newSessionId: string, byte
   const failed = report.checks.filter((c) => !c.ok && c.id !== 'session-id');
   // A subagent file with no sessionId at all needs no rewrite; anything else must check out.
   if (failed.length > 0) {
-    throw new ForkError('nothing_to_do', `the subagent file ${rel} could not be carried over: ${failed.map((c) => c.id).join(', ')} failed`);
+    throw new ForkError('invalid', `the subagent file ${rel} could not be carried over: ${failed.map((c) => c.id).join(', ')} failed`);
   }
   const text = joinLines(fork.lines, snap.endsWithNewline);
   const forkBytes = Buffer.from(text, 'utf8');
