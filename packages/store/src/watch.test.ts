@@ -37,6 +37,7 @@ it('reports new sessions, appends (only once the line is complete), atomic repla
   const index = openIndex({ dbPath: join(tree.dir, 'index.db'), roots: [root], workers: 0 });
   await index.refresh({ analyze: false });
   const turnsBefore = index.get(path)[0]?.turns ?? 0;
+  const recordsBefore = index.get(path)[0]?.records ?? 0;
   const changes: SessionChange[] = [];
   const w = watchRoots(index, (c) => changes.push(c), { debounceMs: 50, analyze: false });
   // The async-iterator form sees the same changes.
@@ -51,8 +52,11 @@ it('reports new sessions, appends (only once the line is complete), atomic repla
   const restStart = cut;
   const nextNl = whole.indexOf(10, restStart) + 1;
   appendFileSync(path, whole.subarray(restStart, nextNl - 10));
-  await new Promise((r) => setTimeout(r, 400));
-  expect(index.get(path)[0]?.size).toBe(nextNl - 10);
+  const torn = await nextChange(changes, (c) => c.path === path && c.row?.size === nextNl - 10);
+  // The half-written line was not read: nothing new was counted, and no problem was reported.
+  expect(torn.row?.records).toBe(recordsBefore);
+  expect(torn.row?.turns).toBe(turnsBefore);
+  expect(torn.row?.problems).toBe(0);
   appendFileSync(path, whole.subarray(nextNl - 10));
   const appended = await nextChange(changes, (c) => c.reason === 'appended' && c.row?.size === whole.length);
   expect(appended.type).toBe('updated');
