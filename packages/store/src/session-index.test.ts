@@ -97,6 +97,12 @@ describe('first index of real corpus folders', () => {
     expect(rows.every((r) => r.stage === 'analysed')).toBe(true);
     const superseded = rows.find((r) => r.project === '-01-superseded-reads');
     expect(superseded?.reclaimableByClass?.['stale-superseded']).toBeGreaterThan(0);
+    // A subagent file that grows makes its session's analysis stale, and it is run again.
+    const [session, agent] = pooled.get(rows.find((r) => r.subagents > 0)?.sessionId ?? '');
+    appendFileSync(agent?.path ?? '', '\n');
+    const again = await pooled.refresh();
+    expect(again.analysed).toBe(1);
+    expect(pooled.get(session?.path ?? '')[0]?.stage).toBe('analysed');
     await pooled.close();
   });
 });

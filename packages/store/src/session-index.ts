@@ -572,6 +572,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
         next.analyzed_offset = null;
       }
       this.st.updateFile.run(next);
+      if (next.kind === 'subagent' && next.parent_path) this.st.invalidateAnalysis.run(next.parent_path);
       return next;
     })();
   }

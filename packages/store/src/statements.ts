@@ -84,6 +84,8 @@ export function prepareStatements(db: Db) {
     /** What a refresh compares against: identity and fingerprint only (a warm refresh reads nothing else). */
     fileKeys: db.prepare<[], FileKey>(`SELECT ${FILE_KEY_COLUMNS.join(', ')} FROM files`),
     stateOf: db.prepare<[number], { state: string | null }>('SELECT state FROM files WHERE id = ?'),
+    /** A subagent file changed: its session's analysis (which links the subagent windows) is stale. */
+    invalidateAnalysis: db.prepare<[string], never>('UPDATE files SET analyzed_offset = NULL WHERE path = ?'),
     staleAnalyses: db.prepare<[], FileRow>(
       "SELECT * FROM files WHERE kind = 'session' AND level >= 2 AND (analyzed_offset IS NULL OR analyzed_offset != parsed_offset)",
     ),
