@@ -35,11 +35,13 @@ export function quickLook(path: string, subagentFile: boolean): QuickLook {
       const n = readSync(fd, buf, 0, len, 0);
       bytesRead += n;
       const lastNl = buf.lastIndexOf(10, n - 1);
-      headEnd = lastNl + 1;
       const head = new SummaryAccumulator(emptyState(subagentFile));
       let line = 0;
+      // Where the head stopped reading: the tail covers everything after it.
+      headEnd = 0;
       for (const l of lastNl > 0 ? buf.toString('utf8', 0, lastNl).split('\n') : []) {
         head.line(l, ++line);
+        headEnd += Buffer.byteLength(l, 'utf8') + 1;
         if (head.state.firstPrompt !== null) break;
       }
       state = head.finish().state;
@@ -89,7 +91,9 @@ function readTail(lines: string[], state: SummaryState): boolean {
     const u = isObj(m) ? m['usage'] : undefined;
     if (!isObj(m) || !isObj(u) || m['model'] === '<synthetic>') continue;
     const n = (v: unknown) => (typeof v === 'number' ? v : 0);
-    state.contextTokens = n(u['input_tokens']) + n(u['cache_creation_input_tokens']) + n(u['cache_read_input_tokens']);
+    const context = n(u['input_tokens']) + n(u['cache_creation_input_tokens']) + n(u['cache_read_input_tokens']);
+    if (context === 0) continue; // an API error record: look further back
+    state.contextTokens = context;
     state.lastModel = str(m['model']);
     return true;
   }

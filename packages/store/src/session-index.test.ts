@@ -1,10 +1,10 @@
 import { appendFileSync, existsSync, readFileSync, readdirSync, renameSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { computeCost } from '@glassbox/analysis';
+import { analyzeSession, computeCost } from '@glassbox/analysis';
 import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
 import Database from 'better-sqlite3';
-import { openIndex, type SessionRow } from './index';
+import { nodeAnalysisPorts, openIndex, type SessionRow } from './index';
 import { CORPUS, SCENARIOS, copyPublic, copyScenario, tempTree, type TempTree } from './test-corpus';
 
 let tree: TempTree;
@@ -71,6 +71,8 @@ describe('first index of real corpus folders', () => {
         cr: expected.total.usage.cacheReadTokens,
       });
       expect(r.totalCostUsd).toBeCloseTo(expected.total.cost ?? NaN, 9);
+      // The reported context agrees with the full analysis's.
+      expect(r.contextTokens).toBe(analyzeSession(session, nodeAnalysisPorts()).context.reportedTokens);
     }
 
     // Full-text search over prompts, paths and commands.

@@ -247,7 +247,8 @@ export class SummaryAccumulator {
       };
       // A later record of the same message carries the final usage of a streamed reply.
       this.messages.set(key, m);
-      if (ownThread) {
+      // An API error record carries zero usage: the context is the last real request's (as in analysis).
+      if (ownThread && m.input + m.cacheCreation + m.cacheRead > 0) {
         this.state.contextTokens = m.input + m.cacheCreation + m.cacheRead;
         this.state.lastModel = model;
       }
