@@ -285,7 +285,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
         w.c.row = row;
       }
     })();
-    for (const w of fresh) if (w.c.row) this.emitChange('added', w.c.row.level < 0 ? 'unreadable' : 'new', w.c.row, w.c.row);
+    for (const w of fresh) if (w.c.row) this.emitChange(w.c.key ? 'updated' : 'added', w.c.row.level < 0 ? 'unreadable' : 'new', w.c.row, w.c.row);
     report.listReadyMs = performance.now() - t0;
     progress('list', fresh.length, fresh.length, 0, 0);
 
@@ -311,7 +311,8 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
         else report.rewritten++;
         if (result.ok) report.bytesRead += result.bytesRead;
         const now = updated[k] as FileRow;
-        this.emitChange(mode === 'new' ? 'added' : 'updated', result.ok ? reason : 'unreadable', now, now);
+        // A new file's row was added by the list stage: its summary is an update of that row.
+        this.emitChange('updated', result.ok ? reason : 'unreadable', now, now);
         done++;
         bytesDone += result.ok ? result.bytesRead : 0;
       });

@@ -67,8 +67,14 @@ it('reports new sessions, appends (only once the line is complete), atomic repla
   const other = join(project, 'aaaaaaaa-1111-2222-3333-444444444444.jsonl');
   writeFileSync(join(project, '.tmp'), whole);
   renameSync(join(project, '.tmp'), other);
-  const added = await nextChange(changes, (c) => c.type === 'added' && c.path === other && c.row?.stage === 'summarised');
-  expect(added.row?.sessionId).toBe(appended.row?.sessionId);
+  const summarised = await nextChange(changes, (c) => c.path === other && c.reason === 'summarised');
+  expect(summarised.type).toBe('updated');
+  expect(summarised.row?.sessionId).toBe(appended.row?.sessionId);
+  // One 'added' for the new row (from its first and last records), then updates of that row.
+  expect(changes.filter((c) => c.path === other).map((c) => [c.type, c.reason, c.row?.stage])).toEqual([
+    ['added', 'new', 'listed'],
+    ['updated', 'summarised', 'summarised'],
+  ]);
 
   unlinkSync(other);
   const removed = await nextChange(changes, (c) => c.type === 'removed' && c.path === other);
