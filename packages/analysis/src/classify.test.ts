@@ -185,3 +185,15 @@ describe('never evicted', () => {
     expect(plan.reasons.map((r) => r.code)).toContain('all_protected');
   });
 });
+
+describe('tombstone text', () => {
+  it('names what was removed: a read with its range, or another tool\'s result', async () => {
+    const { planEviction: plan } = await import('./plan');
+    const snap = analyzeFile(generatedSession('01-superseded-reads'), { protectTail: 0 });
+    const actions = plan(snap, { minimumSavings: 0 }).actions;
+    const read = actions.find((a) => a.line === 14);
+    expect(read?.tombstone).toMatch(/^\[glassbox: removed a read of src\/inventory\.py whole file \(stale-superseded: the later read on line 44/);
+    const edit = actions.find((a) => a.line === 25);
+    expect(edit?.tombstone).toContain('removed the Edit result for src/inventory.py (duplicate: an identical copy is kept on line 40)');
+  });
+});

@@ -35,10 +35,11 @@ export function deathReason(proof: Proof, label?: string): string {
 export function removedWhat(seg: Segment): string {
   const src = seg.source.label;
   if (seg.kind === 'tool-input') return `the ${seg.toolName ?? 'tool'} input for ${src}`;
-  if (seg.proof && 'range' in seg.proof && seg.source.type === 'file') {
-    return `a read of ${src} ${rangeText(seg.proof.range)}`;
+  const isRead = seg.toolName === undefined || seg.toolName === 'Read';
+  if (seg.source.type === 'file' && isRead) {
+    return seg.proof && 'range' in seg.proof ? `a read of ${src} ${rangeText(seg.proof.range)}` : `a read of ${src}`;
   }
-  if (seg.source.type === 'file') return `a read of ${src}`;
+  if (seg.source.type === 'file') return `the ${seg.toolName} result for ${src}`;
   return `the ${seg.toolName ?? seg.source.type} output of ${src}`;
 }
 
