@@ -145,7 +145,10 @@ test('appending a record to a session file updates its row (and the open window)
   const size = row(page, s).getByTestId('row-size');
   const was = await size.textContent();
   const last = lines(s.path).pop() as string;
-  appendFileSync(s.path, `${last}\n`);
+  // The biggest record, so the human size shown changes too.
+  const biggest = lines(s.path).reduce((a, b) => (b.length > a.length ? b : a));
+  appendFileSync(s.path, `${last}\n${biggest}\n`);
+  await expect(row(page, s)).toHaveAttribute('data-bytes', String(statSync(s.path).size));
   await expect(size).not.toHaveText(was ?? '');
   await expect(row(page, s)).toHaveClass(/flash/);
   await shot(page, '06-live-row');

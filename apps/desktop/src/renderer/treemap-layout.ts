@@ -35,6 +35,8 @@ export interface Tile {
 export interface GroupTile {
   key: string;
   depth: 1 | 2;
+  /** Drawn with a label strip on top (big enough for one). */
+  header: boolean;
   label: string;
   tokens: number;
   x0: number;
@@ -50,10 +52,14 @@ export interface TreemapLayout {
 }
 
 export const GROUP_HEADER = 18;
+/** Groups smaller than this (px²) are drawn without a label strip (hover and the legend name them). */
+export const HEADER_MIN_AREA = 6000;
 /** A segment smaller than this many square pixels is drawn as part of a "N small segments" tile. */
 export const MIN_TILE_AREA = 24;
+/** A source group smaller than this is drawn without its outline. */
+export const MIN_OUTLINE_AREA = 900;
 /** Each dead segment is drawn at least this share of the whole (see layoutTreemap). */
-export const DEAD_FLOOR_SHARE = 0.004;
+export const DEAD_FLOOR_SHARE = 0.006;
 
 export function leavesOf(snapshot: ClassifiedSnapshot, groupBy: 'class' | 'source'): TreeLeaf[] {
   const out: TreeLeaf[] = snapshot.segments.map((s) => ({
@@ -150,6 +156,9 @@ export function layoutTreemap(
     topDepth = 2;
   }
 
+  // A group gets a label strip only when it is big enough to keep room for its tiles under it.
+  const areaTotal = visible.reduce((n, l) => n + areaOf(l), 0);
+  const hasHeader = (value: number) => (value / areaTotal) * width * height >= HEADER_MIN_AREA;
   const root = hierarchy<Node>({ key: 'root', children: rootChildren }, (d) => d.children)
     .sum((d) => d.leaf?.area ?? 0)
     .sort((a, b) => (b.value ?? 0) - (a.value ?? 0));
@@ -158,7 +167,7 @@ export function layoutTreemap(
     .size([width, height])
     .round(true)
     .paddingInner(2)
-    .paddingTop((n) => (n.depth === 1 && zoom.length === 0 && n.children ? GROUP_HEADER : n.depth >= 1 && n.children ? 1 : 0))
+    .paddingTop((n) => (n.depth === 1 && zoom.length === 0 && n.children && hasHeader(n.value ?? 0) ? GROUP_HEADER : n.depth >= 1 && n.children ? 1 : 0))
     .paddingLeft((n) => (n.depth >= 1 && n.children ? 1 : 0))
     .paddingRight((n) => (n.depth >= 1 && n.children ? 1 : 0))
     .paddingBottom((n) => (n.depth >= 1 && n.children ? 1 : 0))(root);
@@ -177,9 +186,12 @@ export function layoutTreemap(
       return;
     }
     const depth: 1 | 2 = zoom.length === 0 ? (n.depth === 1 ? 1 : 2) : topDepth;
+    // Source outlines too small to see are not drawn (thousands of them at 50k segments).
+    if (depth === 2 && (n.x1 - n.x0) * (n.y1 - n.y0) < MIN_OUTLINE_AREA) return;
     groups.push({
       key: n.data.key,
       depth,
+      header: depth === 1 && zoom.length === 0 && hasHeader(n.value ?? 0),
       label: depth === 1 ? groupLabel(n.data.key, groupBy) : n.data.key,
       tokens: n.leaves().reduce((sum, leaf) => sum + (leaf.data.leaf?.tokens ?? 0), 0),
       x0: n.x0,

@@ -158,6 +158,7 @@ function SessionRowView({ row, selected, cursor, flash, onOpen }: { row: Session
       aria-selected={selected}
       data-path={row.path}
       data-session-id={row.id}
+      data-bytes={row.bytes}
       data-testid="session-row"
       onClick={onOpen}
       title={`${row.path}\n${humanBytes(row.bytes)}`}

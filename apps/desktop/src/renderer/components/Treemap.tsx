@@ -107,7 +107,7 @@ export function Treemap({ snapshot }: { snapshot: ClassifiedSnapshot }) {
             className={`tm-group depth-${g.depth}`}
             style={{ left: g.x0, top: g.y0, width: g.x1 - g.x0, height: g.y1 - g.y0 }}
           >
-            {g.depth === 1 && zoom.length === 0 && g.x1 - g.x0 > 50 ? (
+            {g.header && g.x1 - g.x0 > 40 ? (
               <button
                 type="button"
                 className="tm-group-label"
