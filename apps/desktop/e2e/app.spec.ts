@@ -183,6 +183,30 @@ test.describe('with no sessions on the machine', () => {
   });
 });
 
+test.describe('with no sessions but the bundled samples', () => {
+  test.use({ scenarios: [], samples: true });
+  test('sample sessions are offered, and one opens with its proofs', async ({ page, app }) => {
+    await page.goto(app.url);
+    const samples = page.getByTestId('sample');
+    await expect(samples).toHaveCount(7);
+    await shot(page, '08-empty-with-samples');
+    await samples.filter({ hasText: '02-gone-drift-errors' }).click();
+    // Samples carry the project as it was after the session, so gone and drift are provable.
+    await expect(page.getByTestId('treemap').locator('[data-class="gone"]').first()).toBeVisible();
+    await expect(page.getByTestId('treemap').locator('[data-class="stale-drift"]').first()).toBeVisible();
+  });
+});
+
+test('the session list works from the keyboard', async ({ page, app }) => {
+  await openApp(page, app);
+  await page.keyboard.press('/');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[data-testid=session-row].selected')).toHaveCount(1);
+  await expect(page.getByTestId('treemap').locator('.tm-tile').first()).toBeVisible();
+});
+
 test('without the token the page is refused', async ({ page, app }) => {
   const res = await page.goto(new URL(app.url).origin + '/');
   expect(res?.status()).toBe(403);

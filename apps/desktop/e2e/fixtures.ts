@@ -34,12 +34,15 @@ export interface App {
 interface Options {
   scenarios: string[];
   mapRepos: boolean;
+  /** Offer the bundled sample sessions (the generated corpus) when there are none. */
+  samples: boolean;
 }
 
 export const test = base.extend<Options & { app: App }>({
   scenarios: [['01-superseded-reads', '02-gone-drift-errors', '05-autocompact'], { option: true }],
   mapRepos: [true, { option: true }],
-  app: async ({ scenarios, mapRepos, playwright }, use) => {
+  samples: [false, { option: true }],
+  app: async ({ scenarios, mapRepos, samples, playwright }, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'glassbox-e2e-'));
     const configDir = join(dir, 'claude');
     const projectsDir = join(configDir, 'projects');
@@ -56,7 +59,7 @@ export const test = base.extend<Options & { app: App }>({
       if (mapRepos) repoArgs.push('--repo', `${m.cwd}=${join(GENERATED, name, 'project-after')}`);
     }
     const child: ChildProcess = spawn(process.execPath, [join(REPO_ROOT, 'apps/cli/bin/glassbox.mjs'), 'ui', '--no-open', ...repoArgs], {
-      env: { ...process.env, CLAUDE_CONFIG_DIR: configDir, GLASSBOX_DATA_DIR: dataDir, GLASSBOX_SAMPLES_DIR: join(dir, 'no-samples') },
+      env: { ...process.env, CLAUDE_CONFIG_DIR: configDir, GLASSBOX_DATA_DIR: dataDir, GLASSBOX_SAMPLES_DIR: samples ? GENERATED : join(dir, 'no-samples') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';

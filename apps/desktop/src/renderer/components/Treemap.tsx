@@ -159,7 +159,7 @@ function Tooltip({ hover, width }: { hover: Hover; width: number }) {
         <span className="swatch" style={{ background: CLASS_COLOUR[t.cls] }} /> {CLASS_LABEL[t.cls]}
       </div>
       <div className="tt-line">
-        {humanTokens(t.tokens)} tokens <span className="dim">({exact(t.tokens)} estimated)</span>
+        {humanTokens(t.tokens)} tokens <span className="dim">({exact(t.tokens)}{t.kind === 'unattributed' ? '' : ' estimated'})</span>
       </div>
       {t.kind === 'merged' ? <div className="tt-line dim">{t.count} segments too small to draw — double-click to drill in</div> : null}
       {t.kind === 'unattributed' ? <div className="tt-line dim">reported total minus what the transcript accounts for</div> : null}

@@ -138,6 +138,7 @@ function WindowHeader({ snapshot, repoNote }: { snapshot: ClassifiedSnapshot; re
         </ul>
       </div>
       <RepoLine snapshot={snapshot} repoNote={repoNote} />
+      <Subagents snapshot={snapshot} />
     </header>
   );
 }
@@ -161,7 +162,7 @@ function RepoLine({ snapshot, repoNote }: { snapshot: ClassifiedSnapshot; repoNo
   return (
     <div className={`repo-line${missing ? ' missing' : ''}`}>
       <span className="dim">working directory</span> <code title={repoNote}>{middle(repoNote, 110)}</code>
-      {missing ? <span className="warn"> — not on this machine, so nothing can be proven gone or drifted.</span> : null}
+      {missing ? <span className="warn" title="Without the project's files, nothing can be proven gone or drifted."> — not on this machine</span> : null}
       {editing ? (
         <form
           className="inline-form"
@@ -190,4 +191,20 @@ function middle(text: string, max: number): string {
   if (text.length <= max) return text;
   const half = Math.floor((max - 1) / 2);
   return `${text.slice(0, half)}…${text.slice(-half)}`;
+}
+
+/** Subagents have windows of their own: linked here, opened like sessions. */
+function Subagents({ snapshot }: { snapshot: ClassifiedSnapshot }) {
+  const openSession = useApp((s) => s.openSession);
+  if (snapshot.subagents.length === 0) return null;
+  return (
+    <div className="repo-line" data-testid="subagents">
+      <span className="dim">subagent windows</span>
+      {snapshot.subagents.map((a) => (
+        <button key={a.path} type="button" className="link" onClick={() => void openSession(a.path)} title={a.path}>
+          {a.description ?? a.agentType ?? a.agentId} ({humanTokens(a.reportedTokens ?? a.estimatedTokens)})
+        </button>
+      ))}
+    </div>
+  );
 }
