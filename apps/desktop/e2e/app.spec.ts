@@ -38,6 +38,11 @@ test('a session opens and its treemap shows segments of each class it has', asyn
   const treemap = page.getByTestId('treemap');
   for (const k of classes) await expect(treemap.locator(`[data-class="${k}"]`).first()).toBeVisible();
   await expect(treemap.locator('[data-class="unattributed"]')).toHaveCount(view.snapshot.context.unattributedTokens > 0 ? 1 : 0);
+  // Hiding the system prompt and tools gives the transcript's own segments the whole area.
+  await page.getByTestId('toggle-unattributed').uncheck();
+  await expect(treemap.locator('[data-class="unattributed"]')).toHaveCount(0);
+  await shot(page, '02-window-transcript-only');
+  await page.getByTestId('toggle-unattributed').check();
   await expect(page.getByText(/tokens reported/)).toBeVisible();
   await expect(page.getByTestId('turns-chart')).toBeVisible();
   await shot(page, '02-window-treemap');

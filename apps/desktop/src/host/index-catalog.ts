@@ -3,6 +3,8 @@ import type { IndexProgress, SessionRow, SessionSort } from '../shared/ipc-contr
 import type { CatalogChange, SessionCatalog } from './catalog';
 import { LIVE_MS } from './scan-catalog';
 
+const STAGE: Record<string, string> = { discover: 'Looking for sessions', list: 'Listing', summary: 'Reading', analysis: 'Analysing' };
+
 const SORT: Record<SessionSort, 'activity' | 'size' | 'tokens' | 'reclaimable'> = {
   activity: 'activity',
   size: 'size',
@@ -56,7 +58,12 @@ export class IndexCatalog implements SessionCatalog {
   async refresh(onProgress: (p: IndexProgress) => void): Promise<void> {
     onProgress({ phase: 'scanning', done: 0, total: 0 });
     const report = await this.index.refresh({
-      onProgress: (p) => onProgress({ phase: p.phase === 'done' ? 'done' : 'indexing', done: p.files, total: p.filesTotal }),
+      onProgress: (p) =>
+        onProgress(
+          p.phase === 'done'
+            ? { phase: 'done', done: p.files, total: p.filesTotal }
+            : { phase: 'indexing', done: p.files, total: p.filesTotal, current: STAGE[p.phase] ?? 'Indexing' },
+        ),
     });
     onProgress({ phase: 'done', done: report.files, total: report.files });
   }

@@ -47,7 +47,7 @@ export class ScanCatalog implements SessionCatalog {
     for (const path of this.cache.keys()) if (!seen.has(path)) this.cache.delete(path);
     let done = 0;
     for (const file of files) {
-      onProgress({ phase: 'indexing', done, total: files.length, current: file.path });
+      onProgress({ phase: 'indexing', done, total: files.length, current: 'Reading' });
       this.update(file.path);
       done++;
       // Let the host answer requests between files.

@@ -41,6 +41,8 @@ export interface AppState {
   groupBy: GroupBy;
   zoom: string[];
   withSpent: boolean;
+  /** Draw the system prompt, tools and memory (reported minus transcript) in the treemap. */
+  showUnattributed: boolean;
   // Inspector
   selectedSegmentId: string | null;
   detail: SegmentDetail | null;
@@ -57,6 +59,7 @@ export interface AppState {
   setGroupBy(g: GroupBy): void;
   setZoom(z: string[]): void;
   setWithSpent(v: boolean): void;
+  setShowUnattributed(v: boolean): void;
   selectSegment(id: string | null): Promise<void>;
   openFile(args: FileOpenArgs): Promise<void>;
   applyChange(change: SessionChanged): void;
@@ -86,6 +89,7 @@ export const useApp = create<AppState>()((set, get) => ({
   groupBy: 'class',
   zoom: [],
   withSpent: false,
+  showUnattributed: true,
   selectedSegmentId: null,
   detail: null,
   detailLoading: false,
@@ -136,6 +140,10 @@ export const useApp = create<AppState>()((set, get) => ({
   setWithSpent(v) {
     set({ withSpent: v });
     void get().reloadView();
+  },
+
+  setShowUnattributed(v) {
+    set({ showUnattributed: v, zoom: [] });
   },
 
   async selectSegment(id) {

@@ -61,7 +61,7 @@ export const MIN_OUTLINE_AREA = 900;
 /** Each dead segment is drawn at least this share of the whole (see layoutTreemap). */
 export const DEAD_FLOOR_SHARE = 0.006;
 
-export function leavesOf(snapshot: ClassifiedSnapshot, groupBy: 'class' | 'source'): TreeLeaf[] {
+export function leavesOf(snapshot: ClassifiedSnapshot, groupBy: 'class' | 'source', withUnattributed = true): TreeLeaf[] {
   const out: TreeLeaf[] = snapshot.segments.map((s) => ({
     id: s.id,
     tokens: Math.max(1, s.tokens),
@@ -71,7 +71,7 @@ export function leavesOf(snapshot: ClassifiedSnapshot, groupBy: 'class' | 'sourc
     label: s.source.label || s.kind,
   }));
   const rest = snapshot.context.unattributedTokens;
-  if (rest > 0) {
+  if (rest > 0 && withUnattributed) {
     out.push({
       id: 'unattributed',
       tokens: rest,

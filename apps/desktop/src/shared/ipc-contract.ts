@@ -75,7 +75,7 @@ export interface IndexProgress {
   phase: 'idle' | 'scanning' | 'indexing' | 'done';
   done: number;
   total: number;
-  /** The file being read now, for the status line. */
+  /** What is being done now (a stage, or the file being read), for the status line. */
   current?: string;
 }
 

@@ -144,7 +144,7 @@ export function SessionBrowser() {
           </div>
         ))}
       </div>
-      <IndexStatus done={progress.done} total={progress.total} phase={progress.phase} sessions={sessions.length} />
+      <IndexStatus done={progress.done} total={progress.total} phase={progress.phase} stage={progress.current} sessions={sessions.length} />
     </nav>
   );
 }
@@ -186,14 +186,14 @@ function SessionRowView({ row, selected, cursor, flash, onOpen }: { row: Session
   );
 }
 
-function IndexStatus({ done, total, phase, sessions }: { done: number; total: number; phase: string; sessions: number }) {
+function IndexStatus({ done, total, phase, stage, sessions }: { done: number; total: number; phase: string; stage: string | undefined; sessions: number }) {
   if (phase === 'idle') return <div className="index-status dim">Starting…</div>;
   if (phase === 'scanning') return <div className="index-status">Looking for sessions…</div>;
   if (phase === 'indexing') {
     return (
       <div className="index-status" role="status">
         <span>
-          Indexing {done}/{total}
+          {stage ?? 'Indexing'} {done}/{total}
         </span>
         <progress max={total || 1} value={done} />
       </div>

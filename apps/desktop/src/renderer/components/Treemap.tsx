@@ -32,7 +32,8 @@ export function Treemap({ snapshot }: { snapshot: ClassifiedSnapshot }) {
     return () => ro.disconnect();
   }, []);
 
-  const leaves = useMemo(() => leavesOf(snapshot, groupBy), [snapshot, groupBy]);
+  const showUnattributed = useApp((s) => s.showUnattributed);
+  const leaves = useMemo(() => leavesOf(snapshot, groupBy, showUnattributed), [snapshot, groupBy, showUnattributed]);
   const layout = useMemo(
     () => layoutTreemap(leaves, { width: size.width, height: size.height, zoom, groupBy }),
     [leaves, size.width, size.height, zoom, groupBy],

@@ -60,6 +60,8 @@ function WindowHeader({ snapshot, repoNote }: { snapshot: ClassifiedSnapshot; re
   const setZoom = useApp((s) => s.setZoom);
   const withSpent = useApp((s) => s.withSpent);
   const setWithSpent = useApp((s) => s.setWithSpent);
+  const showUnattributed = useApp((s) => s.showUnattributed);
+  const setShowUnattributed = useApp((s) => s.setShowUnattributed);
   const c = snapshot.context;
   const whole = c.reportedTokens ?? c.estimatedTokens;
   const r = snapshot.reclaimable;
@@ -125,8 +127,13 @@ function WindowHeader({ snapshot, repoNote }: { snapshot: ClassifiedSnapshot; re
           ))}
         </nav>
         <label className="check">
-          <input type="checkbox" checked={withSpent} onChange={(e) => setWithSpent(e.target.checked)} /> show inferred <em>spent</em>
+          <input type="checkbox" checked={withSpent} onChange={(e) => setWithSpent(e.target.checked)} /> inferred <em>spent</em>
         </label>
+        {c.unattributedTokens > 0 ? (
+          <label className="check" title="The reported total minus what the transcript accounts for">
+            <input type="checkbox" checked={showUnattributed} onChange={(e) => setShowUnattributed(e.target.checked)} data-testid="toggle-unattributed" /> system prompt &amp; tools
+          </label>
+        ) : null}
         <ul className="legend" aria-label="Legend">
           {(['live', ...DEAD, 'unattributed'] as const).map((k) =>
             k === 'unattributed' ? (
