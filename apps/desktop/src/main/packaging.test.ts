@@ -1,7 +1,8 @@
 // The packaging config and the Electronegativity gate run as tests: both work offline, without the
 // Electron binary (TOOLCHAIN §6, §7). Each is also shown to fail on a bad input.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,4 +44,30 @@ describe('packaging and security gates', () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('UNEXPECTED CONTEXT_ISOLATION_JS_CHECK');
   }, 120_000);
+
+  it('packs the built app: main, preload and renderer in app.asar, the SQLite binding unpacked, out/web left out', () => {
+    // electron-builder's own packing with a stand-in Electron (a folder with a version file), no rebuild:
+    // this checks the `files` globs and asarUnpack without the Electron download (TOOLCHAIN §6).
+    const bin = (name: string) => join(DESKTOP, '../../node_modules/.bin', name);
+    const build = spawnSync(bin('electron-vite'), ['build'], { cwd: DESKTOP, encoding: 'utf8', timeout: 120_000 });
+    expect(build.status, build.stderr).toBe(0);
+    const fake = join(tmp, 'electron-dist');
+    mkdirSync(fake, { recursive: true });
+    writeFileSync(join(fake, 'electron'), '#!/bin/sh\nexit 0\n');
+    chmodSync(join(fake, 'electron'), 0o755);
+    writeFileSync(join(fake, 'version'), '45.5.0');
+    const out = join(tmp, 'release');
+    const pack = spawnSync(
+      bin('electron-builder'),
+      ['--config', '../../electron-builder.yml', '--linux', 'dir', `-c.electronDist=${fake}`, '-c.npmRebuild=false', `-c.directories.output=${out}`],
+      { cwd: DESKTOP, encoding: 'utf8', timeout: 180_000 },
+    );
+    expect(pack.status, pack.stdout + pack.stderr).toBe(0);
+    const resources = join(out, 'linux-unpacked', 'resources');
+    const asar = createRequire(import.meta.url)('@electron/asar') as { listPackage(path: string, options: object): string[] };
+    const files = asar.listPackage(join(resources, 'app.asar'), {}).map((f) => f.replace(/\\/g, '/'));
+    for (const f of ['/out/main/index.js', '/out/main/engine.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json']) expect(files).toContain(f);
+    expect(files.some((f) => f.startsWith('/out/web'))).toBe(false);
+    expect(existsSync(join(resources, 'app.asar.unpacked/node_modules/better-sqlite3/build/Release/better_sqlite3.node'))).toBe(true);
+  }, 240_000);
 });
