@@ -125,6 +125,20 @@ describe('engine host', () => {
     expect(row?.id).toBe(written.sessionId);
   });
 
+  it('protecting the whole conversation leaves nothing to remove', async () => {
+    seeded = seedConfigDir(['01-superseded-reads']);
+    host = scanHost(seeded);
+    const path = seeded.sessions['01-superseded-reads'] as string;
+    const classes = ['gone', 'stale-drift', 'stale-superseded', 'duplicate'];
+    const all = await value<ForkPreview>(host.handle('fork:preview', { path, classes, protectTail: 1000 }));
+    expect(all.actions).toBe(0);
+    expect(all.canWrite).toBe(false);
+    const none = await value<ForkPreview>(host.handle('fork:preview', { path, classes, protectTail: 0 }));
+    const dflt = await value<ForkPreview>(host.handle('fork:preview', { path, classes }));
+    expect(none.actions).toBeGreaterThanOrEqual(dflt.actions);
+    expect(dflt.actions).toBeGreaterThan(0);
+  });
+
   it('refuses to fork when nothing is provably dead, and writes nothing', async () => {
     seeded = seedConfigDir(['05-autocompact']);
     host = scanHost(seeded);

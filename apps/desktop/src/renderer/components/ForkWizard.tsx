@@ -27,6 +27,10 @@ export function ForkWizard() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<IpcError | null>(null);
   const [copied, setCopied] = useState(false);
+  /** Exchanges at the end that are never touched; empty = the engine's default. */
+  const [protect, setProtect] = useState('');
+  const protectTail = protect.trim() === '' ? undefined : Math.max(0, Math.min(1000, Math.round(Number(protect)) || 0));
+  const forkArgs = () => (protectTail === undefined ? { path: path ?? '', classes } : { path: path ?? '', classes, protectTail });
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -42,7 +46,7 @@ export function ForkWizard() {
   const runPreview = async () => {
     setBusy(true);
     setError(null);
-    const r = await api.invoke('fork:preview', { path, classes });
+    const r = await api.invoke('fork:preview', forkArgs());
     setBusy(false);
     if (!r.ok) return setError(r.error);
     setPreview(r.value);
@@ -51,7 +55,7 @@ export function ForkWizard() {
   const write = async () => {
     setBusy(true);
     setError(null);
-    const r = await api.invoke('fork:write', { path, classes });
+    const r = await api.invoke('fork:write', forkArgs());
     setBusy(false);
     if (!r.ok) return setError(r.error);
     setWritten(r.value);
@@ -101,6 +105,11 @@ export function ForkWizard() {
                 </li>
               ))}
             </ul>
+            <label className="protect">
+              Never touch the last{' '}
+              <input type="number" min={0} max={1000} value={protect} placeholder="3" onChange={(e) => setProtect(e.target.value)} aria-label="Exchanges to protect" data-testid="protect" />{' '}
+              exchanges
+            </label>
             <p className="dim small">The lossless default removes only what is proven dead. Errors, prose, thinking, the compaction summary and the last exchanges are never touched.</p>
           </div>
         ) : null}
