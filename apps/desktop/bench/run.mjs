@@ -61,7 +61,7 @@ async function appendBench() {
     const session = join(projects, m.project_slug, `${m.session_ids[0]}.jsonl`);
     const child = spawn(process.execPath, [join(repo, 'apps/cli/bin/glassbox.mjs'), 'ui', '--no-open'], {
       env: { ...process.env, CLAUDE_CONFIG_DIR: join(dir, 'claude'), GLASSBOX_DATA_DIR: join(dir, 'data') },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'ignore'],
     });
     const url = await new Promise((r) => createInterface({ input: child.stdout }).once('line', r));
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
