@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BrowserWindow, Menu, app, dialog, ipcMain, session, shell, utilityProcess, type MenuItemConstructorOptions, type UtilityProcess } from 'electron';
+import { BrowserWindow, Menu, app, dialog, ipcMain, session, utilityProcess, type MenuItemConstructorOptions, type UtilityProcess } from 'electron';
 import type { AppCommand, Result } from '../shared/ipc-contract';
 import { createRouter } from './router';
 
@@ -121,7 +121,7 @@ function buildMenu(): void {
       submenu: [{ label: 'Search Sessions', accelerator: 'CmdOrCtrl+F', click: () => send({ command: 'search' }) }, { type: 'separator' }, { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { role: 'togglefullscreen' }, ...(app.isPackaged ? [] : [{ role: 'toggleDevTools' as const }])],
     },
     { role: 'windowMenu' },
-    { role: 'help', submenu: [{ label: 'Glassbox on GitHub', click: () => void shell.openExternal('https://github.com/') }] },
+    { role: 'help', submenu: [{ role: 'about' }] },
   ];
   Menu.setApplicationMenu(Menu.buildFromTemplate(template));
 }
