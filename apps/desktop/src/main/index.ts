@@ -24,6 +24,8 @@ app.enableSandbox();
 function startEngine(): UtilityProcess {
   const env: Record<string, string> = { ...(process.env as Record<string, string>), GLASSBOX_USER_DATA: app.getPath('userData') };
   if (existsSync(SQLITE_BINDING)) env['GLASSBOX_SQLITE_BINDING'] = SQLITE_BINDING;
+  // Packaged: the sample sessions travel as extra resources (electron-builder.yml).
+  if (app.isPackaged && !env['GLASSBOX_SAMPLES_DIR']) env['GLASSBOX_SAMPLES_DIR'] = join(process.resourcesPath, 'samples');
   const child = utilityProcess.fork(join(here, 'engine.js'), [], { serviceName: 'Glassbox engine', env, stdio: 'inherit' });
   child.on('message', (msg: { id?: number; result?: Result<unknown>; event?: string; payload?: unknown; notice?: string }) => {
     if (msg.id !== undefined && msg.result) {

@@ -69,5 +69,8 @@ describe('packaging and security gates', () => {
     for (const f of ['/out/main/index.js', '/out/main/engine.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json']) expect(files).toContain(f);
     expect(files.some((f) => f.startsWith('/out/web'))).toBe(false);
     expect(existsSync(join(resources, 'app.asar.unpacked/node_modules/better-sqlite3/build/Release/better_sqlite3.node'))).toBe(true);
+    // The sample sessions ship beside the app, with the project state that proves gone and drift.
+    expect(existsSync(join(resources, 'samples/02-gone-drift-errors/manifest.json'))).toBe(true);
+    expect(existsSync(join(resources, 'samples/02-gone-drift-errors/project-after'))).toBe(true);
   }, 240_000);
 });
