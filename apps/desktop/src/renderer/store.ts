@@ -69,6 +69,11 @@ export interface AppState {
 }
 
 let listSeq = 0;
+/** A burst of file changes (first indexing, a live session streaming) becomes one list and one view reload. */
+let listTimer: ReturnType<typeof setTimeout> | undefined;
+let viewTimer: ReturnType<typeof setTimeout> | undefined;
+const LIST_DEBOUNCE_MS = 120;
+const VIEW_DEBOUNCE_MS = 150;
 let viewSeq = 0;
 let detailSeq = 0;
 
@@ -174,8 +179,12 @@ export const useApp = create<AppState>()((set, get) => ({
     // Only growth flashes: the first indexing pass reports every file as new.
     set({ sessions: next, ...(change.reason === 'appended' ? { flashed: { ...get().flashed, [change.path]: Date.now() } } : {}) });
     // Re-sort and re-filter through the host so the list matches the query.
-    void get().loadSessions();
-    if (change.path === selectedPath && change.row) void get().reloadView();
+    clearTimeout(listTimer);
+    listTimer = setTimeout(() => void get().loadSessions(), LIST_DEBOUNCE_MS);
+    if (change.path === selectedPath && change.row) {
+      clearTimeout(viewTimer);
+      viewTimer = setTimeout(() => void get().reloadView(), VIEW_DEBOUNCE_MS);
+    }
   },
 
   setWizardOpen(v) {

@@ -138,8 +138,8 @@ export function Treemap({ snapshot }: { snapshot: ClassifiedSnapshot }) {
               className={`tm-tile${HATCHED.has(t.cls) ? ' hatched' : ''}${t.kind === 'merged' ? ' merged' : ''}${t.id === selectedId ? ' selected' : ''}${t.id === focused?.id ? ' focused' : ''}`}
               style={{ left: t.x0, top: t.y0, width: w, height: h, background: fill, color: textOn(fill) }}
             >
-              {w > 56 && h > 16 ? <span className="tm-label">{shortLabel(t.label)}</span> : null}
-              {w > 56 && h > 32 ? <span className="tm-size">{humanTokens(t.tokens)}</span> : null}
+              {w > 40 && h > 16 ? <span className="tm-label">{shortLabel(t.label)}</span> : null}
+              {w > 40 && h > 32 ? <span className="tm-size">{humanTokens(t.tokens)}</span> : null}
             </div>
           );
         })}
