@@ -1,16 +1,10 @@
-import { contextTokens, type ChainNode, type Session, type TurnPoint, type Usage } from '@glassbox/core';
+import { contextTokens, type ChainNode, type Session, type TurnPoint, type Usage, type UsageRecord } from '@glassbox/core';
 
 export const SYNTHETIC_MODEL = '<synthetic>';
 
-export interface Response {
+/** One API response: a usage record with the key that identifies it across files. */
+export interface Response extends UsageRecord {
   key: string;
-  messageId: string;
-  requestId?: string;
-  model: string;
-  line: number;
-  timestamp?: string;
-  usage: Usage;
-  isSidechain: boolean;
 }
 
 /**

@@ -5,3 +5,4 @@ export * from './snapshot';
 export * from './plan';
 export * from './format';
 export * from './tokens';
+export * from './palette';

@@ -1,15 +1,4 @@
-import type { SegmentClass } from '@glassbox/core';
-
-/** One palette for the app and the CLI (UI.md), safe for colour-blind readers. */
-export const CLASS_COLOURS: Record<SegmentClass | 'unattributed', string> = {
-  live: '#5B7083',
-  gone: '#D55E00',
-  'stale-drift': '#E69F00',
-  'stale-superseded': '#F0E442',
-  duplicate: '#CC79A7',
-  spent: '#009E73',
-  unattributed: '#3A3A3A',
-};
+import { CLASS_COLOUR, type SegmentClass } from '@glassbox/core';
 
 export interface Paint {
   fg(hex: string, text: string): string;
@@ -37,6 +26,6 @@ export function paint(enabled: boolean): Paint {
     bold: (t) => `\x1b[1m${t}\x1b[22m`,
     dim: (t) => `\x1b[2m${t}\x1b[22m`,
     // The slate of `live` is too dark on black terminals; keep live text in the default colour.
-    cls: (c, t) => (c === 'live' ? t : fg(c === 'unattributed' ? '#8A8A8A' : CLASS_COLOURS[c], t)),
+    cls: (c, t) => (c === 'live' ? t : fg(c === 'unattributed' ? '#8A8A8A' : CLASS_COLOUR[c], t)),
   };
 }

@@ -1,15 +1,7 @@
-import type { SegmentClass } from '@glassbox/core';
+import { CLASS_COLOUR, type SegmentClass } from '@glassbox/core';
 
-/** UI.md: one palette for the app and the CLI (Okabe–Ito, safe for colour-blind readers). */
-export const CLASS_COLOUR: Record<SegmentClass | 'unattributed', string> = {
-  live: '#5B7083',
-  gone: '#D55E00',
-  'stale-drift': '#E69F00',
-  'stale-superseded': '#F0E442',
-  duplicate: '#CC79A7',
-  spent: '#009E73',
-  unattributed: '#3A3A3A',
-};
+/** The shared palette (UI.md), from the core package so the CLI paints the same classes alike. */
+export { CLASS_COLOUR };
 
 export const CLASS_LABEL: Record<SegmentClass | 'unattributed', string> = {
   live: 'live',
