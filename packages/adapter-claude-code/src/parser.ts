@@ -101,7 +101,18 @@ export class TranscriptParser {
     }
     this.lastInvalid = null;
     this.stats.records++;
-    this.take(record, line, offset, byteLength);
+    try {
+      this.take(record, line, offset, byteLength);
+    } catch (error) {
+      // A record of a shape no version we know writes: report it and keep reading, never abort.
+      this.problems.push({
+        code: 'invalid_record',
+        severity: 'warning',
+        file: this.path,
+        line,
+        message: `${this.path}:${line}: a record of an unexpected shape was skipped (${(error as Error).message})`,
+      });
+    }
   }
 
   /**

@@ -7,6 +7,7 @@ export type ProblemCode =
   | 'file_empty'
   | 'not_a_transcript'
   | 'invalid_json'
+  | 'invalid_record'
   | 'torn_last_line'
   | 'unknown_record_type'
   | 'dangling_parent'
