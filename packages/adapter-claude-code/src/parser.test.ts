@@ -144,6 +144,14 @@ describe('bad input is reported, not thrown', () => {
     expect(readSessionFile(join(dir, 'x.jsonl')).session.problems[0]?.code).toBe('file_unreadable');
   });
 
+  it('reads a subagent file on its own as one window, without its siblings', () => {
+    const { subagents } = loadSessionWithSubagents(generated('04-subagent-compact-multiturn'));
+    const own = loadSessionWithSubagents(subagents[0]?.path ?? '');
+    expect(own.session.agentId).toBeDefined();
+    expect(own.subagents).toEqual([]);
+    expect(own.session.leafUuid).toBe(subagents[0]?.leafUuid);
+  });
+
   it('lets go of records a compaction made unreachable, keeping their usage and the prompts', () => {
     const path = generated('04-subagent-compact-multiturn');
     const { session } = readSessionFile(path);

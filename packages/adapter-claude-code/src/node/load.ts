@@ -12,9 +12,11 @@ export interface LoadedSession {
 export function loadSessionWithSubagents(path: string, options: { subagents?: boolean } = {}): LoadedSession {
   const { session, parser } = readSessionFile(path);
   const subagents: Session[] = [];
-  if (options.subagents === false) return { session, subagents };
+  // A subagent's own file has no subagents of its own here; its siblings belong to the parent.
+  if (options.subagents === false || session.agentId !== undefined) return { session, subagents };
   const hints = parser.subagentLinks();
   for (const file of listSubagentFiles(path, session.id)) {
+    if (file.path === path) continue;
     const { session: sub } = readSessionFile(file.path);
     const ref: SubagentRef = { agentId: file.agentId, path: file.path };
     const hint = hints.get(file.agentId);
