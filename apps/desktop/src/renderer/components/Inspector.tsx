@@ -78,7 +78,7 @@ function ContentView({ text }: { text: string }) {
   const parentRef = useRef<HTMLDivElement>(null);
   const lines = text.length === 0 ? ['(empty)'] : text.split('\n');
   // Read results already carry the file's line numbers (cat -n style): no second gutter then.
-  const numbered = lines.slice(0, 3).every((l) => /^\s*\d+\t/.test(l));
+  const numbered = lines.slice(0, 3).every((l) => /^\s*\d+[\t\u2192]/.test(l));
   const v = useVirtualizer({ count: lines.length, getScrollElement: () => parentRef.current, estimateSize: () => 18, overscan: 20 });
   // Long lines wrap; each row is measured once drawn.
   return (
