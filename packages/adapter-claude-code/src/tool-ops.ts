@@ -76,7 +76,11 @@ export function opFromInput(name: string, input: JsonObject, cwd: string | null)
     case 'Task':
     case 'Agent': {
       const description = str(input['description']) ?? str(input['subagent_type']) ?? 'subagent';
-      return { op: { kind: 'subagent', description }, source: { type: 'subagent', label: clip(description, 80) } };
+      const prompt = str(input['prompt']);
+      const op: ToolOp = { kind: 'subagent', description };
+      // A copy of the start (not a slice that would keep the whole prompt alive).
+      if (prompt) op.promptStart = prompt.slice(0, 200).split('').join('');
+      return { op, source: { type: 'subagent', label: clip(description, 80) } };
     }
     default: {
       if (name.startsWith('mcp__')) {

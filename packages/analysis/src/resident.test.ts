@@ -67,7 +67,12 @@ describe('the resident window', () => {
   it('shows inline sidechains of 1.x transcripts as separate windows', () => {
     const snap = analyzeFile(join(FIXTURES, 'public/d-kimuson__claude-code-viewer/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl'));
     expect(snap.subagents.length).toBeGreaterThan(1);
-    for (const w of snap.subagents) expect(w.agentType).toBe('inline sidechain');
+    for (const w of snap.subagents) {
+      expect(w.agentType).toBe('inline sidechain');
+      // Each is linked to the Task call whose prompt started it.
+      expect(w.toolUseId).toMatch(/^toolu_/);
+    }
+    expect(new Set(snap.subagents.map((w) => w.toolUseId)).size).toBe(snap.subagents.length);
     const resident = new Set(snap.segments.map((s) => s.uuid));
     const { session } = readSessionFile(snap.session.path);
     for (const n of session.nodes.values()) if (n.isSidechain) expect(resident.has(n.uuid)).toBe(false);

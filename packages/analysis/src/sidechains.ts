@@ -1,5 +1,12 @@
-import { contextTokens, type ChainNode, type LinkedWindow, type Session } from '@glassbox/core';
+import { contextTokens, type ChainNode, type LinkedWindow, type Session, type ToolCall } from '@glassbox/core';
 import { SYNTHETIC_MODEL } from './usage';
+
+function startedBy(session: Session, prompt: string): ToolCall | undefined {
+  for (const call of session.toolCalls.values()) {
+    if (call.op.kind === 'subagent' && call.op.promptStart && prompt.startsWith(call.op.promptStart)) return call;
+  }
+  return undefined;
+}
 
 /**
  * Old clients (1.x) wrote subagent conversations into the main file as `isSidechain` records.
@@ -59,6 +66,12 @@ export function inlineSidechainWindows(session: Session): LinkedWindow[] {
     const prompt = first?.promptText ?? first?.blocks[0]?.preview;
     if (prompt) w.description = prompt.slice(0, 80);
     w.agentType = 'inline sidechain';
+    // The Task call that started it: the sidechain's first prompt is the call's prompt.
+    const call = prompt ? startedBy(session, prompt) : undefined;
+    if (call) {
+      w.toolUseId = call.id;
+      if (call.op.kind === 'subagent') w.description = call.op.description;
+    }
     out.push(w);
   }
   return out;

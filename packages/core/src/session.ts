@@ -116,7 +116,7 @@ export type ToolOp =
   | { kind: 'search'; pattern: string }
   | { kind: 'fetch'; url: string }
   | { kind: 'mcp'; server: string; tool: string }
-  | { kind: 'subagent'; agentId?: string; description: string }
+  | { kind: 'subagent'; agentId?: string; description: string; /** The prompt's first characters, to find an inline sidechain. */ promptStart?: string }
   | { kind: 'other'; name: string };
 
 export interface ReadOp {
