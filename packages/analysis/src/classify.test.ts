@@ -197,3 +197,31 @@ describe('tombstone text', () => {
     expect(edit?.tombstone).toContain('removed the Edit result for src/inventory.py (duplicate: an identical copy is kept on line 40)');
   });
 });
+
+describe('a session written to test duplicates and ranges (08)', () => {
+  const session = generatedSession('08-duplicates-and-ranges');
+  const snap = analyzeFile(session, { repoRoot: projectAfter('08-duplicates-and-ranges') });
+  const bash = results(snap).filter((s) => s.source.type === 'command' && s.tokens > 500);
+
+  it('tombstones the earlier of two identical large outputs, and keeps the one that differs by a byte', () => {
+    expect(bash).toHaveLength(3);
+    const [first, second, third] = bash;
+    expect(first?.class).toBe('duplicate');
+    if (first?.proof?.class !== 'duplicate') throw new Error('expected a duplicate proof');
+    expect(first.proof.kept.segmentId).toBe(second?.id);
+    expect(second?.class).toBe('live');
+    expect(third?.class).toBe('live');
+    expect(planEviction(snap).actions.map((a) => a.segmentId)).toEqual([first.id]);
+  });
+
+  it('does not call a file changed and changed back (by the session itself) drift', () => {
+    const config = results(snap).find((s) => s.source.label === 'src/config.json');
+    expect(config?.class).toBe('live');
+  });
+
+  it('keeps two partial reads of different ranges of one file', () => {
+    const reads = results(snap).filter((s) => s.source.label === 'src/inventory.py');
+    expect(reads).toHaveLength(2);
+    for (const r of reads) expect(r.class).toBe('live');
+  });
+});
