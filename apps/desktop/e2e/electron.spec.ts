@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { _electron as electron } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { ARTIFACTS, expect, test } from './fixtures';
 
 const electronDir = dirname(createRequire(import.meta.url).resolve('electron/package.json'));
 const hasBinary = existsSync(join(electronDir, 'path.txt')) || !!process.env['ELECTRON_OVERRIDE_DIST_PATH'];
@@ -29,7 +29,7 @@ test.describe('desktop app (Electron)', () => {
     });
     expect(prefs).toEqual({ contextIsolation: true, sandbox: true, nodeIntegration: false });
     expect(await window.evaluate(() => typeof (window as unknown as { require?: unknown }).require)).toBe('undefined');
-    await window.screenshot({ path: join(import.meta.dirname, 'artifacts', 'electron-window.png') });
+    await window.screenshot({ path: join(ARTIFACTS, 'electron-window.png') });
     await electronApp.close();
   });
 });

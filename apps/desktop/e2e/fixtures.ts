@@ -10,7 +10,7 @@ import { test as base, expect, type Page } from '@playwright/test';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const GENERATED = join(REPO_ROOT, 'fixtures/corpus/generated');
-export const ARTIFACTS = join(REPO_ROOT, 'apps/desktop/e2e/artifacts');
+export const ARTIFACTS = join(REPO_ROOT, 'e2e/artifacts');
 
 export interface Scenario {
   name: string;
