@@ -569,7 +569,8 @@ export class TranscriptParser {
     node.subtype = subtype;
     if (subtype === 'compact_boundary') {
       node.kind = 'compact-boundary';
-      this.dropCapturedTextBefore(r);
+      // Captured text is only held when asked for; otherwise there is nothing to let go.
+      if (this.keepCapturedText) this.dropCapturedTextBefore(r);
       this.pendingPrune = node;
       const meta = r['compactMetadata'];
       if (isObject(meta)) {
