@@ -1,6 +1,7 @@
 import {
   IMAGE_TOKENS,
   estimateTokensFromBytes,
+  tombstoneHash,
   type Block,
   type BlockKind,
   type ChainNode,
@@ -402,6 +403,8 @@ export class TranscriptParser {
     };
     if (isError) out.isError = true;
     if (hashInput !== null && bytes >= HASH_MIN_BYTES) out.hash = sha256(hashInput);
+    const tombstone = text === null ? null : tombstoneHash(text);
+    if (tombstone !== null) out.tombstone = tombstone;
 
     const call = this.toolCalls.get(toolUseId);
     if (call) this.linkResult(call, out, node, mirror, text);
@@ -492,6 +495,8 @@ export class TranscriptParser {
       toolName: name,
     };
     if (op.kind === 'write' && op.contentBytes >= HASH_MIN_BYTES) out.hash = op.contentHash;
+    const tombstone = tombstoneInInput(input);
+    if (tombstone !== null) out.tombstone = tombstone;
     return out;
   }
 
@@ -635,6 +640,22 @@ function imageBlock(index: number, type: string): Block {
 function otherBlock(index: number, block: JsonObject): Block {
   const bytes = jsonBytes(block);
   return { index, kind: 'other', bytes, tokens: estimateTokensFromBytes(bytes), preview: preview(str(block['type']) ?? '') };
+}
+
+/** A Glassbox tombstone in a tool input's string fields (a forked Write's content, an Edit's new_string). */
+function tombstoneInInput(input: JsonObject): string | null {
+  for (const v of Object.values(input)) {
+    if (typeof v === 'string') {
+      const t = tombstoneHash(v);
+      if (t !== null) return t;
+    } else if (Array.isArray(v)) {
+      for (const e of v) {
+        const t = isObject(e) && typeof e['new_string'] === 'string' ? tombstoneHash(e['new_string']) : null;
+        if (t !== null) return t;
+      }
+    }
+  }
+  return null;
 }
 
 function preview(text: string): string {

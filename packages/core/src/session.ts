@@ -45,6 +45,11 @@ export interface Block {
   toolUseId?: string;
   toolName?: string;
   isError?: boolean;
+  /**
+   * The payload is a Glassbox tombstone (see tombstone-format.ts): the archive hash prefix it names,
+   * '' when it names none. Set by the adapter from the text, so forks are recognised in any agent's files.
+   */
+  tombstone?: string;
 }
 
 /** A record that takes part in the conversation chain. */

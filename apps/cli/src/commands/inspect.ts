@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SEGMENT_CLASSES, humanBytes, humanTokens, percent, type ClassifiedSnapshot, type SegmentClass } from '@glassbox/core';
+import { SEGMENT_CLASSES, isDeadClass, type DeadProof, humanBytes, humanTokens, percent, type ClassifiedSnapshot, type SegmentClass } from '@glassbox/core';
 import { deathReason } from '@glassbox/analysis';
 import type { CliIO } from '../io';
 import { addSessionOptions, loadAndAnalyze, type SessionOptions } from '../session-args';
@@ -136,7 +136,7 @@ function classSection(snap: ClassifiedSnapshot, p: Paint): string[] {
 }
 
 function deadList(snap: ClassifiedSnapshot, p: Paint, top: number): string[] {
-  const dead = snap.segments.filter((s) => s.class !== 'live' && s.proof).sort((a, b) => b.tokens - a.tokens);
+  const dead = snap.segments.filter((s): s is typeof s & { proof: DeadProof } => isDeadClass(s.class) && s.proof !== undefined).sort((a, b) => b.tokens - a.tokens);
   if (dead.length === 0) return [];
   const cols: Column[] = [
     { header: 'line', width: 6, align: 'right' },
