@@ -200,12 +200,16 @@ function advice(model: CacheModel, c: Costs, breakEven: number | null, empty: bo
   if (empty) return 'nothing to fork: the plan removes nothing';
   const money = (tokens: number): string => {
     const v = usd(tokens);
-    return v === null ? `${humanTokens(Math.round(tokens))} input-token equivalents` : `$${v < 0.1 ? v.toFixed(4) : v.toFixed(2)}`;
+    return v === null ? `${humanTokens(Math.round(tokens))} input-token equivalents` : formatUsd(v);
   };
   const saving = `saves ${money(c.originalPer - c.forkPer)} per request`;
   const unknown = model.ttl === 'unknown' ? ' (the transcript does not say which cache lifetime it used: assumed 5 minutes)' : '';
   if (!model.warm) {
-    const when = model.expiredAt ? `the cache expired ${duration(model.at.getTime() - model.expiredAt.getTime())} ago` : 'the time of the last response is unknown, so the cache is taken as expired';
+    const when = model.expiredAt
+      ? `the cache expired ${duration(model.at.getTime() - model.expiredAt.getTime())} ago`
+      : model.lastResponseAt
+        ? `${model.at.toISOString()} is before the last response (${model.lastResponseAt.toISOString()}), so the cache is taken as expired`
+        : 'the time of the last response is unknown, so the cache is taken as expired';
     return `${when}: forking now is cheaper from the first request (${saving})${unknown}`;
   }
   const until = `cache warm until ${hhmm(model.warmUntil as Date)}`;
@@ -233,6 +237,13 @@ function modelText(model: CacheModel): string[] {
 
 function round(n: number): string {
   return String(Math.round(n * 100) / 100);
+}
+
+/** Dollars with two decimals, or two significant digits below ten cents. */
+export function formatUsd(v: number): string {
+  if (v >= 0.1 || v === 0) return `$${v.toFixed(2)}`;
+  const decimals = Math.min(10, Math.max(4, 1 - Math.floor(Math.log10(Math.abs(v)))));
+  return `$${v.toFixed(decimals)}`;
 }
 
 export function hhmm(d: Date): string {

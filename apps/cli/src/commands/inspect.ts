@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
-import { SEGMENT_CLASSES, isDeadClass, type DeadProof, humanBytes, humanTokens, percent, type ClassifiedSnapshot, type SegmentClass } from '@glassbox/core';
-import { deathReason } from '@glassbox/analysis';
+import { CLASS_REGISTRY, SEGMENT_CLASSES, isDeadClass, type DeadProof, humanBytes, humanTokens, percent, type ClassifiedSnapshot, type ForkEconomics, type SegmentClass } from '@glassbox/core';
+import { cacheModel, deathReason, economicsOf, planEviction } from '@glassbox/analysis';
+import { parseAt } from '../cache-args';
+import { economicsJson, renderEconomics } from '../render/economics';
 import type { CliIO } from '../io';
 import { addSessionOptions, loadAndAnalyze, type SessionOptions } from '../session-args';
 import { paint, type Paint } from '../render/palette';
@@ -11,17 +13,21 @@ import { sourceTotals } from '../render/sources';
 export function registerInspect(program: Command, io: CliIO): void {
   addSessionOptions(program.command('inspect').description('what is in the window, what costs tokens, what is reclaimable'))
     .option('--top <n>', 'how many dead segments to list', '12')
-    .action((arg: string, opts: SessionOptions & { top: string }) => {
+    .option('--at <time>', 'evaluate the prompt-cache figures as of this ISO time (default: now)')
+    .action((arg: string, opts: SessionOptions & { top: string; at?: string }) => {
+      const at = parseAt(opts.at) ?? new Date();
       const { snapshot } = loadAndAnalyze(arg, opts, io);
+      // What forking with the default plan would cost now: the same plan `clean` starts from.
+      const economics = economicsOf(cacheModel(snapshot, { at }), planEviction(snapshot));
       if (opts.json) {
-        io.out(JSON.stringify(snapshotJson(snapshot), null, 2));
+        io.out(JSON.stringify({ ...(snapshotJson(snapshot) as object), economics: economicsJson(economics) }, null, 2));
         return;
       }
-      io.out(renderInspect(snapshot, paint(io.color), Math.max(1, Number(opts.top) || 12)));
+      io.out(renderInspect(snapshot, paint(io.color), Math.max(1, Number(opts.top) || 12), economics));
     });
 }
 
-export function renderInspect(snap: ClassifiedSnapshot, p: Paint, top: number): string {
+export function renderInspect(snap: ClassifiedSnapshot, p: Paint, top: number, economics?: ForkEconomics): string {
   const out: string[] = [];
   out.push(...sessionHeader(snap, p));
   out.push('');
@@ -32,6 +38,10 @@ export function renderInspect(snap: ClassifiedSnapshot, p: Paint, top: number): 
   out.push(...classSection(snap, p));
   out.push('');
   out.push(...deadList(snap, p, top));
+  if (economics && !economics.empty) {
+    out.push('');
+    out.push(...renderEconomics(economics, p));
+  }
   if (snap.subagents.length > 0) {
     out.push('');
     out.push(p.bold(`Subagent windows (${snap.subagents.length}, separate from this window)`));
@@ -103,11 +113,11 @@ function classSection(snap: ClassifiedSnapshot, p: Paint): string[] {
     { header: 'segments', width: 8, align: 'right' },
     { header: '', width: 40 },
   ];
-  const out = [p.bold('By class') + p.dim('  (estimated tokens; spent is inferred, the rest proven)'), '  ' + p.dim(header(cols))];
+  const out = [p.bold('By class') + p.dim('  (estimated tokens; inferred classes say so, dead ones are otherwise proven)'), '  ' + p.dim(header(cols))];
   for (const cls of SEGMENT_CLASSES) {
     const t = totals.get(cls);
     if (!t) continue;
-    const label = cls === 'spent' ? 'spent (inferred)' : cls;
+    const label = CLASS_REGISTRY[cls].evidence === 'inferred' ? `${cls} (inferred)` : cls;
     out.push('  ' + row(cols, [label, humanTokens(t.tokens), percent(t.tokens, whole), String(t.n), bar(t.tokens / whole, 40)], (i, s) => (i === 0 || i === 4 ? p.cls(cls, s) : s)));
   }
   const r = snap.reclaimable;
