@@ -30,6 +30,14 @@ export function tombstoneText(seg: Segment, proof: DeadProof, archiveSha256: str
   return formatTombstone(removedWhat(seg), deathReason(proof, seg.source.label), archiveSha256);
 }
 
+/** A tombstone written before its hash is known still gets one (12 hex digits): count it. */
+const HASH_TO_COME = /sha256 \]$/;
+
 export function tombstoneTokens(text: string): number {
-  return estimateTokensFromBytes(text.length);
+  return estimateTokensFromBytes(text.length + (HASH_TO_COME.test(text) ? 12 : 0));
+}
+
+/** The tokens a segment's tombstone will cost, as the plan will write it. */
+export function tombstoneTokensFor(seg: Segment, proof: DeadProof): number {
+  return tombstoneTokens(tombstoneText(seg, proof, seg.hash ?? ''));
 }

@@ -9,3 +9,4 @@ export * from './plan';
 export * from './format';
 export * from './tokens';
 export * from './palette';
+export * from './figures';

@@ -51,3 +51,4 @@ export { SORT_KEYS, ftsQuery, type ListQuery, type SortKey } from './list-query'
 export { defaultDataDir, defaultDbPath } from './paths';
 export { discoverFiles, describeOpenedFile, projectRoots, type DiscoveredFile } from './discover';
 export { nodeAnalysisPorts, nodeRepoPort } from './repo-port';
+export { checkMappingFolder, readSavedMappings, type FolderCheck } from './repo-map';

@@ -72,6 +72,22 @@ CREATE INDEX files_last_ts ON files(last_ts);
 CREATE VIRTUAL TABLE search USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
 `,
   },
+  {
+    version: 2,
+    name: 'folder mappings, analysis window',
+    sql: `
+-- Recorded working directory → the folder it is in on this machine now (a moved checkout). Kept across
+-- restarts; the analysis of every session under a mapped folder checks the disk there.
+CREATE TABLE repo_map (
+  cwd TEXT PRIMARY KEY,
+  folder TEXT NOT NULL,
+  saved_at TEXT NOT NULL
+);
+-- The window the analysis's reclaimable figure is a share of, and the folder it was proven against.
+ALTER TABLE files ADD COLUMN window_tokens INTEGER;
+ALTER TABLE files ADD COLUMN analysis_repo TEXT;
+`,
+  },
 ];
 
 export function migrationChecksum(m: Migration): string {
