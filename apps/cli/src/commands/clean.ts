@@ -3,13 +3,14 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DEAD_CLASSES, humanBytes, humanTokens, isDeadClass, type DeadClass, type EvictionPlan } from '@glassbox/core';
 import type { RefusedAction, ValidationReport } from '@glassbox/adapter-claude-code';
-import { planFromLines, previewFork, readSource, writeFork, type LinesPlan, type PlanLinesOptions, type WriteForkResult } from '@glassbox/store/fork';
+import { planFromLines, previewFork, readSource, resumeInstruction, writeFork, type LinesPlan, type PlanLinesOptions, type WriteForkResult } from '@glassbox/store/fork';
 import { EXIT_REFUSED, UsageError } from '../exit-codes';
 import type { CliIO } from '../io';
 import { addSessionOptions, parseProtect, resolveSessionPath, type SessionOptions } from '../session-args';
 import { paint, type Paint } from '../render/palette';
 import { header, padLeft, row, truncateLeft, type Column } from '../render/layout';
-import { addArchiveOption, carriedOver, forkErrorToUsage, renderChecks, resumeCommand } from '../fork-support';
+import { addArchiveOption, carriedOver, forkErrorToUsage, renderChecks } from '../fork-support';
+import { repoRootResolver } from '../mappings';
 import { parseAt, parseHorizon } from '../cache-args';
 import { economicsJson, renderEconomics } from '../render/economics';
 import { exclusionsJson, renderExclusions } from '../render/exclusions';
@@ -57,12 +58,14 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   const path = resolveSessionPath(arg, io);
   const repoRoot = opts.repo ? resolve(opts.repo) : null;
   if (repoRoot && !existsSync(repoRoot)) throw new UsageError(`--repo ${repoRoot}: no such folder`);
+  // --repo wins; else a folder mapping saved in the index (the same one the app's list uses).
+  const repoRootFor = repoRootResolver(repoRoot, io.env);
   const classes = parseClasses(opts.classes, opts.withSpent === true);
   const minimumSavings = parseMin(opts.minSavings);
   const at = parseAt(opts.at);
   const horizon = parseHorizon(opts.horizon);
   const planOptions: PlanLinesOptions = {
-    repoRoot,
+    repoRootFor,
     withSpent: opts.withSpent === true || (classes?.includes('spent') ?? false),
     protectTail: parseProtect(opts.protect),
   };
@@ -147,7 +150,7 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
     return;
   }
   const cwd = planned.session.cwd;
-  const resume = resumeCommand(cwd, result.forkId);
+  const resume = resumeInstruction({ cwd, mapped: planned.snapshot.session.repoRoot, sessionId: result.forkId, sessionPath: result.forkPath });
   if (opts.json) {
     io.out(
       JSON.stringify(
@@ -158,7 +161,8 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
           forkPath: result.forkPath,
           sidecarDir: result.sidecarDir,
           manifestPath: result.manifestPath,
-          resumeCommand: resume,
+          resumeCommand: resume.command,
+          resumeNote: resume.note,
           original: { path, sha256Before: result.originalSha256.before, sha256After: result.originalSha256.after },
           attempts: result.attempts,
           plan: planJson(planned.plan),
@@ -182,9 +186,11 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   io.out(`  manifest  ${result.manifestPath}`);
   for (const line of refusedLines(result.refused)) io.out(p.dim(line));
   io.out('');
-  io.out('Resume it:');
-  io.out(`  ${resume}`);
-  if (cwd && !existsSync(cwd)) io.out(p.dim(`  (${cwd} is not on this machine: resume from where the session ran, or pass the file: claude --resume ${result.forkPath})`));
+  if (resume.command) {
+    io.out('Resume it:');
+    io.out(`  ${resume.command}`);
+    if (resume.note) io.out(p.dim(`  (${resume.note})`));
+  } else io.out(`Resume: ${resume.note ?? ''}`);
   io.out(p.dim(`Undo: glassbox undo ${result.forkId}   ·   check again: glassbox verify ${result.forkId}`));
 }
 

@@ -10,6 +10,8 @@ export const PREVIEW_SESSION_ID = '00000000-0000-4000-8000-000000000000';
 
 export interface PlanLinesOptions {
   repoRoot?: string | null;
+  /** The folder to check the disk in, from the session's recorded cwd (a saved mapping); `repoRoot` wins. */
+  repoRootFor?: (cwd: string | null) => string | null;
   withSpent?: boolean;
   protectTail?: number;
   classes?: readonly DeadClass[];
@@ -41,7 +43,8 @@ export interface LinesPlan {
  */
 export function planFromLines(path: string, lines: readonly string[], options: PlanLinesOptions = {}): LinesPlan {
   const session = parseLines(lines, path, basename(path).replace(/\.jsonl$/i, ''));
-  const analyzeOptions: Parameters<typeof analyzeSession>[2] = { repoRoot: options.repoRoot ?? null, withSpent: options.withSpent === true };
+  const repoRoot = options.repoRoot ?? options.repoRootFor?.(session.cwd) ?? null;
+  const analyzeOptions: Parameters<typeof analyzeSession>[2] = { repoRoot, withSpent: options.withSpent === true };
   if (options.protectTail !== undefined) analyzeOptions.protectTail = options.protectTail;
   if (options.subagents) analyzeOptions.subagents = options.subagents;
   const snapshot = analyzeSession(session, nodeAnalysisPorts(), analyzeOptions);
