@@ -37,7 +37,7 @@ export function forkLineage(archiveRoot: string): ForkLineage {
   const byForkId = new Map<string, LineageEntry>();
   const forksOf = new Map<string, LineageEntry[]>();
   const problems: string[] = [];
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(join(archiveRoot, 'forks')).filter((n) => n.endsWith('.json'));
   } catch {
