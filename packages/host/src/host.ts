@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
-import { basename, extname, join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename, extname } from 'node:path';
 import { loadSessionWithSubagents, type LoadedSession } from '@glassbox/adapter-claude-code/node';
-import { isFatal, type ClassifiedSnapshot, type Session } from '@glassbox/core';
+import { isFatal, windowFigures, type ClassifiedSnapshot, type Session } from '@glassbox/core';
+import { folderFor } from '@glassbox/analysis';
+import { checkMappingFolder } from '@glassbox/store';
+import type { ForkLineage, LineageEntry } from '@glassbox/store/fork';
 import {
   fail,
   isInvokeChannel,
@@ -12,11 +15,14 @@ import {
   type EventChannel,
   type EventMap,
   type FileOpened,
+  type ForkLineageView,
   type HostInfo,
   type IndexProgress,
   type InvokeChannel,
   type Result,
   type ResultOf,
+  type SessionLink,
+  type SessionRow,
 } from '@glassbox/contract';
 import { matchesQuery, sortRows, type SessionCatalog } from './catalog';
 import type { Engine } from './engine';
@@ -79,6 +85,8 @@ export class EngineHost {
     this.catalog = options.catalog
       ? options.catalog({ engine: options.engine, repoRootFor })
       : new ScanCatalog(options.roots, options.engine, repoRootFor);
+    // Mappings saved by an earlier run; this run's (--repo) take precedence.
+    this.repoMap = { ...this.samples.repoMap, ...(this.catalog.savedMappings?.() ?? {}), ...(options.repoMap ?? {}) };
   }
 
   /** Indexes the roots and (optionally) starts watching them. Resolves when the first pass is done. */
@@ -137,7 +145,7 @@ export class EngineHost {
           this.catalog.list(a.sort ?? 'activity').filter((r) => matchesQuery(r, query) || deep.has(r.path)),
           a.sort ?? 'activity',
         );
-        return ok({ sessions: rows, roots: this.catalog.roots(), progress: this.progress, samples: this.samples.sessions }) as R;
+        return ok({ sessions: this.withLineage(rows), roots: this.catalog.roots(), progress: this.progress, samples: this.samples.sessions }) as R;
       }
       case 'session:snapshot': {
         const a = args as ArgsOf<'session:snapshot'>;
@@ -146,8 +154,16 @@ export class EngineHost {
         const snapshot = this.snapshotOf(o.value, a.withSpent ?? false);
         const cwd = o.value.loaded.session.cwd;
         const mapped = this.repoRootFor(cwd);
-        const repoNote = !cwd ? 'no working directory recorded' : mapped && mapped !== cwd ? `${cwd} → ${mapped}` : cwd;
-        return ok({ snapshot, external: o.value.external, repoNote, bytes: o.value.size, analysedAt: new Date().toISOString() }) as R;
+        const repoNote = !cwd ? 'no working directory recorded' : mapped ? `${cwd} → ${mapped}` : cwd;
+        return ok({
+          snapshot,
+          figures: windowFigures(snapshot),
+          lineage: this.lineageOf(snapshot),
+          external: o.value.external,
+          repoNote,
+          bytes: o.value.size,
+          analysedAt: new Date().toISOString(),
+        }) as R;
       }
       case 'segment:detail': {
         const a = args as ArgsOf<'segment:detail'>;
@@ -180,24 +196,40 @@ export class EngineHost {
           const failing = written.checks.filter((c) => !c.ok).map((c) => `${c.label}: ${c.detail}`);
           return fail('refused', `Nothing was written. ${written.message}`, failing.join('; ') || undefined) as R;
         }
-        this.catalog.markFork(written.value.path);
-        const row = this.catalog.add ? await this.catalog.add(written.value.path) : this.catalog.update(written.value.path);
-        this.emit('session:changed', { path: written.value.path, row, reason: 'added' });
+        await this.announce(written.value.path);
         return ok(written.value) as R;
+      }
+      case 'fork:verify': {
+        const a = args as ArgsOf<'fork:verify'>;
+        return this.forkResult(this.options.engine.verifyFork(a.path, this.options.dataDir)) as R;
+      }
+      case 'fork:undo': {
+        const a = args as ArgsOf<'fork:undo'>;
+        const r = this.options.engine.undoFork(a.path, this.options.dataDir, (cwd) => this.repoRootFor(cwd));
+        if (r.ok) await this.announce(r.value.path);
+        return this.forkResult(r) as R;
+      }
+      case 'fork:payload': {
+        const a = args as ArgsOf<'fork:payload'>;
+        return this.forkResult(this.options.engine.forkPayload(a.path, a.segmentId, this.options.dataDir)) as R;
       }
       case 'file:open':
         return this.fileOpen(args as ArgsOf<'file:open'>) as R;
       case 'repo:map': {
         const a = args as ArgsOf<'repo:map'>;
-        if (a.folder === null) delete this.repoMap[a.cwd];
-        else {
-          const folder = resolve(a.folder);
-          if (!existsSync(folder) || !statSync(folder).isDirectory()) {
-            return fail('not_found', `${folder} is not a folder on this machine.`, 'Give the folder that holds the project now.') as R;
-          }
-          this.repoMap[a.cwd] = folder;
+        let folder: string | null = null;
+        if (a.folder !== null) {
+          const checked = checkMappingFolder(a.folder);
+          // A refused mapping saves nothing.
+          if (!checked.ok) return fail('not_found', `Not mapped: ${checked.reason}.`, 'Give the folder that holds the project now.') as R;
+          folder = checked.folder;
         }
+        if (folder === null) delete this.repoMap[a.cwd];
+        else this.repoMap[a.cwd] = folder;
+        // Kept across restarts, and applied to the list's figures by the next analysis.
+        this.catalog.saveMapping(a.cwd, folder);
         for (const o of this.opened.values()) o.snapshots.clear();
+        void this.refresh();
         return ok(this.info()) as R;
       }
     }
@@ -237,15 +269,53 @@ export class EngineHost {
     }
   }
 
-  /** Working directory as recorded → where it is on this machine (a mapped folder, or itself). */
+  /** The folder a recorded working directory is mapped to on this machine; null when it is not mapped. */
   repoRootFor(cwd: string | null): string | null {
-    if (!cwd) return null;
-    if (this.repoMap[cwd]) return this.repoMap[cwd];
-    let best: string | null = null;
-    for (const key of Object.keys(this.repoMap)) {
-      if (cwd.startsWith(key + '/') && (!best || key.length > best.length)) best = key;
-    }
-    return best ? join(this.repoMap[best] as string, cwd.slice(best.length + 1)) : cwd;
+    const mapped = folderFor(cwd, this.repoMap);
+    return mapped === cwd ? null : mapped;
+  }
+
+  /** A new session file (a fork, a restored original): indexed now and announced to the window. */
+  private async announce(path: string): Promise<void> {
+    const row = this.catalog.add ? await this.catalog.add(path) : this.catalog.update(path);
+    this.emit('session:changed', { path, row: row ? (this.withLineage([row])[0] ?? row) : null, reason: 'added' });
+  }
+
+  /** A fork operation's result as the CLI reports it: a fork or segment that does not exist, or a refusal. */
+  private forkResult<T>(r: { ok: true; value: T } | { ok: false; bad: boolean; message: string }): Result<T> {
+    if (r.ok) return ok(r.value);
+    return r.bad ? fail('not_found', r.message) : fail('refused', r.message, 'Nothing was changed.');
+  }
+
+  private lineage(): ForkLineage {
+    return this.options.engine.lineage(this.options.dataDir);
+  }
+
+  /** Rows that are forks link to their original; originals list their forks (from the archive's manifests). */
+  private withLineage(rows: SessionRow[]): SessionRow[] {
+    const lineage = this.lineage();
+    if (lineage.byForkId.size === 0) return rows;
+    const titles = new Map(this.catalog.list().map((r) => [r.id, r.title]));
+    for (const r of rows) titles.set(r.id, r.title);
+    return rows.map((r) => {
+      const view = linksOf(r.id, lineage, (id) => titles.get(id) ?? null);
+      return { ...r, fork: view.forkOf !== null, forkOf: view.forkOf, forks: view.forks };
+    });
+  }
+
+  private lineageOf(snapshot: ClassifiedSnapshot): ForkLineageView {
+    const lineage = this.lineage();
+    const titles = new Map(this.catalog.list().map((r) => [r.id, r.title]));
+    const { forkOf, forks } = linksOf(snapshot.session.id, lineage, (id) => titles.get(id) ?? null);
+    const own = lineage.byForkId.get(snapshot.session.id);
+    const reported = snapshot.context.reportedTokens;
+    const lastResponse = snapshot.turns.at(-1)?.line ?? 0;
+    // Until the fork is resumed, its last reported usage is the original's request.
+    const willSend =
+      own && own.kind === 'clean' && reported !== null && lastResponse <= own.forkLines
+        ? { estimatedTokens: Math.max(0, reported - (own.tokensFreed - own.tombstoneTokens)), originalReportedTokens: reported }
+        : null;
+    return { forkOf, forks, willSend };
   }
 
   private snapshotOf(o: Opened, withSpent: boolean): ClassifiedSnapshot {
@@ -316,6 +386,23 @@ export class EngineHost {
       this.uploads.delete(oldest);
     }
   }
+}
+
+function link(e: LineageEntry, sessionId: string, path: string, title: (id: string) => string | null): SessionLink {
+  return { sessionId, path, title: title(sessionId), createdAt: e.createdAt, kind: e.kind };
+}
+
+/** A session's place in the archive's lineage: what it was forked from (or restored from), and its forks. */
+function linksOf(id: string, lineage: ForkLineage, title: (id: string) => string | null): { forkOf: SessionLink | null; forks: SessionLink[] } {
+  const own = lineage.byForkId.get(id);
+  let forkOf: SessionLink | null = null;
+  if (own?.kind === 'clean') forkOf = link(own, own.original.sessionId, own.original.path, title);
+  else if (own?.kind === 'undo' && own.restoredFrom) {
+    const from = lineage.byForkId.get(own.restoredFrom);
+    if (from) forkOf = link(own, from.forkId, from.forkPath, title);
+  }
+  const forks = (lineage.forksOf.get(id) ?? []).filter((e) => e.kind === 'clean').map((e) => link(e, e.forkId, e.forkPath, title));
+  return { forkOf, forks };
 }
 
 function notJsonlMessage(name: string): string {
