@@ -7,8 +7,8 @@
 // after the last response (warm cache) and a day after it (cold cache).
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { DEAD_CLASSES, PROVABLE_CLASSES, humanTokens, zeroByDeadClass, type DeadClass, type ForkEconomics } from '@glassbox/core';
-import { cacheModel, economicsOf, formatUsd, totalCost } from '@glassbox/analysis';
+import { DEAD_CLASSES, PROVABLE_CLASSES, formatUsd, humanTokens, zeroByDeadClass, type DeadClass, type ForkEconomics } from '@glassbox/core';
+import { cacheModel, economicsOf, totalCost } from '@glassbox/analysis';
 import { previewFork, readSource } from '@glassbox/store/fork';
 
 const args = process.argv.slice(2);

@@ -1,4 +1,5 @@
 import {
+  formatUsd,
   humanTokens,
   type CacheTtl,
   type ClassifiedSnapshot,
@@ -237,13 +238,6 @@ function modelText(model: CacheModel): string[] {
 
 function round(n: number): string {
   return String(Math.round(n * 100) / 100);
-}
-
-/** Dollars with two decimals, or two significant digits below ten cents. */
-export function formatUsd(v: number): string {
-  if (v >= 0.1 || v === 0) return `$${v.toFixed(2)}`;
-  const decimals = Math.min(10, Math.max(4, 1 - Math.floor(Math.log10(Math.abs(v)))));
-  return `$${v.toFixed(decimals)}`;
 }
 
 export function hhmm(d: Date): string {

@@ -3,7 +3,7 @@ export { analyzeSession, DEFAULT_PROTECT_TAIL, type AnalyzeOptions } from './ana
 export { reconstructWindow, type ResidentWindow } from './resident';
 export { buildSegments } from './segments';
 export { planEviction, withRefusals, exclusionsByReason, DEFAULT_MINIMUM_SAVINGS, type PlanOptions } from './plan';
-export { cacheModel, economicsOf, formatUsd, chooseForHorizon, totalCost, sessionTtl, type CacheModel, type CostedEviction, type EconomicsOptions } from './economics';
+export { cacheModel, economicsOf, chooseForHorizon, totalCost, sessionTtl, type CacheModel, type CostedEviction, type EconomicsOptions } from './economics';
 export { folderFor } from './repo-map';
 export { tombstoneText, tombstoneTokens, deathReason, removedWhat, TOMBSTONE_TOKENS_ESTIMATE } from './tombstone';
 export { reclaimSummary, isReclaimable } from './reclaim';

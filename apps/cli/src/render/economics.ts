@@ -1,5 +1,4 @@
-import { humanTokens, type ForkEconomics } from '@glassbox/core';
-import { formatUsd } from '@glassbox/analysis';
+import { formatUsd, humanTokens, type ForkEconomics } from '@glassbox/core';
 import type { Paint } from './palette';
 import { WIDTH, padLeft, padRight, truncate } from './layout';
 
