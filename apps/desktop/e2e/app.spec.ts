@@ -138,7 +138,7 @@ test('the fork wizard writes a fork that validates and then appears in the list'
   await shot(page, '04-fork-in-list');
 
   // The fork in the window: linked to its original, its tombstones their own class, what it will send.
-  await forkRow.click();
+  await forkRow.locator('.title-text').click();
   await expect(page.getByTestId('lineage')).toContainText('fork of');
   await expect(page.getByTestId('will-send')).toBeVisible();
   await expect(page.getByText('tokens the fork will send (estimated)')).toBeVisible();
