@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
-import { loadSessionWithSubagents, type LoadedSession } from '@glassbox/adapter-claude-code/node';
+import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
+import type { LoadedSession } from '@glassbox/core';
 import { isFatal, type ClassifiedSnapshot, type Session } from '@glassbox/core';
 import {
   fail,

@@ -1,11 +1,12 @@
 export { scanLines, readSessionFile, ioProblem, type ScanResult, type LineSink, type ReadSessionResult } from './read-file';
 export {
   projectRoots,
-  listSessionFiles,
+  discoverFiles,
+  describeOpenedFile,
   findSessionById,
   listSubagentFiles,
   listToolResultFiles,
-  type SessionFileRef,
   type SubagentFile,
 } from './discover';
-export { loadSessionWithSubagents, type LoadedSession } from './load';
+export { loadSessionWithSubagents } from './load';
+export { claudeCodeLocator } from './locator';
