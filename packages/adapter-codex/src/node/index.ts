@@ -1,0 +1,1 @@
+export { readRolloutFile } from './read-file';
