@@ -6,3 +6,5 @@ export { parsePatch, type PatchFile } from './patch';
 export { shapeOfCall, type CallShape } from './tool-ops';
 export { parseTokenCount, neutralUsage, type CodexRequestUsage } from './usage';
 export { sessionIdFromFileName, isRolloutFileName } from './discover-names';
+export { CODEX_PRICES, type PriceTable, type ModelPrice } from './prices';
+export * from './fork';
