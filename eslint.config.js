@@ -40,6 +40,13 @@ export default tseslint.config(
       { group: ['node:fs', 'node:fs/*', 'fs', 'fs/*', 'node:child_process', 'node:net', 'node:http'], message: 'The adapter main entry does no I/O; use the ./node sub-entry.' }] }] },
   },
   {
+    files: ['packages/adapter-codex/src/**/*.ts'],
+    ignores: ['packages/adapter-codex/src/node/**', '**/*.test.ts', '**/test-support/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noNode, noElectron, noBetterSqlite,
+      { group: ['@glassbox/adapter-claude-code', '@glassbox/adapter-claude-code/*', '@glassbox/store', '@glassbox/analysis'],
+        message: 'The Codex adapter main entry runs anywhere and knows only core; disk access lives in ./node.' }] }] },
+  },
+  {
     files: ['apps/desktop/src/main/**/*.ts', 'apps/desktop/src/preload/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },

@@ -270,10 +270,9 @@ export class RolloutParser {
     }
   }
 
-  private newNode(uuid: string, item: JsonObject | null, rawType: string, line: number, offset: number, length: number, ts?: string): ChainNode {
+  private newNode(uuid: string, rawType: string, line: number, offset: number, length: number, ts?: string): ChainNode {
     const node: ChainNode = { uuid, parentUuid: this.lastUuid, kind: 'other', rawType, line, offset, length, isSidechain: false, blocks: [], mirrorBytes: 0 };
     if (ts) node.timestamp = ts;
-    void item;
     return node;
   }
 
@@ -286,7 +285,7 @@ export class RolloutParser {
   /** Builds the node of one Responses API item (shared by file items and replacement history). */
   private itemNode(item: JsonObject, uuid: string, line: number, offset: number, length: number, ts: string | undefined, carried: boolean): ChainNode {
     const type = str(item['type']) ?? '?';
-    const node = this.newNode(uuid, item, `response_item/${type}`, line, offset, length, ts);
+    const node = this.newNode(uuid, `response_item/${type}`, line, offset, length, ts);
     if (type === 'message') {
       const role = str(item['role']) ?? '';
       node.blocks = contentBlocks(item['content']);
@@ -420,7 +419,7 @@ export class RolloutParser {
     }
     const carriedPrompts = this.promptBlocks.slice();
     this.pruneWindow();
-    const boundary = this.newNode(`L${line}`, null, 'compacted', line, offset, length, ts);
+    const boundary = this.newNode(`L${line}`, 'compacted', line, offset, length, ts);
     boundary.kind = 'compact-boundary';
     boundary.parentUuid = null;
     boundary.subtype = 'compacted';
@@ -434,13 +433,13 @@ export class RolloutParser {
       return;
     }
     carriedPrompts.forEach((blocks, i) => {
-      const n = this.newNode(`L${line}.${i}`, null, 'compacted/prompt', line, offset, length, ts);
+      const n = this.newNode(`L${line}.${i}`, 'compacted/prompt', line, offset, length, ts);
       n.kind = 'meta';
       n.subtype = 'replacement history';
       n.blocks = blocks.map((b) => ({ ...b }));
       this.append(n);
     });
-    const summary = this.newNode(`L${line}.summary`, null, 'compacted/message', line, offset, length, ts);
+    const summary = this.newNode(`L${line}.summary`, 'compacted/message', line, offset, length, ts);
     summary.kind = 'compact-summary';
     summary.blocks = [{ index: 0, kind: 'text', bytes: utf8Bytes(str(p['message']) ?? ''), tokens: estimateTokensFromBytes(utf8Bytes(str(p['message']) ?? '')), preview: preview(str(p['message']) ?? '') }];
     this.append(summary);

@@ -11,7 +11,7 @@ import { sessionIdFromFileName } from '../discover-names';
  */
 export function readRolloutFile(path: string, options: { keepCapturedText?: boolean } = {}): CodexSession {
   const parser = new RolloutParser({ path, fallbackId: sessionIdFromFileName(basename(path)) ?? '', keepCapturedText: options.keepCapturedText === true });
-  let endsWithNewline = true;
+  let endsWithNewline: boolean;
   try {
     endsWithNewline = scanLines(path, (text, line, offset, length) => parser.push(text, line, offset, length)).endsWithNewline;
   } catch (error) {
