@@ -3,7 +3,6 @@ import {
   type Block,
   type ChainNode,
   type Problem,
-  type Session,
   type SessionStats,
   type ToolCall,
   type UsageRecord,
@@ -11,39 +10,15 @@ import {
 import { contentBlocks, contentText, outputBlock, outputText, preview, reasoningBlocks } from './blocks';
 import { normaliseRecord, recogniseFirstRecord, type Generation, type RolloutRecord } from './generation';
 import { isObject, str, type Json, type JsonObject } from './json';
-import { readFromOutput, type ReadSpec } from './read-grammar';
-import { shapeOfCall } from './tool-ops';
+import { readFromOutput } from './read-grammar';
+import { CallLinker } from './call-linker';
 import { neutralUsage, parseTokenCount, type CodexRequestUsage } from './usage';
 import { utf8Bytes } from './hash';
+import { ASSISTANT_ITEMS, CLIENT_ONLY_ITEMS, OUTPUT_ITEMS, SUMMARY_PREFIX, isContextText } from './item-kinds';
+import type { CodexSession, ParserOptions } from './session-types';
+import { WindowChain } from './window-chain';
 
-/** The neutral session, with what only a Codex rollout tells. */
-export interface CodexSession extends Session {
-  agent: 'codex';
-  generation: Generation | null;
-  /** Every model request with its usage, in file order (compaction requests included). */
-  requests: CodexRequestUsage[];
-  /** The last `token_count` that reported usage: the context the last request carried. */
-  reported: { line: number; inputTokens: number; totalTokens: number; contextWindow: number | null } | null;
-  /** `session_meta.forked_from_id`, for a session Codex forked from another. */
-  forkedFromId: string | null;
-  /** A `codex exec fork` file that holds only its own part and points at its parent's file. */
-  historyBase: { threadId: string; endOrdinalExclusive: number | null } | null;
-}
-
-export interface ParserOptions {
-  path: string;
-  /** The session id from the file name, used when no record names one. */
-  fallbackId?: string;
-  /** Keep the text pure reads captured in memory (callers with no file to read it back from). */
-  keepCapturedText?: boolean;
-}
-
-const ASSISTANT_ITEMS = new Set(['reasoning', 'function_call', 'custom_tool_call', 'local_shell_call', 'web_search_call', 'tool_search_call', 'image_generation_call']);
-const OUTPUT_ITEMS = new Set(['function_call_output', 'custom_tool_call_output', 'tool_search_output', 'mcp_tool_call_output']);
-/** Items Codex records but does not send to the model. */
-const CLIENT_ONLY_ITEMS = new Set(['ghost_snapshot']);
-/** The prefix Codex puts before a compaction summary it sends as a user message. */
-const SUMMARY_PREFIX = 'Another language model started to solve this problem';
+export type { CodexSession, ParserOptions } from './session-types';
 
 interface Group {
   id: string;
@@ -55,17 +30,11 @@ interface Group {
 export class RolloutParser {
   private readonly path: string;
   private readonly fallbackId: string;
-  private readonly keepCapturedText: boolean;
-  private readonly nodes = new Map<string, ChainNode>();
-  private readonly order: string[] = [];
-  private readonly toolCalls = new Map<string, ToolCall>();
+  private readonly calls: CallLinker;
+  private readonly win = new WindowChain();
   private readonly problems: Problem[] = [];
   private readonly stats: SessionStats = { lines: 0, bytes: 0, records: 0, byType: {}, unknownTypes: {}, mirrorBytes: 0, invalidLines: 0 };
   private readonly requests: CodexRequestUsage[] = [];
-  private readonly prunedUsage: UsageRecord[] = [];
-  private prunedRecords = 0;
-  private readonly readSpecs = new Map<string, { spec: ReadSpec; workdir: string | null }>();
-  private readonly pendingOutputs = new Map<string, { node: ChainNode; text: string }>();
   private generation: Generation | null = null;
   private refused: Problem | null = null;
   private firstRecordSeen = false;
@@ -78,7 +47,6 @@ export class RolloutParser {
   private firstPrompt: string | null = null;
   private firstTimestamp: string | null = null;
   private lastTimestamp: string | null = null;
-  private lastUuid: string | null = null;
   private group: Group | null = null;
   private groups = 0;
   private lastCumulative: number | null = null;
@@ -91,7 +59,7 @@ export class RolloutParser {
   constructor(options: ParserOptions) {
     this.path = options.path;
     this.fallbackId = options.fallbackId ?? '';
-    this.keepCapturedText = options.keepCapturedText === true;
+    this.calls = new CallLinker(options.keepCapturedText === true);
   }
 
   /** Feeds one line (without its newline). `offset` is the byte offset of the line in the file. */
@@ -157,10 +125,10 @@ export class RolloutParser {
     for (const [type, count] of Object.entries(this.stats.unknownTypes)) {
       this.problems.push({ code: 'unknown_record_type', severity: 'info', file: this.path, message: `${this.path}: ${count} record(s) of unknown type "${type}" were kept and not analysed` });
     }
-    for (const [callId, pending] of this.pendingOutputs) {
+    for (const [callId, pending] of this.calls.pendingOutputs) {
       this.problem('orphan_tool_result', 'warning', pending.node.line, `the output of ${callId} answers no call in the file (Codex drops it when it resumes)`);
     }
-    for (const call of this.toolCalls.values()) {
+    for (const call of this.calls.toolCalls.values()) {
       if (call.resultUuid === undefined) {
         this.problem('unanswered_tool_use', 'warning', call.useLine, `call ${call.id} (${call.name}) has no output (Codex answers it with "aborted" when it resumes)`);
       }
@@ -176,16 +144,16 @@ export class RolloutParser {
       firstPrompt: this.firstPrompt,
       firstTimestamp: this.firstTimestamp,
       lastTimestamp: this.lastTimestamp,
-      nodes: this.nodes,
-      order: this.order,
-      leafUuid: this.lastUuid,
-      toolCalls: this.toolCalls,
+      nodes: this.win.nodes,
+      order: this.win.order,
+      leafUuid: this.win.lastUuid,
+      toolCalls: this.calls.toolCalls,
       subagents: [],
       problems: this.problems,
       stats: this.stats,
       parentFallbackMs: 0,
-      prunedUsage: this.prunedUsage,
-      prunedRecords: this.prunedRecords,
+      prunedUsage: this.win.prunedUsage,
+      prunedRecords: this.win.prunedRecords,
       generation: this.generation,
       requests: this.requests,
       reported: this.reported,
@@ -197,7 +165,7 @@ export class RolloutParser {
 
   /** The text a pure read captured, from its output line as read back from the file. */
   capturedTextFromOutputLine(call: ToolCall, lineText: string): string | null {
-    const found = this.readSpecs.get(call.id);
+    const found = this.calls.readSpecs.get(call.id);
     const record = parseLine(lineText);
     if (!found || !record) return null;
     const item = this.generation === 'bare' ? record : record['payload'];
@@ -271,15 +239,13 @@ export class RolloutParser {
   }
 
   private newNode(uuid: string, rawType: string, line: number, offset: number, length: number, ts?: string): ChainNode {
-    const node: ChainNode = { uuid, parentUuid: this.lastUuid, kind: 'other', rawType, line, offset, length, isSidechain: false, blocks: [], mirrorBytes: 0 };
+    const node: ChainNode = { uuid, parentUuid: this.win.lastUuid, kind: 'other', rawType, line, offset, length, isSidechain: false, blocks: [], mirrorBytes: 0 };
     if (ts) node.timestamp = ts;
     return node;
   }
 
   private append(node: ChainNode): void {
-    this.nodes.set(node.uuid, node);
-    this.order.push(node.uuid);
-    this.lastUuid = node.uuid;
+    this.win.append(node);
   }
 
   /** Builds the node of one Responses API item (shared by file items and replacement history). */
@@ -336,49 +302,11 @@ export class RolloutParser {
   }
 
   private takeCall(item: JsonObject, node: ChainNode): Block {
-    const type = str(item['type']) ?? '';
-    const callId = str(item['call_id']) ?? str(item['id']) ?? `${node.uuid}:call`;
-    const shape = shapeOfCall(item, this.turnCwd ?? this.cwd);
-    const payload = type === 'custom_tool_call' ? (str(item['input']) ?? '') : type === 'function_call' ? (str(item['arguments']) ?? '') : JSON.stringify(item['action'] ?? {});
-    const bytes = utf8Bytes(payload) + utf8Bytes(shape.name);
-    const call: ToolCall = { id: callId, name: shape.name, useUuid: node.uuid, useLine: node.line, isError: false, op: shape.op, source: shape.source };
-    this.toolCalls.set(callId, call);
-    if (shape.readSpec) this.readSpecs.set(callId, { spec: shape.readSpec, workdir: shape.workdir });
-    const pending = this.pendingOutputs.get(callId);
-    if (pending) {
-      this.pendingOutputs.delete(callId);
-      this.link(call, pending.node, pending.text);
-    }
-    return { index: 0, kind: 'tool-use', bytes, tokens: estimateTokensFromBytes(bytes), preview: preview(`${shape.name} ${shape.source.label}`), toolUseId: callId, toolName: shape.name };
+    return this.calls.takeCall(item, node, this.turnCwd ?? this.cwd);
   }
 
   private takeOutput(item: JsonObject, node: ChainNode): Block {
-    const callId = str(item['call_id']) ?? '';
-    const text = outputText(item['output']);
-    const { block } = outputBlock(callId, text);
-    const call = this.toolCalls.get(callId);
-    if (call) {
-      block.toolName = call.name;
-      this.link(call, node, text);
-      if (call.isError) block.isError = true;
-    } else this.pendingOutputs.set(callId, { node, text });
-    return block;
-  }
-
-  private link(call: ToolCall, node: ChainNode, text: string): void {
-    const { exitCode, running, truncated, body } = outputBlock(call.id, text);
-    call.resultUuid = node.uuid;
-    call.resultLine = node.line;
-    call.isError = exitCode !== null && exitCode !== 0;
-    const found = this.readSpecs.get(call.id);
-    if (!found) return;
-    if (exitCode !== 0 || running || truncated) {
-      this.readSpecs.delete(call.id);
-      return;
-    }
-    const op = readFromOutput(found.spec, body, found.workdir, this.keepCapturedText);
-    if (op) call.op = op;
-    else this.readSpecs.delete(call.id);
+    return this.calls.takeOutput(item, node);
   }
 
   private takeTokenCount(p: JsonObject, line: number, ts: string | undefined): void {
@@ -402,7 +330,7 @@ export class RolloutParser {
     // A request whose reply left no item in the file: its usage still counts.
     const u: UsageRecord = { messageId: `request-L${line}`, model: this.model, line, usage, isSidechain: false };
     if (ts) u.timestamp = ts;
-    this.prunedUsage.push(u);
+    this.win.prunedUsage.push(u);
   }
 
   /**
@@ -418,12 +346,14 @@ export class RolloutParser {
       return;
     }
     const carriedPrompts = this.promptBlocks.slice();
-    this.pruneWindow();
+    this.win.prune();
+    this.calls.forgetCallsNotIn(this.win.nodes);
+    if (this.group) this.group = { ...this.group, nodes: [] };
     const boundary = this.newNode(`L${line}`, 'compacted', line, offset, length, ts);
     boundary.kind = 'compact-boundary';
     boundary.parentUuid = null;
     boundary.subtype = 'compacted';
-    this.lastUuid = null;
+    this.win.lastUuid = null;
     this.append(boundary);
     if (Array.isArray(history)) {
       history.forEach((entry: Json, i) => {
@@ -445,49 +375,6 @@ export class RolloutParser {
     this.append(summary);
   }
 
-  /** Lets go of the window before a compaction, keeping usage, prompts and boundaries. */
-  private pruneWindow(): void {
-    const kept: string[] = [];
-    const usageTaken = new Set<string>();
-    for (const uuid of this.order) {
-      const n = this.nodes.get(uuid);
-      if (!n) continue;
-      if (n.kind === 'prompt' || n.kind === 'compact-boundary') {
-        kept.push(uuid);
-        continue;
-      }
-      if (n.kind === 'assistant' && n.usage && n.messageId && !usageTaken.has(n.messageId)) {
-        usageTaken.add(n.messageId);
-        const u: UsageRecord = { messageId: n.messageId, model: n.model ?? 'unknown', line: n.line, usage: n.usage, isSidechain: false };
-        if (n.timestamp) u.timestamp = n.timestamp;
-        this.prunedUsage.push(u);
-      }
-      this.nodes.delete(uuid);
-      this.prunedRecords++;
-    }
-    this.order.length = 0;
-    this.order.push(...kept);
-    for (const [id, call] of this.toolCalls) {
-      if (!this.nodes.has(call.useUuid)) {
-        this.toolCalls.delete(id);
-        this.readSpecs.delete(id);
-      }
-    }
-    if (this.group) this.group = { ...this.group, nodes: [] };
-  }
-}
-
-/** Context Codex injects as user messages: environment, AGENTS.md, user instructions, turn aborts. */
-function isContextText(text: string): boolean {
-  const t = text.trimStart();
-  return (
-    t.startsWith('<environment_context>') ||
-    t.startsWith('<user_instructions>') ||
-    t.startsWith('# AGENTS.md instructions') ||
-    t.startsWith('<turn_aborted>') ||
-    t.startsWith('<user_shell_command>') ||
-    t.startsWith('<skill>')
-  );
 }
 
 function parseLine(text: string): JsonObject | null {
