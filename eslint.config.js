@@ -51,7 +51,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
-    files: ['apps/desktop/src/renderer/**/*.{ts,tsx}'],
+    files: ['packages/renderer/src/**/*.{ts,tsx}', 'packages/renderer/bench/**/*.tsx'],
     languageOptions: { globals: { ...globals.browser } },
     rules: { 'no-restricted-imports': ['error', { patterns: [noNode, noElectron, noBetterSqlite,
       { group: ['@glassbox/store', '@glassbox/adapter-claude-code', '@glassbox/adapter-claude-code/*', '@glassbox/analysis'],
