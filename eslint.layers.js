@@ -5,8 +5,9 @@ import boundaries from 'eslint-plugin-boundaries';
 
 /** Folders → element types. More specific folders first: the first match wins. */
 export const ELEMENTS = [
-  { type: 'adapter-node', pattern: 'packages/adapter-*/src/node' },
-  { type: 'adapter', pattern: 'packages/adapter-*/src' },
+  { type: 'adapter-node', pattern: 'packages/adapter-*/src/node', capture: ['adapter'] },
+  { type: 'adapter', pattern: 'packages/adapter-*/src', capture: ['adapter'] },
+  { type: 'file-io', pattern: 'packages/file-io/src' },
   { type: 'core', pattern: 'packages/core/src' },
   { type: 'analysis', pattern: 'packages/analysis/src' },
   { type: 'store', pattern: 'packages/store/src' },
@@ -23,16 +24,17 @@ export const ELEMENTS = [
 export const ALLOWED = {
   core: [],
   adapter: ['core'],
-  'adapter-node': ['adapter', 'core'],
+  'adapter-node': ['adapter', 'core', 'file-io'],
+  'file-io': ['core'],
   analysis: ['core'],
   agents: ['adapter', 'adapter-node', 'core'],
   // The store is handed its adapters; only its worker entry builds them from the composition root.
-  store: ['core', 'analysis', 'agents'],
+  store: ['core', 'analysis', 'agents', 'file-io'],
   contract: ['core'],
-  host: ['core', 'contract', 'analysis', 'store', 'agents'],
+  host: ['core', 'contract', 'analysis', 'store', 'agents', 'file-io'],
   renderer: ['core', 'contract'],
   'renderer-build': [],
-  cli: ['core', 'contract', 'analysis', 'store', 'agents', 'host', 'renderer-build'],
+  cli: ['core', 'contract', 'analysis', 'store', 'agents', 'host', 'renderer-build', 'file-io'],
   'desktop-main': ['core', 'contract', 'host', 'agents'],
 };
 
@@ -76,10 +78,19 @@ export const layerConfigs = [
         'error',
         {
           default: 'disallow',
-          policies: Object.entries(ALLOWED).map(([from, to]) => ({
-            from: { element: { type: from } },
-            allow: { to: { element: { types: { anyOf: [from, ...to] } } } },
-          })),
+          policies: [
+            ...Object.entries(ALLOWED).map(([from, to]) => ({
+              from: { element: { type: from } },
+              allow: { to: { element: { types: { anyOf: [from, ...to] } } } },
+            })),
+            // An adapter knows only its own agent: never another adapter's package.
+            {
+              from: { element: { types: { anyOf: ['adapter', 'adapter-node'] } } },
+              disallow: {
+                to: { element: { types: { anyOf: ['adapter', 'adapter-node'] }, captured: { adapter: '!{{ from.element.captured.adapter }}' } } },
+              },
+            },
+          ],
         },
       ],
     },

@@ -29,6 +29,8 @@ const VIOLATIONS: Violation[] = [
   { why: 'the contract imports the host', file: 'packages/contract/src/bad.ts', code: "import { EngineHost } from '@glassbox/host';" },
   { why: 'the composition root imports the store', file: 'packages/agents/src/bad.ts', code: "import { openIndex } from '@glassbox/store';" },
   { why: 'desktop main imports the renderer', file: 'apps/desktop/src/main/bad.ts', code: "import { App } from '../../../../packages/renderer/src/App';" },
+  { why: 'one adapter imports another', file: 'packages/adapter-codex/src/bad.ts', code: "import { CLAUDE_PRICES } from '@glassbox/adapter-claude-code';" },
+  { why: "one adapter's Node side imports another's", file: 'packages/adapter-codex/src/node/bad.ts', code: "import { readSessionFile } from '@glassbox/adapter-claude-code/node';" },
   { why: "an adapter's main entry uses node:os", file: 'packages/adapter-claude-code/src/bad.ts', code: "import { homedir } from 'node:os';" },
   { why: 'analysis reads a file', file: 'packages/analysis/src/bad.ts', code: "import { readFileSync } from 'node:fs';" },
   { why: 'core reads a file', file: 'packages/core/src/bad.ts', code: "import { readFileSync } from 'node:fs';" },
@@ -56,6 +58,7 @@ describe('the layers are enforced by lint', () => {
       { why: 'analysis imports core', file: 'packages/analysis/src/ok.ts', code: "import { humanTokens } from '@glassbox/core';\nexport const a = humanTokens;" },
       { why: 'the host imports the composition root', file: 'packages/host/src/ok.ts', code: "import { defaultAgents } from '@glassbox/agents';\nexport const a = defaultAgents;" },
       { why: 'the renderer imports the contract', file: 'packages/renderer/src/ok.ts', code: "import { INVOKE_CHANNELS } from '@glassbox/contract';\nexport const a = INVOKE_CHANNELS;" },
+      { why: "an adapter's Node side imports its own main entry", file: 'packages/adapter-codex/src/node/ok.ts', code: "import { RolloutParser } from '../parser';\nexport const a = RolloutParser;" },
       { why: "an adapter's main entry hashes", file: 'packages/adapter-claude-code/src/ok.ts', code: "import { createHash } from 'node:crypto';\nexport const a = createHash;" },
     ];
     for (const v of allowed) expect(await errorsOf(v), v.why).toEqual([]);

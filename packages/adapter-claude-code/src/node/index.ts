@@ -1,4 +1,5 @@
-export { scanLines, readSessionFile, ioProblem, type ScanResult, type LineSink, type ReadSessionResult } from './read-file';
+export { scanLines, readSessionFile, ioProblem, type ReadSessionResult } from './read-file';
+export type { ScanResult, LineSink } from '@glassbox/file-io';
 export {
   projectRoots,
   discoverFiles,

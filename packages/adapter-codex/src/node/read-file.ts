@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
-import { ioProblem, scanLines } from '@glassbox/adapter-claude-code/node';
+import { ioProblem, scanLines } from '@glassbox/file-io';
 import type { ToolCall } from '@glassbox/core';
 import { RolloutParser, type CodexSession } from '../parser';
 import { sessionIdFromFileName } from '../discover-names';
