@@ -18,6 +18,7 @@ import { sha256, utf8Bytes } from './hash';
 import { KNOWN_RECORD_TYPES, isObject, num, str, type Json, type JsonObject } from './record-types';
 import { opFromInput, refineRead } from './tool-ops';
 import { chooseLeaf } from './leaf';
+import { inlineSidechainWindows } from './sidechains';
 import { displayPrompt, userRecordKind } from './user-text';
 
 /** Payloads smaller than this can never pay for a tombstone, so they are not hashed for deduplication. */
@@ -183,6 +184,7 @@ export class TranscriptParser {
       prunedRecords: this.prunedRecords,
     };
     if (this.agentId !== undefined) session.agentId = this.agentId;
+    session.inlineSubagents = inlineSidechainWindows(session);
     return session;
   }
 
