@@ -10,6 +10,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { DEAD_CLASSES, PROVABLE_CLASSES, formatUsd, humanTokens, zeroByDeadClass, type DeadClass, type ForkEconomics } from '@glassbox/core';
 import { cacheModel, economicsOf, totalCost } from '@glassbox/analysis';
 import { previewFork, readSource } from '@glassbox/store/fork';
+import { agentForFile, defaultAgents } from '@glassbox/agents';
+
+const agents = defaultAgents();
 
 const args = process.argv.slice(2);
 const withSpent = args.includes('--with-spent');
@@ -86,7 +89,7 @@ for (const path of sessionFiles(folder)) {
   const ctx = planned.snapshot.context;
   const last = planned.economics.lastResponseAt;
   const at = (offsetMs: number): ForkEconomics | null =>
-    last && planned.plan.actions.length > 0 ? economicsOf(cacheModel(planned.snapshot, { at: new Date(Date.parse(last) + offsetMs) }), planned.plan) : null;
+    last && planned.plan.actions.length > 0 ? economicsOf(cacheModel(planned.snapshot, { at: new Date(Date.parse(last) + offsetMs), prices: agentForFile(agents, path).format.prices }), planned.plan) : null;
   rows.push({
     name: label(path),
     resident: ctx.reportedTokens ?? ctx.estimatedTokens,

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { EvictionPlan, PlannedAction } from '@glassbox/core';
 import { cacheModel, chooseForHorizon, economicsOf, totalCost, type CacheModel } from './economics';
 import { planEviction } from './plan';
-import { DEFAULT_PRICES, findPrice } from './prices';
+import { CLAUDE_PRICES as DEFAULT_PRICES } from '@glassbox/adapter-claude-code';
+import { findPrice } from './prices';
 import { analyzeFile, generatedSession, projectAfter } from './test-support/fixtures';
 
 /** The example, by hand: a 150k window, 15k evicted, the first change at 30k, Opus 4.5 list prices, 5-minute cache. */
@@ -96,19 +97,19 @@ describe('prompt-cache economics from a real transcript', () => {
   const last = snap.turns.at(-1)?.timestamp ?? '';
 
   it('reads the cache lifetime and the time of the last response from the usage', () => {
-    const m = cacheModel(snap, { at: new Date(Date.parse(last) + 60_000) });
+    const m = cacheModel(snap, { at: new Date(Date.parse(last) + 60_000), prices: DEFAULT_PRICES });
     expect(m.ttl).toBe('5m');
     expect(m.lastResponseAt?.toISOString()).toBe(new Date(last).toISOString());
     expect(m.warm).toBe(true);
     expect(m.warmUntil?.getTime()).toBe(Date.parse(last) + 5 * 60_000);
-    const later = cacheModel(snap, { at: new Date(Date.parse(last) + 3 * 3600_000) });
+    const later = cacheModel(snap, { at: new Date(Date.parse(last) + 3 * 3600_000), prices: DEFAULT_PRICES });
     expect(later.warm).toBe(false);
     expect(later.expiredAt?.getTime()).toBe(Date.parse(last) + 5 * 60_000);
   });
 
   it('puts the prefix before the first planned change, and the plan under a horizon pays less over it', () => {
     const at = new Date(Date.parse(last) + 60_000);
-    const m = cacheModel(snap, { at });
+    const m = cacheModel(snap, { at, prices: DEFAULT_PRICES });
     const plan = planEviction(snap, { minimumSavings: 0 });
     const e = economicsOf(m, plan);
     const first = Math.min(...plan.actions.map((a) => snap.segments.findIndex((s) => s.id === a.segmentId)));

@@ -7,7 +7,7 @@ import {
   type ForkEconomics,
   type RequestCosts,
 } from '@glassbox/core';
-import { DEFAULT_PRICES, findPrice, type ModelPrice, type PriceTable } from './prices';
+import { findPrice, type ModelPrice, type PriceTable } from './prices';
 
 /**
  * The prompt-cache model of a fork, from the transcript alone. The next request carries the window
@@ -36,9 +36,10 @@ export interface CacheModel {
 }
 
 export interface EconomicsOptions {
-  /** The moment to evaluate at (`--at`); default: the ports' clock. */
+  /** The moment to evaluate at (`--at`). */
   at: Date;
-  prices?: PriceTable;
+  /** The agent's dated list prices (its adapter ships them). */
+  prices: PriceTable;
 }
 
 const TTL_MS: Record<CacheTtl, number> = { '5m': 5 * 60_000, '1h': 60 * 60_000 };
@@ -67,7 +68,7 @@ export function cacheModel(snapshot: ClassifiedSnapshot, options: EconomicsOptio
   const at = options.at;
   const until = last ? new Date(last.getTime() + ttlMs) : null;
   const warm = until !== null && at.getTime() < until.getTime() && at.getTime() >= (last as Date).getTime();
-  const table = options.prices ?? DEFAULT_PRICES;
+  const table = options.prices;
   const price = snapshot.context.lastModel ? findPrice(snapshot.context.lastModel, table) : null;
   const read = price && price.input > 0 ? price.cacheRead / price.input : STANDARD.read;
   const write = price && price.input > 0 ? (ttl === '1h' ? price.cacheWrite1h : price.cacheWrite5m) / price.input : ttl === '1h' ? STANDARD.write1h : STANDARD.write5m;

@@ -10,3 +10,8 @@ export * from './format';
 export * from './tokens';
 export * from './palette';
 export * from './figures';
+export * from './fork';
+export * from './prices';
+export * from './summary';
+export * from './agent';
+export * from './agent-registry';

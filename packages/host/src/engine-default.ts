@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import type { ValidationReport } from '@glassbox/adapter-claude-code';
+import type { ValidationReport } from '@glassbox/core';
+import { claudeCodeFormat } from '@glassbox/adapter-claude-code';
 import { analyzeSession, exclusionsByReason } from '@glassbox/analysis';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
 import {
@@ -68,7 +69,7 @@ export function defaultEngine(): Engine {
           return { ok: false, checks, message: 'The fork failed validation.' };
         }
         const planned = first as LinesPlan | null;
-        const resume = resumeInstruction({ cwd: planned?.session.cwd ?? null, mapped: input.snapshot.session.repoRoot, sessionId: result.forkId, sessionPath: result.forkPath });
+        const resume = resumeInstruction({ cwd: planned?.session.cwd ?? null, mapped: input.snapshot.session.repoRoot, sessionId: result.forkId, sessionPath: result.forkPath, command: claudeCodeFormat.resumeCommand });
         return {
           ok: true,
           value: {
@@ -113,7 +114,7 @@ export function defaultEngine(): Engine {
     undoFork(forkPath, dataDir, mapped) {
       return attempt(() => {
         const r = undoFork(forkPath, { archiveDir: archiveOf(dataDir) });
-        const resume = resumeInstruction({ cwd: r.manifest.cwd, mapped: mapped(r.manifest.cwd), sessionId: r.sessionId, sessionPath: r.path });
+        const resume = resumeInstruction({ cwd: r.manifest.cwd, mapped: mapped(r.manifest.cwd), sessionId: r.sessionId, sessionPath: r.path, command: claudeCodeFormat.resumeCommand });
         return { sessionId: r.sessionId, path: r.path, resumeCommand: resume.command, resumeNote: resume.note, checks: checksOf(r.report), netReclaimed: 0 };
       });
     },

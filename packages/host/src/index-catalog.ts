@@ -1,6 +1,7 @@
 import { openIndex, watchRoots, type SessionIndex, type SessionRow as IndexRow, type RootWatcher } from '@glassbox/store';
 import { deadShare } from '@glassbox/core';
 import type { IndexProgress, SessionRow, SessionSort } from '@glassbox/contract';
+import type { AgentRegistry } from '@glassbox/core';
 import type { CatalogChange, SessionCatalog } from './catalog';
 import { LIVE_MS } from './scan-catalog';
 
@@ -21,9 +22,10 @@ export class IndexCatalog implements SessionCatalog {
   private readonly index: SessionIndex;
   private watcher: RootWatcher | null = null;
 
-  constructor(options: { roots: string[]; dataDir: string; workers?: number; nativeBinding?: string; workerUrl?: URL; repoMap?: Record<string, string> }) {
+  constructor(options: { roots: string[]; dataDir: string; agents?: AgentRegistry; workers?: number; nativeBinding?: string; workerUrl?: URL; repoMap?: Record<string, string> }) {
     this.index = openIndex({
       roots: options.roots,
+      ...(options.agents ? { agents: options.agents } : {}),
       dataDir: options.dataDir,
       ...(options.repoMap ? { repoMap: options.repoMap } : {}),
       ...(options.workers === undefined ? {} : { workers: options.workers }),

@@ -74,6 +74,14 @@ CREATE VIRTUAL TABLE search USING fts5(text, tokenize = 'unicode61 remove_diacri
   },
   {
     version: 2,
+    name: 'files.agent',
+    sql: `
+-- The agent whose transcript the file is (its adapter reads it): 'claude-code', 'codex'.
+ALTER TABLE files ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude-code';
+`,
+  },
+  {
+    version: 3,
     name: 'folder mappings, analysis window',
     sql: `
 -- Recorded working directory → the folder it is in on this machine now (a moved checkout). Kept across

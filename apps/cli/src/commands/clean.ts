@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DEAD_CLASSES, humanBytes, humanTokens, isDeadClass, type DeadClass, type EvictionPlan } from '@glassbox/core';
-import type { RefusedAction, ValidationReport } from '@glassbox/adapter-claude-code';
+import type { RefusedAction, ValidationReport } from '@glassbox/core';
 import { planFromLines, previewFork, readSource, resumeInstruction, writeFork, type LinesPlan, type PlanLinesOptions, type WriteForkResult } from '@glassbox/store/fork';
 import { EXIT_REFUSED, UsageError } from '../exit-codes';
 import type { CliIO } from '../io';
@@ -11,6 +11,7 @@ import { paint, type Paint } from '../render/palette';
 import { header, padLeft, row, truncateLeft, type Column } from '../render/layout';
 import { addArchiveOption, carriedOver, forkErrorToUsage, renderChecks } from '../fork-support';
 import { repoRootResolver } from '../mappings';
+import { AGENTS } from '../agents';
 import { parseAt, parseHorizon } from '../cache-args';
 import { economicsJson, renderEconomics } from '../render/economics';
 import { exclusionsJson, renderExclusions } from '../render/exclusions';
@@ -150,7 +151,7 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
     return;
   }
   const cwd = planned.session.cwd;
-  const resume = resumeInstruction({ cwd, mapped: planned.snapshot.session.repoRoot, sessionId: result.forkId, sessionPath: result.forkPath });
+  const resume = resumeInstruction({ cwd, mapped: planned.snapshot.session.repoRoot, sessionId: result.forkId, sessionPath: result.forkPath, command: AGENTS.forFile(path).format.resumeCommand });
   if (opts.json) {
     io.out(
       JSON.stringify(

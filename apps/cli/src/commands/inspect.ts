@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { CLASS_REGISTRY, SEGMENT_CLASSES, isDeadClass, type DeadProof, humanBytes, humanTokens, percent, type ClassifiedSnapshot, type ForkEconomics, type SegmentClass } from '@glassbox/core';
 import { cacheModel, deathReason, economicsOf, planEviction } from '@glassbox/analysis';
 import { parseAt } from '../cache-args';
+import { AGENTS } from '../agents';
 import { economicsJson, renderEconomics } from '../render/economics';
 import type { CliIO } from '../io';
 import { addSessionOptions, loadAndAnalyze, type SessionOptions } from '../session-args';
@@ -16,9 +17,10 @@ export function registerInspect(program: Command, io: CliIO): void {
     .option('--at <time>', 'evaluate the prompt-cache figures as of this ISO time (default: now)')
     .action((arg: string, opts: SessionOptions & { top: string; at?: string }) => {
       const at = parseAt(opts.at) ?? new Date();
-      const { snapshot } = loadAndAnalyze(arg, opts, io);
-      // What forking with the default plan would cost now: the same plan `clean` starts from.
-      const economics = economicsOf(cacheModel(snapshot, { at }), planEviction(snapshot));
+      const { snapshot, session } = loadAndAnalyze(arg, opts, io);
+      // What forking with the default plan would cost now: the same plan `clean` starts from, at the agent's list prices.
+      const prices = AGENTS.forFile(session.path).format.prices;
+      const economics = economicsOf(cacheModel(snapshot, { at, prices }), planEviction(snapshot));
       if (opts.json) {
         io.out(JSON.stringify({ ...(snapshotJson(snapshot) as object), economics: economicsJson(economics) }, null, 2));
         return;

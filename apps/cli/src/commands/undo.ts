@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resumeInstruction, undoFork, type UndoResult } from '@glassbox/store/fork';
 import { repoRootResolver } from '../mappings';
+import { AGENTS } from '../agents';
 import type { CliIO } from '../io';
 import { paint } from '../render/palette';
 import { addArchiveOption, carriedOver, forkErrorToUsage } from '../fork-support';
@@ -20,7 +21,7 @@ export function registerUndo(program: Command, io: CliIO): void {
       forkErrorToUsage(error);
     }
     const cwd = r.manifest.cwd;
-    const resume = resumeInstruction({ cwd, mapped: repoRootResolver(null, io.env)(cwd), sessionId: r.sessionId, sessionPath: r.path });
+    const resume = resumeInstruction({ cwd, mapped: repoRootResolver(null, io.env)(cwd), sessionId: r.sessionId, sessionPath: r.path, command: AGENTS.forFile(r.path).format.resumeCommand });
     if (opts.json) {
       io.out(JSON.stringify({ sessionId: r.sessionId, path: r.path, sidecarDir: r.sidecarDir, restoredFrom: r.manifest.restoredFrom, originalSha256: r.manifest.original.sha256, resumeCommand: resume.command, resumeNote: resume.note }, null, 2));
       return;

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
-import type { ClassifiedSnapshot, DeadClass, EvictionPlan, ForkEconomics, Session } from '@glassbox/core';
-import { buildFork, parseLines, sha256, type ForkResult } from '@glassbox/adapter-claude-code';
+import type { ClassifiedSnapshot, DeadClass, EvictionPlan, ForkEconomics, ForkResult, Session } from '@glassbox/core';
+import { buildFork, claudeCodeFormat, parseLines, sha256 } from '@glassbox/adapter-claude-code';
 import { analyzeSession, cacheModel, economicsOf, planEviction, withRefusals, type PlanOptions, type PriceTable } from '@glassbox/analysis';
 import { nodeAnalysisPorts } from '../repo-port';
 import type { PlanAction } from './writer';
@@ -21,6 +21,7 @@ export interface PlanLinesOptions {
   at?: Date;
   /** Plan the subset of evictions with the lowest cost over the next N requests. */
   horizon?: number;
+  /** The prices the cache figures use (default: the agent's list prices). */
   prices?: PriceTable;
 }
 
@@ -48,7 +49,7 @@ export function planFromLines(path: string, lines: readonly string[], options: P
   if (options.protectTail !== undefined) analyzeOptions.protectTail = options.protectTail;
   if (options.subagents) analyzeOptions.subagents = options.subagents;
   const snapshot = analyzeSession(session, nodeAnalysisPorts(), analyzeOptions);
-  const cache = cacheModel(snapshot, { at: options.at ?? new Date(), ...(options.prices ? { prices: options.prices } : {}) });
+  const cache = cacheModel(snapshot, { at: options.at ?? new Date(), prices: options.prices ?? claudeCodeFormat.prices });
   const planOptions: PlanOptions = {};
   if (options.classes) planOptions.classes = options.classes;
   if (options.minimumSavings !== undefined) planOptions.minimumSavings = options.minimumSavings;

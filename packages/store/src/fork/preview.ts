@@ -1,4 +1,5 @@
-import { validateFork, type ForkResult, type ValidationReport } from '@glassbox/adapter-claude-code';
+import type { ForkResult, ValidationReport } from '@glassbox/core';
+import { validateFork } from '@glassbox/adapter-claude-code';
 import { planFromLines, type LinesPlan, type PlanLinesOptions } from './plan-lines';
 
 export { PREVIEW_SESSION_ID } from './plan-lines';

@@ -23,6 +23,8 @@ export interface ResumeInput {
   mapped: string | null;
   sessionId: string;
   sessionPath: string;
+  /** The agent's own resume command for a session (an id, or a quoted file path) run from a folder. */
+  command: (sessionRef: string, cwd: string | null) => string;
   isDir?: (path: string) => boolean;
 }
 
@@ -30,11 +32,11 @@ export function resumeInstruction(input: ResumeInput): ResumeInstruction {
   const isDir = input.isDir ?? defaultIsDir;
   const { cwd, sessionId, sessionPath } = input;
   const mapped = input.mapped && input.mapped !== cwd ? input.mapped : null;
-  if (!cwd) return { command: `claude --resume ${sessionId}`, folder: null, note: 'no working directory is recorded: run it from the project folder' };
-  if (isDir(cwd)) return { command: `cd ${shellQuote(cwd)} && claude --resume ${sessionId}`, folder: cwd, note: null };
+  if (!cwd) return { command: input.command(sessionId, null), folder: null, note: 'no working directory is recorded: run it from the project folder' };
+  if (isDir(cwd)) return { command: input.command(sessionId, cwd), folder: cwd, note: null };
   if (mapped && isDir(mapped)) {
     return {
-      command: `cd ${shellQuote(mapped)} && claude --resume ${shellQuote(sessionPath)}`,
+      command: input.command(shellQuote(sessionPath), mapped),
       folder: mapped,
       note: `${cwd} is not on this machine; from the folder it is mapped to, the session is named by its file (Claude Code finds a session id only under the folder it ran in)`,
     };
@@ -56,6 +58,6 @@ function defaultIsDir(path: string): boolean {
   }
 }
 
-export function shellQuote(s: string): string {
+function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
