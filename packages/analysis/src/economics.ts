@@ -241,11 +241,11 @@ function round(n: number): string {
   return String(Math.round(n * 100) / 100);
 }
 
-export function hhmm(d: Date): string {
+function hhmm(d: Date): string {
   return `${d.toISOString().slice(11, 16)} UTC`;
 }
 
-export function duration(ms: number): string {
+function duration(ms: number): string {
   const min = Math.max(0, Math.round(ms / 60_000));
   if (min < 1) return 'less than a minute';
   if (min < 90) return `${min} min`;

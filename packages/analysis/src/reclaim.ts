@@ -1,7 +1,7 @@
 import { PROVABLE_CLASSES, isDeadClass, zeroByDeadClass, type DeadClass, type DeadProof, type ReclaimSummary, type Segment } from '@glassbox/core';
 import { TOMBSTONE_TOKENS_ESTIMATE, tombstoneTokensFor } from './tombstone';
 
-export function emptyByClass(): ReclaimSummary['byClass'] {
+function emptyByClass(): ReclaimSummary['byClass'] {
   return zeroByDeadClass(() => ({ tokens: 0, segments: 0 }));
 }
 

@@ -1,16 +1,7 @@
-import { humanTokens, type EvictionPlan, type ExclusionReason } from '@glassbox/core';
+import { humanTokens, type EvictionPlan } from '@glassbox/core';
 import { exclusionsByReason } from '@glassbox/analysis';
 import type { Paint } from './palette';
 import { WIDTH, padLeft, padRight, truncate } from './layout';
-
-export const EXCLUSION_LABEL: Record<ExclusionReason, string> = {
-  'class-not-chosen': 'class not chosen',
-  'protected-tail': 'in the protected tail (--protect)',
-  'not-worth-a-tombstone': 'no bigger than its tombstone',
-  'horizon-cost': 'cheaper to keep over --horizon',
-  'below-minimum-savings': 'plan below --min-savings',
-  'refused-by-fork': 'the fork cannot replace it exactly',
-};
 
 /** Dead segments the plan keeps, grouped by reason: together with the actions, the whole dead set. */
 export function renderExclusions(plan: EvictionPlan, p: Paint): string[] {

@@ -12,7 +12,7 @@ export const duplicateRule: ClassRule<'duplicate'> = {
   apply(ctx) {
     const groups = new Map<string, Segment[]>();
     for (const s of ctx.segments) {
-      if (s.kind !== 'tool-result' || !s.hash || s.isError || s.class === 'tombstone') continue;
+      if (s.kind !== 'tool-result' || !s.hash || s.isError || s.class !== 'live') continue;
       if (s.evictableTokens <= TOMBSTONE_TOKENS_ESTIMATE) continue;
       const key = `${s.hash}:${s.bytes}`;
       const g = groups.get(key);

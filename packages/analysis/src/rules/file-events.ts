@@ -40,7 +40,7 @@ export function rangeOf(ev: FileEvent): LineRange {
   return { startLine: 1, endLine: 0, full: true };
 }
 
-export function readRange(op: ReadOp): LineRange {
+function readRange(op: ReadOp): LineRange {
   return { startLine: op.startLine, endLine: op.startLine + Math.max(op.numLines, 1) - 1, full: op.full };
 }
 

@@ -20,5 +20,5 @@ const RULES: { readonly [K in Exclude<SegmentClass, 'live'>]: ClassRule<K> } = {
 export const RULES_BY_STAGE: readonly ClassRule[] = (Object.values(RULES) as ClassRule[]).sort((a, b) => a.stage - b.stage);
 
 export type { ClassRule } from './rule';
-export { ruleContext, type RuleContext } from './context';
+export { ruleContext } from './context';
 export { comparableText, sliceRange } from './stale-drift';
