@@ -81,6 +81,16 @@ describe('glassbox clean', () => {
     expect(doc.original.sha256Before).toBe(doc.original.sha256After);
     expect(readFileSync(join(s.projectDir, `${s.sessionId}.jsonl`)).equals(original)).toBe(true);
 
+    // The fork knows it is one: inspect shows its original, the window it will send, and its tombstones as such.
+    const fork = JSON.parse((await runCli(['inspect', doc.forkPath, '--repo', s.repo, '--json'], s.env)).out);
+    expect(fork.lineage.forkOf).toMatchObject({ sessionId: s.sessionId, kind: 'clean' });
+    expect(fork.lineage.willSend.estimatedTokens).toBe(fork.lineage.willSend.originalReportedTokens - doc.plan.totals.netReclaimed);
+    expect(fork.segments.filter((x: { class: string }) => x.class === 'tombstone').length).toBe(doc.applied.length);
+    expect(fork.reclaimable.tokens).toBe(0);
+    const orig = JSON.parse((await runCli(['inspect', s.sessionId, '--repo', s.repo, '--json'], s.env)).out);
+    expect(orig.lineage.forks.map((f: { sessionId: string }) => f.sessionId)).toEqual([doc.forkId]);
+    expect((await runCli(['inspect', doc.forkPath, '--repo', s.repo], s.env)).out).toMatch(/ {2}fork of .*written/);
+
     const v = await runCli(['verify', doc.forkId], s.env);
     expect(v.code).toBe(0);
     expect(v.out).toContain('byte-identical to what was written');

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { CLASS_REGISTRY, SEGMENT_CLASSES, isDeadClass, type DeadProof, humanBytes, humanTokens, percent, type ClassifiedSnapshot, type ForkEconomics, type SegmentClass } from '@glassbox/core';
 import { cacheModel, deathReason, economicsOf, planEviction } from '@glassbox/analysis';
 import { parseAt } from '../cache-args';
+import { archiveDir, forkLineage, type ForkLineage } from '@glassbox/store/fork';
 import { AGENTS } from '../agents';
 import { economicsJson, renderEconomics } from '../render/economics';
 import type { CliIO } from '../io';
@@ -21,17 +22,46 @@ export function registerInspect(program: Command, io: CliIO): void {
       // What forking with the default plan would cost now: the same plan `clean` starts from, at the agent's list prices.
       const prices = AGENTS.forFile(session.path).format.prices;
       const economics = economicsOf(cacheModel(snapshot, { at, prices }), planEviction(snapshot));
+      const lineage = lineageOf(snapshot, forkLineage(archiveDir(io.env)));
       if (opts.json) {
-        io.out(JSON.stringify({ ...(snapshotJson(snapshot) as object), economics: economicsJson(economics) }, null, 2));
+        io.out(JSON.stringify({ ...(snapshotJson(snapshot) as object), economics: economicsJson(economics), lineage }, null, 2));
         return;
       }
-      io.out(renderInspect(snapshot, paint(io.color), Math.max(1, Number(opts.top) || 12), economics));
+      io.out(renderInspect(snapshot, paint(io.color), Math.max(1, Number(opts.top) || 12), economics, lineage));
     });
 }
 
-export function renderInspect(snap: ClassifiedSnapshot, p: Paint, top: number, economics?: ForkEconomics): string {
+interface InspectLineage {
+  forkOf: { sessionId: string; path: string; createdAt: string; kind: 'clean' | 'undo' } | null;
+  forks: { sessionId: string; path: string; createdAt: string }[];
+  /** A fork not resumed since it was written: the window it will send, estimated from the original's reported figure. */
+  willSend: { estimatedTokens: number; originalReportedTokens: number } | null;
+}
+
+/** A fork knows it is one from its manifest in the archive (the same lineage the app shows). */
+function lineageOf(snap: ClassifiedSnapshot, lineage: ForkLineage): InspectLineage {
+  const own = lineage.byForkId.get(snap.session.id);
+  const forkOf = own ? { sessionId: own.original.sessionId, path: own.original.path, createdAt: own.createdAt, kind: own.kind } : null;
+  const forks = (lineage.forksOf.get(snap.session.id) ?? []).filter((e) => e.kind === 'clean').map((e) => ({ sessionId: e.forkId, path: e.forkPath, createdAt: e.createdAt }));
+  const reported = snap.context.reportedTokens;
+  const last = snap.turns.at(-1)?.line ?? 0;
+  const willSend =
+    own && own.kind === 'clean' && reported !== null && last <= own.forkLines
+      ? { estimatedTokens: Math.max(0, reported - (own.tokensFreed - own.tombstoneTokens)), originalReportedTokens: reported }
+      : null;
+  return { forkOf, forks, willSend };
+}
+
+export function renderInspect(snap: ClassifiedSnapshot, p: Paint, top: number, economics?: ForkEconomics, lineage?: InspectLineage): string {
   const out: string[] = [];
   out.push(...sessionHeader(snap, p));
+  if (lineage?.forkOf) {
+    out.push(`  ${lineage.forkOf.kind === 'undo' ? 'restored' : 'fork of '} ${truncateLeft(lineage.forkOf.path, WIDTH - 40)}  ${p.dim(`written ${lineage.forkOf.createdAt.slice(0, 16).replace('T', ' ')} UTC`)}`);
+  }
+  if (lineage?.willSend) {
+    out.push(`  sends    ≈${humanTokens(lineage.willSend.estimatedTokens)} tokens (estimated: the original's reported ${humanTokens(lineage.willSend.originalReportedTokens)} minus what the fork removed)`);
+  }
+  if (lineage && lineage.forks.length > 0) out.push(`  forks    ${truncate(lineage.forks.map((f) => f.sessionId).join(', '), WIDTH - 11)}`);
   out.push('');
   out.push(...windowSection(snap, p));
   out.push('');

@@ -92,10 +92,15 @@ function WindowHeader({ view }: { view: SnapshotView }) {
             <span className="dim">tokens reported</span>
           </>
         )}
-        <span className="sep">·</span>
-        <span title={`${exact(c.estimatedTokens)} tokens, local estimate (${c.calibration.basis})`}>{humanTokens(c.estimatedTokens)}</span>
-        <span className="dim">estimated in the transcript</span>
-        {c.unattributedTokens > 0 ? (
+        {/* A fork not resumed yet has only the original's reported usage: its estimates are scaled to that, so they are not shown. */}
+        {willSend ? null : (
+          <>
+            <span className="sep">·</span>
+            <span title={`${exact(c.estimatedTokens)} tokens, local estimate (${c.calibration.basis})`}>{humanTokens(c.estimatedTokens)}</span>
+            <span className="dim">estimated in the transcript</span>
+          </>
+        )}
+        {c.unattributedTokens > 0 && !willSend ? (
           <>
             <span className="sep">·</span>
             <span title="reported minus what the transcript accounts for">{humanTokens(c.unattributedTokens)}</span>
