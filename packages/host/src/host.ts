@@ -6,7 +6,8 @@ import type { LoadedSession } from '@glassbox/core';
 import { isFatal, windowFigures, type ClassifiedSnapshot, type Session } from '@glassbox/core';
 import { folderFor } from '@glassbox/analysis';
 import { checkMappingFolder } from '@glassbox/store';
-import type { ForkLineage, LineageEntry } from '@glassbox/store/fork';
+import type { ForkLineage } from '@glassbox/store/fork';
+import { rowsWithLineage, snapshotLineage } from './lineage';
 import {
   fail,
   isInvokeChannel,
@@ -22,7 +23,6 @@ import {
   type InvokeChannel,
   type Result,
   type ResultOf,
-  type SessionLink,
   type SessionRow,
 } from '@glassbox/contract';
 import { matchesQuery, sortRows, type SessionCatalog } from './catalog';
@@ -294,29 +294,11 @@ export class EngineHost {
 
   /** Rows that are forks link to their original; originals list their forks (from the archive's manifests). */
   private withLineage(rows: SessionRow[]): SessionRow[] {
-    const lineage = this.lineage();
-    if (lineage.byForkId.size === 0) return rows;
-    const titles = new Map(this.catalog.list().map((r) => [r.id, r.title]));
-    for (const r of rows) titles.set(r.id, r.title);
-    return rows.map((r) => {
-      const view = linksOf(r.id, lineage, (id) => titles.get(id) ?? null);
-      return { ...r, fork: view.forkOf !== null, forkOf: view.forkOf, forks: view.forks };
-    });
+    return rowsWithLineage(rows, this.lineage(), this.catalog.list());
   }
 
   private lineageOf(snapshot: ClassifiedSnapshot): ForkLineageView {
-    const lineage = this.lineage();
-    const titles = new Map(this.catalog.list().map((r) => [r.id, r.title]));
-    const { forkOf, forks } = linksOf(snapshot.session.id, lineage, (id) => titles.get(id) ?? null);
-    const own = lineage.byForkId.get(snapshot.session.id);
-    const reported = snapshot.context.reportedTokens;
-    const lastResponse = snapshot.turns.at(-1)?.line ?? 0;
-    // Until the fork is resumed, its last reported usage is the original's request.
-    const willSend =
-      own && own.kind === 'clean' && reported !== null && lastResponse <= own.forkLines
-        ? { estimatedTokens: Math.max(0, reported - (own.tokensFreed - own.tombstoneTokens)), originalReportedTokens: reported }
-        : null;
-    return { forkOf, forks, willSend };
+    return snapshotLineage(snapshot, this.lineage(), this.catalog.list());
   }
 
   private snapshotOf(o: Opened, withSpent: boolean): ClassifiedSnapshot {
@@ -387,23 +369,6 @@ export class EngineHost {
       this.uploads.delete(oldest);
     }
   }
-}
-
-function link(e: LineageEntry, sessionId: string, path: string, title: (id: string) => string | null): SessionLink {
-  return { sessionId, path, title: title(sessionId), createdAt: e.createdAt, kind: e.kind };
-}
-
-/** A session's place in the archive's lineage: what it was forked from (or restored from), and its forks. */
-function linksOf(id: string, lineage: ForkLineage, title: (id: string) => string | null): { forkOf: SessionLink | null; forks: SessionLink[] } {
-  const own = lineage.byForkId.get(id);
-  let forkOf: SessionLink | null = null;
-  if (own?.kind === 'clean') forkOf = link(own, own.original.sessionId, own.original.path, title);
-  else if (own?.kind === 'undo' && own.restoredFrom) {
-    const from = lineage.byForkId.get(own.restoredFrom);
-    if (from) forkOf = link(own, from.forkId, from.forkPath, title);
-  }
-  const forks = (lineage.forksOf.get(id) ?? []).filter((e) => e.kind === 'clean').map((e) => link(e, e.forkId, e.forkPath, title));
-  return { forkOf, forks };
 }
 
 function notJsonlMessage(name: string): string {
