@@ -1,6 +1,6 @@
 import type { ClassifiedSnapshot } from '@glassbox/core';
 import type { ForkLineageView, SessionLink, SessionRow } from '@glassbox/contract';
-import type { ForkLineage, LineageEntry } from '@glassbox/store/fork';
+import { forkWillSend, type ForkLineage, type LineageEntry } from '@glassbox/store/fork';
 
 /**
  * Which sessions are forks of which, for the list and the window: from the manifests Glassbox keeps in
@@ -19,14 +19,7 @@ export function rowsWithLineage(rows: SessionRow[], lineage: ForkLineage, all: r
 export function snapshotLineage(snapshot: ClassifiedSnapshot, lineage: ForkLineage, all: readonly SessionRow[]): ForkLineageView {
   const titles = new Map(all.map((r) => [r.id, r.title]));
   const { forkOf, forks } = linksOf(snapshot.session.id, lineage, (id) => titles.get(id) ?? null);
-  const own = lineage.byForkId.get(snapshot.session.id);
-  const reported = snapshot.context.reportedTokens;
-  const lastResponse = snapshot.turns.at(-1)?.line ?? 0;
-  // Until the fork is resumed, its last reported usage is the original's request.
-  const willSend =
-    own && own.kind === 'clean' && reported !== null && lastResponse <= own.forkLines
-      ? { estimatedTokens: Math.max(0, reported - (own.tokensFreed - own.tombstoneTokens)), originalReportedTokens: reported }
-      : null;
+  const willSend = forkWillSend(lineage.byForkId.get(snapshot.session.id), snapshot.context.reportedTokens, snapshot.turns.at(-1)?.line ?? 0);
   return { forkOf, forks, willSend };
 }
 

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { CLASS_REGISTRY, SEGMENT_CLASSES, isDeadClass, type DeadProof, humanBytes, humanTokens, percent, type ClassifiedSnapshot, type ForkEconomics, type SegmentClass } from '@glassbox/core';
 import { cacheModel, deathReason, economicsOf, planEviction } from '@glassbox/analysis';
 import { parseAt } from '../cache-args';
-import { archiveDir, forkLineage, type ForkLineage } from '@glassbox/store/fork';
+import { archiveDir, forkLineage, forkWillSend, type ForkLineage } from '@glassbox/store/fork';
 import { AGENTS } from '../agents';
 import { economicsJson, renderEconomics } from '../render/economics';
 import type { CliIO } from '../io';
@@ -43,13 +43,7 @@ function lineageOf(snap: ClassifiedSnapshot, lineage: ForkLineage): InspectLinea
   const own = lineage.byForkId.get(snap.session.id);
   const forkOf = own ? { sessionId: own.original.sessionId, path: own.original.path, createdAt: own.createdAt, kind: own.kind } : null;
   const forks = (lineage.forksOf.get(snap.session.id) ?? []).filter((e) => e.kind === 'clean').map((e) => ({ sessionId: e.forkId, path: e.forkPath, createdAt: e.createdAt }));
-  const reported = snap.context.reportedTokens;
-  const last = snap.turns.at(-1)?.line ?? 0;
-  const willSend =
-    own && own.kind === 'clean' && reported !== null && last <= own.forkLines
-      ? { estimatedTokens: Math.max(0, reported - (own.tokensFreed - own.tombstoneTokens)), originalReportedTokens: reported }
-      : null;
-  return { forkOf, forks, willSend };
+  return { forkOf, forks, willSend: forkWillSend(own, snap.context.reportedTokens, snap.turns.at(-1)?.line ?? 0) };
 }
 
 export function renderInspect(snap: ClassifiedSnapshot, p: Paint, top: number, economics?: ForkEconomics, lineage?: InspectLineage): string {

@@ -8,4 +8,4 @@ export { sessionFolderOf } from './sidecars';
 export { planFromLines, type PlanLinesOptions, type LinesPlan } from './plan-lines';
 export { previewFork, PREVIEW_SESSION_ID, type ForkPreview } from './preview';
 export { resumeInstruction, type ResumeInstruction, type ResumeInput } from './resume';
-export { forkLineage, LineageCache, type ForkLineage, type LineageEntry } from './lineage';
+export { forkLineage, forkWillSend, LineageCache, type ForkLineage, type LineageEntry } from './lineage';

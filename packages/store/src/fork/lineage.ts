@@ -72,6 +72,16 @@ export function forkLineage(archiveRoot: string): ForkLineage {
   return { byForkId, forksOf, problems };
 }
 
+/**
+ * The window a fork will send, until it is resumed: its last reported usage is still the original's
+ * request, so the estimate is that figure minus what the fork removed (net of its tombstones). Null for
+ * anything but a fork not resumed since it was written (a response after its written lines is its own).
+ */
+export function forkWillSend(entry: LineageEntry | undefined, reportedTokens: number | null, lastResponseLine: number): { estimatedTokens: number; originalReportedTokens: number } | null {
+  if (!entry || entry.kind !== 'clean' || reportedTokens === null || lastResponseLine > entry.forkLines) return null;
+  return { estimatedTokens: Math.max(0, reportedTokens - (entry.tokensFreed - entry.tombstoneTokens)), originalReportedTokens: reportedTokens };
+}
+
 /** A lineage that is read again only when the archive's forks folder changed. */
 export class LineageCache {
   private stamp = '';
