@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { buildFork, validateFork, type ValidationReport } from '@glassbox/adapter-claude-code';
-import { analyzeSession } from '@glassbox/analysis';
+import { analyzeSession, type AnalysisPorts } from '@glassbox/analysis';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
 import { ForkError, planFromLines, readSource, writeFork, type LinesPlan, type PlanLinesOptions } from '@glassbox/store/fork';
 import type { ForkCheck, ForkPreview } from '@glassbox/contract';
@@ -16,6 +16,7 @@ const PREVIEW_ID = '00000000-0000-4000-8000-000000000000';
  */
 export function defaultEngine(): Engine {
   const ports = nodeAnalysisPorts();
+  const diskless: AnalysisPorts = { ...ports, repo: { kind: () => 'unreadable', readText: () => null } };
   const planOptions = (input: ForkInput): PlanLinesOptions => {
     const o: PlanLinesOptions = { repoRoot: input.snapshot.session.repoRoot, withSpent: input.classes.includes('spent'), classes: input.classes };
     if (input.protectTail !== undefined) o.protectTail = input.protectTail;
@@ -24,7 +25,7 @@ export function defaultEngine(): Engine {
 
   return {
     analyze: (input, options) =>
-      analyzeSession(input.session, ports, { repoRoot: options.repoRoot, withSpent: options.withSpent, subagents: input.subagents }),
+      analyzeSession(input.session, options.diskless ? diskless : ports, { repoRoot: options.repoRoot, withSpent: options.withSpent, subagents: input.subagents }),
 
     previewFork(input) {
       // Plan from the exact lines that would be forked, build the fork in memory and validate it: what

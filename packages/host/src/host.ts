@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
-import { basename, extname, join, resolve } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { basename, extname, isAbsolute, join } from 'node:path';
 import { loadSessionWithSubagents, type LoadedSession } from '@glassbox/adapter-claude-code/node';
 import { isFatal, type ClassifiedSnapshot, type Session } from '@glassbox/core';
 import {
@@ -20,6 +20,8 @@ import {
 } from '@glassbox/contract';
 import { matchesQuery, sortRows, type SessionCatalog } from './catalog';
 import type { Engine } from './engine';
+import { Grants } from './grants';
+import { positionsOnly } from './problem-text';
 import { loadSamples, type SampleSet } from './samples';
 import { ScanCatalog } from './scan-catalog';
 import { detailOf } from './segment-detail';
@@ -51,6 +53,8 @@ interface Opened {
   loaded: LoadedSession;
   bytes: SourceBytes;
   external: boolean;
+  /** Dropped bytes: their recorded working directory is not this machine's unless mapped (repo:map). */
+  upload: boolean;
   snapshots: Map<boolean, ClassifiedSnapshot>;
 }
 
@@ -68,6 +72,7 @@ export class EngineHost {
   private readonly repoMap: Record<string, string>;
   private readonly samples: SampleSet;
   private readonly catalog: SessionCatalog;
+  private readonly grants: Grants;
   private progress: IndexProgress = { phase: 'idle', done: 0, total: 0 };
   private refreshing: Promise<void> | null = null;
   private stopWatch: (() => void) | null = null;
@@ -79,6 +84,11 @@ export class EngineHost {
     this.catalog = options.catalog
       ? options.catalog({ engine: options.engine, repoRootFor })
       : new ScanCatalog(options.roots, options.engine, repoRootFor);
+    this.grants = new Grants(
+      () => this.catalog.roots(),
+      (path) => this.catalog.has?.(path) ?? false,
+    );
+    for (const s of this.samples.sessions) this.grants.grant(s.path);
   }
 
   /** Indexes the roots and (optionally) starts watching them. Resolves when the first pass is done. */
@@ -145,9 +155,12 @@ export class EngineHost {
         if (!o.ok) return o as R;
         const snapshot = this.snapshotOf(o.value, a.withSpent ?? false);
         const cwd = o.value.loaded.session.cwd;
-        const mapped = this.repoRootFor(cwd);
+        const mapped = this.repoRootOf(o.value);
         const repoNote = !cwd ? 'no working directory recorded' : mapped && mapped !== cwd ? `${cwd} → ${mapped}` : cwd;
-        return ok({ snapshot, external: o.value.external, repoNote, bytes: o.value.size, analysedAt: new Date().toISOString() }) as R;
+        const note = o.value.upload && !mapped ? `${cwd ?? 'no working directory recorded'} (not looked up on this machine: map it to a folder to prove gone and drift)` : repoNote;
+        // An unmapped drop's cwd was not looked up: "missing here" would be wrong, the note says why.
+        const problems = snapshot.problems.filter((p) => !(o.value.upload && !mapped && p.code === 'repo_missing')).map(positionsOnly);
+        return ok({ snapshot: { ...snapshot, problems }, external: o.value.external, repoNote: note, bytes: o.value.size, analysedAt: new Date().toISOString() }) as R;
       }
       case 'segment:detail': {
         const a = args as ArgsOf<'segment:detail'>;
@@ -167,7 +180,7 @@ export class EngineHost {
         const o = this.open(a.path);
         if (!o.ok) return o as R;
         const input = {
-          path: a.path,
+          path: o.value.realPath,
           session: o.value.loaded.session,
           snapshot: this.snapshotOf(o.value, a.classes.includes('spent')),
           classes: a.classes,
@@ -180,6 +193,7 @@ export class EngineHost {
           const failing = written.checks.filter((c) => !c.ok).map((c) => `${c.label}: ${c.detail}`);
           return fail('refused', `Nothing was written. ${written.message}`, failing.join('; ') || undefined) as R;
         }
+        this.grants.grant(written.value.path);
         this.catalog.markFork(written.value.path);
         const row = this.catalog.add ? await this.catalog.add(written.value.path) : this.catalog.update(written.value.path);
         this.emit('session:changed', { path: written.value.path, row, reason: 'added' });
@@ -191,10 +205,9 @@ export class EngineHost {
         const a = args as ArgsOf<'repo:map'>;
         if (a.folder === null) delete this.repoMap[a.cwd];
         else {
-          const folder = resolve(a.folder);
-          if (!existsSync(folder) || !statSync(folder).isDirectory()) {
-            return fail('not_found', `${folder} is not a folder on this machine.`, 'Give the folder that holds the project now.') as R;
-          }
+          if (!isAbsolute(a.folder)) return fail('bad_args', 'Give the folder as an absolute path; a relative path is refused.') as R;
+          const folder = realFolder(a.folder);
+          if (!folder) return fail('not_found', `${a.folder} is not a folder on this machine.`, 'Give the folder that holds the project now.') as R;
           this.repoMap[a.cwd] = folder;
         }
         for (const o of this.opened.values()) o.snapshots.clear();
@@ -220,6 +233,12 @@ export class EngineHost {
       .refresh((p) => {
         this.progress = p;
         this.emit('index:progress', p);
+      })
+      .catch((error: unknown) => {
+        // A refresh that fails (the index locked past its wait, a full disk) must not take the
+        // server down with an unhandled rejection: say so, keep the list as it was.
+        this.progress = { phase: 'done', done: 0, total: 0, current: `The session list could not be refreshed: ${(error as Error).message}` };
+        this.emit('index:progress', this.progress);
       })
       .finally(() => {
         this.refreshing = null;
@@ -248,51 +267,71 @@ export class EngineHost {
     return best ? join(this.repoMap[best] as string, cwd.slice(best.length + 1)) : cwd;
   }
 
+  /**
+   * Where a session's recorded working directory is on this machine. A dropped file's cwd is taken
+   * only through an explicit mapping: its bytes came from anywhere, and proving "gone" for a path
+   * they name would tell whoever sent them which files exist here.
+   */
+  private repoRootOf(o: Opened): string | null {
+    const cwd = o.loaded.session.cwd;
+    if (!o.upload) return this.repoRootFor(cwd);
+    const root = this.repoRootFor(cwd);
+    return root !== cwd ? root : null;
+  }
+
   private snapshotOf(o: Opened, withSpent: boolean): ClassifiedSnapshot {
     const hit = o.snapshots.get(withSpent);
     if (hit) return hit;
-    const snap = this.options.engine.analyze(o.loaded, { repoRoot: this.repoRootFor(o.loaded.session.cwd), withSpent });
+    const repoRoot = this.repoRootOf(o);
+    const snap = this.options.engine.analyze(o.loaded, { repoRoot, withSpent, diskless: o.upload && repoRoot === null });
     o.snapshots.set(withSpent, snap);
     return snap;
   }
 
-  /** Parses (or reuses) a session by path or upload key. */
-  private open(path: string): Result<Opened> {
+  /** Parses (or reuses) a session by path or upload key; a path must be admitted by the grant list. */
+  private open(path: string): Result<Opened & { realPath: string }> {
     if (path.startsWith(UPLOAD_PREFIX)) {
       const hit = this.opened.get(path);
-      return hit ? ok(hit) : fail('not_found', 'That dropped file is no longer open.', 'Drop it again.');
+      return hit ? ok({ ...hit, realPath: path }) : fail('not_found', 'That dropped file is no longer open.', 'Drop it again.');
     }
     if (extname(path).toLowerCase() !== '.jsonl') return fail('not_jsonl', notJsonlMessage(path), 'Claude Code keeps sessions as .jsonl files under ~/.claude/projects.');
+    const admitted = this.grants.admit(path);
+    if (!admitted.ok) return admitted;
+    const real = admitted.value;
     let st;
     try {
-      st = statSync(path);
+      st = statSync(real);
     } catch {
       return fail('not_found', `${path} does not exist (any more).`, 'Refresh the session list.');
     }
-    if (!st.isFile()) return fail('unreadable', `${path} is not a file.`);
+    if (!st.isFile()) return fail('unreadable', `${path} is not a regular file.`);
     const hit = this.opened.get(path);
-    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return ok(hit);
-    const loaded = loadSessionWithSubagents(path);
+    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return ok({ ...hit, realPath: real });
+    const loaded = loadSessionWithSubagents(real);
     const fatal = fatalMessage(loaded.session);
     if (fatal) return fail('not_a_transcript', fatal, 'Glassbox reads Claude Code session transcripts (~/.claude/projects/<project>/<session>.jsonl).');
     const entry: Opened = {
       size: st.size,
       mtimeMs: st.mtimeMs,
       loaded,
-      bytes: fileBytes(path),
+      bytes: fileBytes(real),
       external: !this.catalog.roots().some((r) => path.startsWith(r + '/')),
+      upload: false,
       snapshots: new Map(),
     };
     this.remember(path, entry);
-    return ok(entry);
+    return ok({ ...entry, realPath: real });
   }
 
   private fileOpen(args: ArgsOf<'file:open'>): Result<FileOpened> {
     if ('path' in args) {
+      // In the desktop app a path arrives only from the Open dialog or a drop: the person chose it.
+      // In a browser there is no such path (a drop sends bytes), so only listed files open by path.
+      if (this.options.mode === 'electron' && isAbsolute(args.path)) this.grants.grant(args.path);
       const o = this.open(args.path);
       if (!o.ok) return o;
       const s = o.value.loaded.session;
-      return ok({ path: args.path, title: s.title ?? s.firstPrompt?.slice(0, 140) ?? basename(args.path), sessionId: s.id, problems: s.problems });
+      return ok({ path: args.path, title: s.title ?? s.firstPrompt?.slice(0, 140) ?? basename(args.path), sessionId: s.id, problems: s.problems.map(positionsOnly) });
     }
     if (extname(args.name).toLowerCase() !== '.jsonl') {
       return fail('not_jsonl', notJsonlMessage(args.name), 'Drop a session transcript: a .jsonl file from ~/.claude/projects/<project>/.');
@@ -303,8 +342,8 @@ export class EngineHost {
     const fatal = fatalMessage(session);
     if (fatal) return fail('not_a_transcript', fatal, 'Glassbox reads Claude Code session transcripts; nothing was written.');
     this.uploads.set(key, buf);
-    this.remember(key, { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), external: true, snapshots: new Map() });
-    return ok({ path: key, title: session.title ?? session.firstPrompt?.slice(0, 140) ?? args.name, sessionId: session.id, problems: session.problems });
+    this.remember(key, { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), external: true, upload: true, snapshots: new Map() });
+    return ok({ path: key, title: session.title ?? session.firstPrompt?.slice(0, 140) ?? args.name, sessionId: session.id, problems: session.problems.map(positionsOnly) });
   }
 
   private remember(key: string, entry: Opened): void {
@@ -315,6 +354,15 @@ export class EngineHost {
       this.opened.delete(oldest);
       this.uploads.delete(oldest);
     }
+  }
+}
+
+function realFolder(path: string): string | null {
+  try {
+    const real = realpathSync(path);
+    return statSync(real).isDirectory() ? real : null;
+  } catch {
+    return null;
   }
 }
 
