@@ -7,9 +7,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, type TestContext } from 'vitest';
 import { CORPUS, SCENARIOS, copyPublic, copyScenario, tempTree, type TempTree } from '../../../packages/store/src/test-corpus';
+import { holdWriteLock, indexRows } from '../../../packages/store/src/test-db';
 import { runCli } from './commands/cli-test-io';
 
 const BIN = resolve(import.meta.dirname, '../bin/glassbox.mjs');
@@ -37,32 +37,20 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | n
   });
 }
 
-/** Every row of an index as data, without the columns that name a run (ids, times). */
-function rowsOf(dbPath: string): unknown[] {
-  const db = new Database(dbPath, { readonly: true });
-  try {
-    const files = db.prepare('SELECT * FROM files ORDER BY path').all() as Record<string, unknown>[];
-    const search = db.prepare('SELECT f.path AS path, s.text AS text FROM search s JOIN files f ON s.rowid / 2097152 = f.id ORDER BY f.path, s.rowid').all();
-    return [files.map(({ id: _id, indexed_at: _at, ...rest }) => rest), search];
-  } finally {
-    db.close();
-  }
-}
-
 describe('several writers on one index', () => {
   it('3 parallel `glassbox index` × 10 rounds on a fresh data folder: all exit 0, with the rows one indexer writes', async () => {
     const { root, env, data } = setup();
     for (const s of SCENARIOS) copyScenario(root, s);
     copyPublic(root, 'd-kimuson__claude-code-viewer');
-    const alone = await run(['index'], env);
+    const alone = await run(['index', '--workers', '0'], env);
     expect(alone.code, alone.stderr).toBe(0);
-    const expected = rowsOf(join(data, 'index.db'));
+    const expected = indexRows(join(data, 'index.db'));
     for (let round = 1; round <= 10; round++) {
       rmSync(data, { recursive: true, force: true });
-      const runs = await Promise.all([run(['index'], env), run(['index'], env), run(['index'], env)]);
+      const runs = await Promise.all([run(['index', '--workers', '0'], env), run(['index', '--workers', '0'], env), run(['index', '--workers', '0'], env)]);
       for (const r of runs) expect(r.code, `round ${round}: ${r.stderr}`).toBe(0);
       expect(readdirSync(data).filter((n) => n.includes('.corrupt-')), `round ${round}`).toEqual([]);
-      expect(rowsOf(join(data, 'index.db')), `round ${round}`).toEqual(expected);
+      expect(indexRows(join(data, 'index.db')), `round ${round}`).toEqual(expected);
     }
   }, 240_000);
 });
@@ -177,11 +165,10 @@ describe('the machine says no: 1 or 2 with a clear message, never 70', () => {
     const { root, env, data } = setup();
     copyScenario(root, '01-superseded-reads');
     expect((await runCli(['index', '--workers', '0'], env)).code).toBe(0);
-    const holder = new Database(join(data, 'index.db'));
-    holder.exec('BEGIN IMMEDIATE');
-    cleanups.push(() => holder.close());
+    const release = holdWriteLock(join(data, 'index.db'));
+    cleanups.push(release);
     const r = await runCli(['index', '--workers', '0'], { ...env, GLASSBOX_LOCK_WAIT_MS: '300' });
-    holder.exec('ROLLBACK');
+    release();
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/stayed locked by another process for 0\.3 s; nothing was changed/);
     expect(readdirSync(data).filter((n) => n.includes('.corrupt-'))).toEqual([]);

@@ -18,6 +18,8 @@ import { sha256, utf8Bytes } from './hash';
 import { KNOWN_RECORD_TYPES, isObject, num, str, type Json, type JsonObject } from './record-types';
 import { opFromInput, refineRead } from './tool-ops';
 import { chooseLeaf } from './leaf';
+import { inlineSidechainWindows } from './sidechains';
+import { displayPrompt, userRecordKind } from './user-text';
 
 /** Payloads smaller than this can never pay for a tombstone, so they are not hashed for deduplication. */
 const HASH_MIN_BYTES = 128;
@@ -182,6 +184,7 @@ export class TranscriptParser {
       prunedRecords: this.prunedRecords,
     };
     if (this.agentId !== undefined) session.agentId = this.agentId;
+    session.inlineSubagents = inlineSidechainWindows(session);
     return session;
   }
 
@@ -307,20 +310,15 @@ export class TranscriptParser {
   private takeUser(r: JsonObject, node: ChainNode): void {
     const message = r['message'];
     const content = isObject(message) ? message['content'] : undefined;
-    const isMeta = r['isMeta'] === true;
-    if (r['isCompactSummary'] === true) node.kind = 'compact-summary';
-    else if (isMeta) node.kind = 'meta';
-    else node.kind = 'prompt';
+    const { kind, promptText } = userRecordKind(r);
+    node.kind = kind;
+    if (kind === 'prompt' && promptText !== null) this.notePrompt(node, promptText);
 
     if (typeof content === 'string') {
       node.blocks.push(textBlock(0, 'text', content));
-      if (node.kind === 'prompt' && isHarnessText(content)) node.kind = 'meta';
-      if (node.kind === 'prompt') this.notePrompt(node, content);
       return;
     }
     if (!Array.isArray(content)) return;
-    let hasResult = false;
-    let promptText: string | null = null;
     const mirror = r['toolUseResult'];
     if (mirror !== undefined) {
       const bytes = jsonBytes(mirror);
@@ -331,23 +329,15 @@ export class TranscriptParser {
       if (!isObject(block)) return;
       const btype = str(block['type']);
       if (btype === 'tool_result') {
-        hasResult = true;
         node.blocks.push(this.takeToolResult(block, index, node, mirror));
       } else if (btype === 'text') {
-        const text = str(block['text']) ?? '';
-        if (promptText === null) promptText = text;
-        node.blocks.push(textBlock(index, 'text', text));
+        node.blocks.push(textBlock(index, 'text', str(block['text']) ?? ''));
       } else if (btype === 'image' || btype === 'document') {
         node.blocks.push(imageBlock(index, btype));
       } else {
         node.blocks.push(otherBlock(index, block));
       }
     });
-    if (hasResult) node.kind = 'tool-results';
-    else if (node.kind === 'prompt' && promptText !== null) {
-      if (isHarnessText(promptText)) node.kind = 'meta';
-      else this.notePrompt(node, promptText);
-    }
   }
 
   private notePrompt(node: ChainNode, text: string): void {
@@ -598,29 +588,6 @@ export class TranscriptParser {
     }
     node.kind = 'system';
   }
-}
-
-/**
- * Text the harness writes into user records: command output echoes, caveats, interruptions. A slash
- * command or `!` shell line the person typed (`<command-name>`, `<bash-input>`) is their prompt.
- */
-function isHarnessText(text: string): boolean {
-  return (
-    text.startsWith('<local-command-') ||
-    text.startsWith('<bash-stdout>') ||
-    text.startsWith('<bash-stderr>') ||
-    text.startsWith('[Request interrupted')
-  );
-}
-
-/** `<command-name>/x</command-name><command-args>y</command-args>` reads as `/x y`. */
-function displayPrompt(text: string): string {
-  if (!text.startsWith('<command-')) return text;
-  const name = /<command-name>([^<]*)<\/command-name>/.exec(text)?.[1]?.trim();
-  const args = /<command-args>([^<]*)<\/command-args>/.exec(text)?.[1]?.trim();
-  if (!name) return text;
-  const slash = name.startsWith('/') ? name : `/${name}`;
-  return args ? `${slash} ${args}` : slash;
 }
 
 function textBlock(index: number, kind: BlockKind, text: string): Block {

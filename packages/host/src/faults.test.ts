@@ -3,7 +3,7 @@
 // with an unhandled rejection; the host says so and keeps answering.
 import { cpSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { holdWriteLock } from '../../store/src/test-db';
 import { afterEach, expect, it } from 'vitest';
 import type { IndexProgress } from '@glassbox/contract';
 import { createHost } from './index';
@@ -27,8 +27,7 @@ it('a refresh that fails on a locked index is reported, and the host keeps answe
   try {
     host = createHost(env, { watch: false, samplesDir: null });
     await host.start();
-    const holder = new Database(join(seeded.dataDir, 'index.db'));
-    holder.exec('BEGIN IMMEDIATE');
+    const release = holdWriteLock(join(seeded.dataDir, 'index.db'));
     const failed = new Promise<IndexProgress>((resolve) => {
       host?.onEvent((event, payload) => {
         const p = payload as IndexProgress;
@@ -44,8 +43,7 @@ it('a refresh that fails on a locked index is reported, and the host keeps answe
     }
     expect((await host.handle('sessions:refresh', {})).ok).toBe(true);
     const progress = await failed;
-    holder.exec('ROLLBACK');
-    holder.close();
+    release();
     expect(progress.current).toMatch(/stayed locked by another process/);
     const info = await host.handle('host:info', {});
     expect(info.ok).toBe(true);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
 import { basename, extname, isAbsolute, join } from 'node:path';
-import { loadSessionWithSubagents, type LoadedSession } from '@glassbox/adapter-claude-code/node';
+import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
+import type { LoadedSession } from '@glassbox/core';
 import { isFatal, type ClassifiedSnapshot, type Session } from '@glassbox/core';
 import {
   fail,

@@ -1,5 +1,6 @@
 import { openIndex, watchRoots, type SessionIndex, type SessionRow as IndexRow, type RootWatcher } from '@glassbox/store';
 import type { IndexProgress, SessionRow, SessionSort } from '@glassbox/contract';
+import type { AgentRegistry } from '@glassbox/core';
 import type { CatalogChange, SessionCatalog } from './catalog';
 import { LIVE_MS } from './scan-catalog';
 
@@ -21,9 +22,10 @@ export class IndexCatalog implements SessionCatalog {
   private readonly forks = new Set<string>();
   private watcher: RootWatcher | null = null;
 
-  constructor(options: { roots: string[]; dataDir: string; workers?: number; nativeBinding?: string; workerUrl?: URL }) {
+  constructor(options: { roots: string[]; dataDir: string; agents?: AgentRegistry; workers?: number; nativeBinding?: string; workerUrl?: URL }) {
     this.index = openIndex({
       roots: options.roots,
+      ...(options.agents ? { agents: options.agents } : {}),
       dataDir: options.dataDir,
       ...(options.workers === undefined ? {} : { workers: options.workers }),
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),

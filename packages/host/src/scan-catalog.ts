@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { watch as chokidarWatch } from 'chokidar';
-import { listSessionFiles, loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
+import { discoverFiles, loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
 import { isFatal } from '@glassbox/core';
 import type { IndexProgress, SessionRow } from '@glassbox/contract';
 import type { CatalogChange, SessionCatalog } from './catalog';
@@ -42,7 +42,7 @@ export class ScanCatalog implements SessionCatalog {
 
   async refresh(onProgress: (p: IndexProgress) => void): Promise<void> {
     onProgress({ phase: 'scanning', done: 0, total: 0 });
-    const files = listSessionFiles(this.rootList);
+    const files = discoverFiles(this.rootList).filter((f) => f.kind === 'session');
     const seen = new Set(files.map((f) => f.path));
     for (const path of this.cache.keys()) if (!seen.has(path)) this.cache.delete(path);
     let done = 0;

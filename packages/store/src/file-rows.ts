@@ -1,10 +1,9 @@
 import { dirname, join } from 'node:path';
-import type { DiscoveredFile } from './discover';
+import type { DiscoveredFile, SummaryState } from '@glassbox/core';
 import type { SummarizeResult } from './jobs';
 import type { Fingerprint } from './scan';
 import { Stage } from './stage';
 import type { FileKey, FileRow, NewFileRow } from './statements';
-import { titleOf, type SummaryState } from './summary';
 
 /** A file as the index knows it before reading: found under a root, or opened from anywhere. */
 export type IndexedFile = Omit<DiscoveredFile, 'root'> & { root: string | null };
@@ -18,6 +17,7 @@ export function listedRow(file: IndexedFile, origin: 'discovered' | 'opened', fp
   let parentPath = file.parentPath;
   if (file.kind === 'subagent' && !parentPath && sessionId) parentPath = join(dirname(file.path), `${sessionId}.jsonl`);
   return {
+    agent: file.agent,
     path: file.path,
     root: file.root,
     origin,
@@ -29,7 +29,7 @@ export function listedRow(file: IndexedFile, origin: 'discovered' | 'opened', fp
     cwd: state?.cwd ?? null,
     git_branch: state?.gitBranch ?? null,
     version: state?.version ?? null,
-    title: state ? titleOf(state) : null,
+    title: state?.title ?? null,
     first_prompt: state?.firstPrompt ?? null,
     first_ts: state?.firstTs ?? null,
     last_ts: state?.lastTs ?? null,
@@ -77,7 +77,7 @@ export function summarisedRow(now: FileRow, s: SummaryState, pass: Extract<Summa
     cwd: s.cwd,
     git_branch: s.gitBranch,
     version: s.version,
-    title: titleOf(s),
+    title: s.title,
     first_prompt: s.firstPrompt,
     first_ts: s.firstTs,
     last_ts: s.lastTs,
@@ -119,6 +119,7 @@ export function fpColumns(fp: Fingerprint): Pick<FileRow, 'dev' | 'ino' | 'size'
 /** A stored row as the file it describes (to look at it again without discovering the roots). */
 export function rowAsFile(row: FileKey): IndexedFile {
   return {
+    agent: row.agent,
     path: row.path,
     root: row.root,
     project: row.project,

@@ -6,7 +6,7 @@ import type { FileKey } from './statements';
 
 function key(path: string, fp: Fingerprint, level: StageLevel, id = 1): FileKey {
   return {
-    id, path, root: '/r', origin: 'discovered', kind: 'session', parent_path: null, agent_id: null, session_id: 's', project: 'p',
+    id, agent: 'claude-code', path, root: '/r', origin: 'discovered', kind: 'session', parent_path: null, agent_id: null, session_id: 's', project: 'p',
     dev: fp.dev, ino: fp.ino, size: fp.size, mtime_ms: fp.mtimeMs, level,
   };
 }

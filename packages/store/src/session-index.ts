@@ -2,6 +2,8 @@ import { EventEmitter, on } from 'node:events';
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { defaultAgents } from '@glassbox/agents';
+import type { AgentRegistry, MessageUsage, SummaryState } from '@glassbox/core';
 import { defaultDbPath } from './paths';
 import { IndexDatabase, isDamage } from './index-database';
 import { lockWaitMs } from './db-errors';
@@ -9,9 +11,9 @@ import { SEARCH_ROWS_PER_FILE, type FileKey, type FileRow, type Statements } fro
 import { fingerprintOf, notRegularFile, sameFingerprint, type Fingerprint } from './scan';
 import { planRefresh, rowFingerprint, type PlannedFile, type SeenFile } from './refresh-plan';
 import { listedRow, rowAsFile, summarisedRow, unreadableRow, type IndexedFile } from './file-rows';
-import { claudeCodeFiles, type TranscriptFiles } from './transcript-files';
+import { discoverFiles, describeOpenedFile, type AgentRoots } from './discover';
+import { quickLook } from './quick';
 import { Stage } from './stage';
-import type { SummaryState } from './summary';
 import { JobPool } from './pool';
 import type { SummarizeResult } from './jobs';
 import type { AnalyzeResult } from './analyze-job';
@@ -27,7 +29,9 @@ export interface OpenIndexOptions {
   dataDir?: string;
   env?: NodeJS.ProcessEnv;
   home?: string;
-  /** The projects folders to index. Default: the agent's own (Claude Code: CLAUDE_CONFIG_DIR, else ~/.config/claude and ~/.claude). */
+  /** The agents whose transcripts are indexed (from the composition root, `@glassbox/agents`). */
+  agents?: AgentRegistry;
+  /** The folders to index, for every agent. Default: each agent's own roots (e.g. CLAUDE_CONFIG_DIR, else ~/.config/claude and ~/.claude). */
   roots?: string[];
   /** Worker threads for summaries and analyses; 0 runs them inline. Default: one per core. */
   workers?: number;
@@ -35,8 +39,6 @@ export interface OpenIndexOptions {
   nativeBinding?: string;
   /** Where worker threads start (bundlers move files: the desktop app passes its own entry). */
   workerUrl?: URL;
-  /** Where transcripts are found and how they are first looked at (Claude Code's layout by default). */
-  files?: TranscriptFiles;
 }
 
 export type Phase = 'discover' | 'list' | 'summary' | 'analysis' | 'done';
@@ -121,12 +123,13 @@ interface IndexEvents {
 export class SessionIndex extends EventEmitter<IndexEvents> {
   readonly dbPath: string;
   readonly roots: string[];
+  readonly agents: AgentRegistry;
+  private readonly agentRoots: AgentRoots;
   /** Messages from opening the database (a damaged or newer one moved aside and rebuilt). */
   readonly notices: string[];
   private readonly store: IndexDatabase;
-  private readonly files: TranscriptFiles;
   private readonly pool: JobPool;
-  private readonly price = messagePricer();
+  private readonly pricers = new Map<string, (m: MessageUsage) => number | null>();
   private chain: Promise<unknown> = Promise.resolve();
   private poolNoticeGiven = false;
 
@@ -134,9 +137,15 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     super();
     const env = options.env ?? process.env;
     const home = options.home ?? homedir();
-    this.files = options.files ?? claudeCodeFiles;
     this.dbPath = options.dbPath ?? (options.dataDir ? join(options.dataDir, 'index.db') : defaultDbPath(env, home));
-    this.roots = options.roots ?? this.files.defaultRoots(env, home);
+    this.agents = options.agents ?? defaultAgents();
+    const byAgent = new Map<string, string[]>();
+    for (const { agent, root } of this.agents.roots(env, home)) {
+      const list = byAgent.get(agent.format.id) ?? [];
+      byAgent.set(agent.format.id, [...list, ...(options.roots ?? [root]).filter((r) => !list.includes(r))]);
+    }
+    this.agentRoots = byAgent;
+    this.roots = [...new Set([...byAgent.values()].flat())];
     this.store = new IndexDatabase(this.dbPath, options.nativeBinding, (n) => this.emit('notice', n), lockWaitMs(env));
     this.notices = this.store.notices;
     this.pool = new JobPool(options.workers, options.workerUrl);
@@ -193,6 +202,16 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     await this.chain;
     await this.pool.close();
     this.store.close();
+  }
+
+  /** Each agent's messages are priced with its own table. */
+  private pricerFor(agent: string): (m: MessageUsage) => number | null {
+    let p = this.pricers.get(agent);
+    if (!p) {
+      p = messagePricer(this.agents.byId(agent).format.prices);
+      this.pricers.set(agent, p);
+    }
+    return p;
   }
 
   private rowOf(f: FileRow): SessionRow {
@@ -287,11 +306,11 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
         if (row) consider({ file: rowAsFile(row), origin: row.origin });
         else {
           const underRoot = this.roots.find((r) => path.startsWith(r + '/'));
-          consider({ file: { ...this.files.describeOpened(path), root: underRoot ?? null }, origin: underRoot ? 'discovered' : 'opened' });
+          consider({ file: { ...describeOpenedFile(this.agents, path), root: underRoot ?? null }, origin: underRoot ? 'discovered' : 'opened' });
         }
       }
     } else {
-      const discovered = this.files.discover(this.roots);
+      const discovered = discoverFiles(this.agents, this.agentRoots);
       for (const d of discovered) consider({ file: d, origin: 'discovered' });
       const found = new Set(discovered.map((d) => d.path));
       // Files opened from elsewhere stay indexed while they exist.
@@ -324,7 +343,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     progress('list', 0, fresh.length, 0, 0);
     const looked = fresh.map((f) => {
       try {
-        const q = this.files.quickLook(f.path, f.file.file.kind === 'subagent');
+        const q = quickLook(f.path, f.file.file.kind === 'subagent', this.agents.byId(f.file.file.agent).format);
         report.bytesRead += q.bytesRead;
         report.opened.push(f.path);
         return { f, fp: q.fingerprint, state: q.state as SummaryState | null, note: null as string | null };
@@ -404,6 +423,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
         const fromOffset = saved !== null ? row.parsed_offset : 0;
         const result = await this.pool.run({
           type: 'summarize',
+          agent: row.agent,
           path: row.path,
           subagentFile: row.kind === 'subagent',
           fromOffset,
@@ -439,7 +459,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
       if (now.level >= Stage.summarised || now.search_seq > 0) this.clearContent(now.id);
       seq = 0;
     }
-    foldMessages(s, result.messages, this.price);
+    foldMessages(s, result.messages, this.pricerFor(now.agent));
     if (result.searchText.length > 0 && seq < SEARCH_ROWS_PER_FILE - 1) {
       this.st.insertSearch.run(now.id * SEARCH_ROWS_PER_FILE + seq, result.searchText);
       seq++;

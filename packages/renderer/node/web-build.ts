@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const PACKAGE_DIR = dirname(fileURLToPath(import.meta.url));
+const PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
 
 /** The built renderer for browser mode (index.html + assets). */
 export const WEB_DIR = join(PACKAGE_DIR, 'dist', 'web');
