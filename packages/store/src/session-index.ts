@@ -20,78 +20,10 @@ import type { AnalyzeResult } from './analyze-job';
 import { messagePricer } from './cost';
 import { foldMessages } from './totals';
 import { toSessionRow, type SessionRow } from './rows';
+import type { ChangeReason, OpenIndexOptions, Phase, Progress, RefreshOptions, RefreshReport, SessionChange } from './index-types';
+
+export type { ChangeReason, OpenIndexOptions, Phase, Progress, RefreshOptions, RefreshReport, SessionChange } from './index-types';
 import { runListQuery, type ListQuery } from './list-query';
-
-export interface OpenIndexOptions {
-  /** The database file. Default: `<data dir>/index.db` (see paths.ts; `GLASSBOX_DATA_DIR` overrides). */
-  dbPath?: string;
-  /** Folder for `index.db` when dbPath is not given (the desktop app passes its userData folder). */
-  dataDir?: string;
-  env?: NodeJS.ProcessEnv;
-  home?: string;
-  /** The agents whose transcripts are indexed (from the composition root, `@glassbox/agents`). */
-  agents?: AgentRegistry;
-  /** The folders to index, for every agent. Default: each agent's own roots (e.g. CLAUDE_CONFIG_DIR, else ~/.config/claude and ~/.claude). */
-  roots?: string[];
-  /** Worker threads for summaries and analyses; 0 runs them inline. Default: one per core. */
-  workers?: number;
-  /** A better-sqlite3 binary built for another ABI (Electron). */
-  nativeBinding?: string;
-  /** Where worker threads start (bundlers move files: the desktop app passes its own entry). */
-  workerUrl?: URL;
-}
-
-export type Phase = 'discover' | 'list' | 'summary' | 'analysis' | 'done';
-
-export interface Progress {
-  phase: Phase;
-  files: number;
-  filesTotal: number;
-  bytes: number;
-  bytesTotal: number;
-  elapsedMs: number;
-}
-
-export type ChangeReason = 'new' | 'appended' | 'rewritten' | 'deleted' | 'unreadable' | 'summarised' | 'analysed';
-
-/** What changed in the index, so a window can update one row. `row` is null for removals. */
-export interface SessionChange {
-  type: 'added' | 'updated' | 'removed';
-  reason: ChangeReason;
-  path: string;
-  sessionId: string;
-  kind: 'session' | 'subagent';
-  row: SessionRow | null;
-}
-
-export interface RefreshOptions {
-  onProgress?: (p: Progress) => void;
-  /** Forget everything and index from scratch. */
-  rebuild?: boolean;
-  /** Run the full analysis (reclaimable by class) after the summaries. Default true. */
-  analyze?: boolean;
-  /** Only these paths (the watcher's changed files); default: discover every root. */
-  paths?: string[];
-}
-
-export interface RefreshReport {
-  files: number;
-  unchanged: number;
-  added: number;
-  appended: number;
-  rewritten: number;
-  removed: number;
-  unreadable: number;
-  analysed: number;
-  bytesRead: number;
-  /** Every file opened for reading in this refresh (an unchanged file never is). */
-  opened: string[];
-  notices: string[];
-  /** When every row of the list existed with its list figures. */
-  listReadyMs: number;
-  summaryDoneMs: number;
-  elapsedMs: number;
-}
 
 /** A file found by discovery (or asked for by path), and how it got into the index. */
 interface Found {
