@@ -235,3 +235,34 @@ describe('the disk says no', () => {
     expect(verifyFork(r.forkId, { archiveDir: s.archiveDir }).report.ok).toBe(true);
   });
 });
+
+describe('leftovers of a process that died mid-write', () => {
+  it('the next fork removes dead processes’ temporary files and an older build’s manifest of a fork that never got its name', () => {
+    const s = scratch('03-large-outputs');
+    const archive = new Archive(s.archiveDir);
+    // Two forks written for real; then the files an older build left when killed mid-write: its manifest
+    // (written first, then) and the fork's temporary file, with the pid of a process that has exited.
+    const interrupted = written(writeFork(options(s)));
+    const deleted = written(writeFork(options(s)));
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const deadPid = Number(dead.stdout);
+    rmSync(interrupted.forkPath);
+    rmSync(interrupted.sidecarDir as string, { recursive: true });
+    const temp = join(s.projectDir, `.${interrupted.forkId}.jsonl.glassbox-${deadPid}-0badc0de.tmp`);
+    writeFileSync(temp, readFileSync(s.sourcePath).subarray(0, 1000));
+    const liveTemp = join(s.projectDir, `.x.jsonl.glassbox-${process.pid}-0badc0de.tmp`);
+    writeFileSync(liveTemp, 'a write in progress');
+    const objectTemp = join(s.archiveDir, 'objects', '00', `.${'0'.repeat(64)}.glassbox-${deadPid}-0badc0de.tmp`);
+    cpSync(temp, objectTemp, { force: true, recursive: true });
+    // A fork the person deleted (no temporary file of it) keeps its manifest: undo can still restore.
+    rmSync(deleted.forkPath);
+
+    written(writeFork(options(s)));
+    expect(existsSync(temp)).toBe(false);
+    expect(existsSync(objectTemp)).toBe(false);
+    expect(existsSync(archive.manifestPath(interrupted.forkId))).toBe(false);
+    expect(existsSync(liveTemp)).toBe(true);
+    expect(existsSync(archive.manifestPath(deleted.forkId))).toBe(true);
+    rmSync(liveTemp);
+  });
+});
