@@ -10,7 +10,7 @@ export const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** The header every API request carries the per-run token in. */
-export const TOKEN_HEADER = 'x-glassbox-token';
+const TOKEN_HEADER = 'x-glassbox-token';
 /** The cookie earlier builds set: cleared on every page load, and never accepted. */
 const LEGACY_COOKIE = 'glassbox_token';
 const MAX_BODY = MAX_UPLOAD_BYTES * 2;

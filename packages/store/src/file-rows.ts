@@ -112,7 +112,7 @@ const NO_ANALYSIS = {
   analysis_error: null,
 } as const;
 
-export function fpColumns(fp: Fingerprint): Pick<FileRow, 'dev' | 'ino' | 'size' | 'mtime_ms'> {
+function fpColumns(fp: Fingerprint): Pick<FileRow, 'dev' | 'ino' | 'size' | 'mtime_ms'> {
   return { dev: fp.dev, ino: fp.ino, size: fp.size, mtime_ms: fp.mtimeMs };
 }
 

@@ -58,7 +58,7 @@ export function planRefresh<F>(seen: readonly SeenFile<F>[], stored: Iterable<Fi
   return { files, gone };
 }
 
-export function actionFor(fp: Fingerprint, row: FileKey | undefined): FileAction {
+function actionFor(fp: Fingerprint, row: FileKey | undefined): FileAction {
   if (!row || row.level === Stage.unreadable) return 'new';
   if (row.level < Stage.summarised) return 'rewritten';
   if (sameFingerprint(fp, rowFingerprint(row))) return 'unchanged';

@@ -45,7 +45,7 @@ export function finalNameOf(tempName: string): string {
 }
 
 /** Files Glassbox writes for itself (archive objects, manifests) are private. */
-export const PRIVATE_MODE = 0o600;
+const PRIVATE_MODE = 0o600;
 
 function writeTemp(path: string, data: Buffer | string, mode: number): void {
   const fd = openSync(path, 'wx', PRIVATE_MODE);

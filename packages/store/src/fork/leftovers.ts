@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { finalNameOf, leftoverPid } from './atomic';
 
 /** Whether a process with this pid is running (one of another user's counts: it may be writing). */
-export function processAlive(pid: number): boolean {
+function processAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);

@@ -25,7 +25,7 @@ export const FILE_HISTORY = 'file-history/';
  * The session id a session file's name gives, when it is a plain name (`<id>.jsonl`); null for names
  * like `...jsonl` or `.jsonl`, whose side folder would be the project folder or the one above it.
  */
-export function plainSessionId(sessionPath: string): string | null {
+function plainSessionId(sessionPath: string): string | null {
   const id = basename(sessionPath).replace(/\.jsonl$/i, '');
   return id === '' || id === '.' || id === '..' || /[\\/\0]/.test(id) ? null : id;
 }
