@@ -182,7 +182,7 @@ describe('the machine says no: 1 or 2 with a clear message, never 70', () => {
     const m = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', disk], { encoding: 'utf8' });
     if (m.status !== 0) return ctx.skip(`cannot mount a tmpfs here (${m.stderr.trim()})`);
     cleanups.push(() => {
-      spawnSync('umount', [disk]);
+      spawnSync('umount', ['-l', disk]);
       rmSync(disk, { recursive: true, force: true });
     });
     const data = join(disk, 'data');

@@ -16,7 +16,11 @@ import { SCENARIOS, copyScenario, tempTree, type TempTree } from './test-corpus'
 let tree: TempTree;
 const unmount: string[] = [];
 afterEach(() => {
-  for (const dir of unmount.splice(0)) spawnSync('umount', [dir]);
+  // Lazily: a test that failed may still hold a file open on it.
+  for (const dir of unmount.splice(0)) {
+    spawnSync('umount', ['-l', dir]);
+    rmSync(dir, { recursive: true, force: true });
+  }
   tree?.cleanup();
 });
 

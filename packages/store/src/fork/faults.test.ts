@@ -71,7 +71,7 @@ function tmpfs(ctx: TestContext, size: string): { dir: string; readOnly: () => v
     return null;
   }
   cleanups.push(() => {
-    spawnSync('umount', [dir]);
+    spawnSync('umount', ['-l', dir]);
     rmSync(dir, { recursive: true, force: true });
   });
   return {
