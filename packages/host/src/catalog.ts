@@ -11,6 +11,8 @@ export interface SessionCatalog {
   list(sort?: 'activity' | 'size' | 'context' | 'reclaimable', search?: string): SessionRow[];
   /** Re-reads the roots; only changed files are summarised again. */
   refresh(onProgress: (p: IndexProgress) => void): Promise<void>;
+  /** Whether the list holds this exact path (the host lets the person open what the list shows). */
+  has?(path: string): boolean;
   /** The row for one file, summarised now if it changed; null when it is gone. */
   update(path: string): SessionRow | null;
   /** Full-text search beyond titles (prompts, paths, commands): the matching paths, when supported. */

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { ValidationReport } from '@glassbox/core';
 import { claudeCodeFormat } from '@glassbox/adapter-claude-code';
-import { analyzeSession, exclusionsByReason } from '@glassbox/analysis';
+import { analyzeSession, exclusionsByReason, type AnalysisPorts } from '@glassbox/analysis';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
 import {
   ForkError,
@@ -33,6 +33,7 @@ export function defaultEngine(): Engine {
   const ports = nodeAnalysisPorts();
   const lineages = new Map<string, LineageCache>();
   const archiveOf = (dataDir: string): string => join(dataDir, 'archive');
+  const diskless: AnalysisPorts = { ...ports, repo: { kind: () => 'unreadable', readText: () => null } };
   const planOptions = (input: ForkInput): PlanLinesOptions => {
     const o: PlanLinesOptions = { repoRoot: input.snapshot.session.repoRoot, withSpent: input.classes.includes('spent'), classes: input.classes, at: new Date() };
     if (input.protectTail !== undefined) o.protectTail = input.protectTail;
@@ -41,7 +42,7 @@ export function defaultEngine(): Engine {
 
   return {
     analyze: (input, options) =>
-      analyzeSession(input.session, ports, { repoRoot: options.repoRoot, withSpent: options.withSpent, subagents: input.subagents }),
+      analyzeSession(input.session, options.diskless ? diskless : ports, { repoRoot: options.repoRoot, withSpent: options.withSpent, subagents: input.subagents }),
 
     previewFork(input) {
       // Plan from the exact lines that would be forked, build the fork in memory and validate it: what

@@ -251,8 +251,11 @@ describe('engine host', () => {
     expect(notOurs.ok === false && notOurs.error.code).toBe('not_a_transcript');
     const empty = await host.handle('file:open', { name: 'empty.jsonl', text: '' });
     expect(empty.ok === false && empty.error.message).toMatch(/empty/);
-    const missing = await host.handle('file:open', { path: join(seeded.dir, 'nope.jsonl') });
+    const missing = await host.handle('file:open', { path: join(seeded.projectsDir, 'nope.jsonl') });
     expect(missing.ok === false && missing.error.code).toBe('not_found');
+    // Outside the projects folders the answer does not say whether the file exists (attacks.test.ts).
+    const outside = await host.handle('file:open', { path: join(seeded.dir, 'nope.jsonl') });
+    expect(outside.ok === false && outside.error.code).toBe('refused');
   });
 
   it('validates arguments and channel names before any handler runs', async () => {

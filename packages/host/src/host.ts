@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { basename, extname } from 'node:path';
+import { basename, extname, isAbsolute } from 'node:path';
 import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
 import type { LoadedSession } from '@glassbox/core';
 import { isFatal, windowFigures, type ClassifiedSnapshot, type Session } from '@glassbox/core';
@@ -27,6 +27,8 @@ import {
 } from '@glassbox/contract';
 import { matchesQuery, sortRows, type SessionCatalog } from './catalog';
 import type { Engine } from './engine';
+import { Grants } from './grants';
+import { positionsOnly } from './problem-text';
 import { loadSamples, type SampleSet } from './samples';
 import { ScanCatalog } from './scan-catalog';
 import { detailOf } from './segment-detail';
@@ -58,6 +60,8 @@ interface Opened {
   loaded: LoadedSession;
   bytes: SourceBytes;
   external: boolean;
+  /** Dropped bytes: their recorded working directory is not this machine's unless mapped (repo:map). */
+  upload: boolean;
   snapshots: Map<boolean, ClassifiedSnapshot>;
 }
 
@@ -75,6 +79,7 @@ export class EngineHost {
   private readonly repoMap: Record<string, string>;
   private readonly samples: SampleSet;
   private readonly catalog: SessionCatalog;
+  private readonly grants: Grants;
   private progress: IndexProgress = { phase: 'idle', done: 0, total: 0 };
   private refreshing: Promise<void> | null = null;
   private stopWatch: (() => void) | null = null;
@@ -88,6 +93,11 @@ export class EngineHost {
       : new ScanCatalog(options.roots, options.engine, repoRootFor);
     // Mappings saved by an earlier run; this run's (--repo) take precedence.
     this.repoMap = { ...this.samples.repoMap, ...(this.catalog.savedMappings?.() ?? {}), ...(options.repoMap ?? {}) };
+    this.grants = new Grants(
+      () => this.catalog.roots(),
+      (path) => this.catalog.has?.(path) ?? false,
+    );
+    for (const s of this.samples.sessions) this.grants.grant(s.path);
   }
 
   /** Indexes the roots and (optionally) starts watching them. Resolves when the first pass is done. */
@@ -154,14 +164,18 @@ export class EngineHost {
         if (!o.ok) return o as R;
         const snapshot = this.snapshotOf(o.value, a.withSpent ?? false);
         const cwd = o.value.loaded.session.cwd;
-        const mapped = this.repoRootFor(cwd);
+        const mapped = this.repoRootOf(o.value);
         const repoNote = !cwd ? 'no working directory recorded' : mapped ? `${cwd} → ${mapped}` : cwd;
+        const note = o.value.upload && !mapped ? `${cwd ?? 'no working directory recorded'} (not looked up on this machine: map it to a folder to prove gone and drift)` : repoNote;
+        // An unmapped drop's cwd was not looked up: "missing here" would be wrong, the note says why.
+        const problems = snapshot.problems.filter((p) => !(o.value.upload && !mapped && p.code === 'repo_missing')).map(positionsOnly);
+        const shown = { ...snapshot, problems };
         return ok({
-          snapshot,
-          figures: windowFigures(snapshot),
+          snapshot: shown,
+          figures: windowFigures(shown),
           lineage: this.lineageOf(snapshot),
           external: o.value.external,
-          repoNote,
+          repoNote: note,
           bytes: o.value.size,
           analysedAt: new Date().toISOString(),
         }) as R;
@@ -184,7 +198,7 @@ export class EngineHost {
         const o = this.open(a.path);
         if (!o.ok) return o as R;
         const input = {
-          path: a.path,
+          path: o.value.realPath,
           session: o.value.loaded.session,
           snapshot: this.snapshotOf(o.value, a.classes.includes('spent')),
           classes: a.classes,
@@ -220,6 +234,7 @@ export class EngineHost {
         const a = args as ArgsOf<'repo:map'>;
         let folder: string | null = null;
         if (a.folder !== null) {
+          if (!isAbsolute(a.folder)) return fail('bad_args', 'Give the folder as an absolute path; a relative path is refused.') as R;
           const checked = checkMappingFolder(a.folder);
           // A refused mapping saves nothing.
           if (!checked.ok) return fail('not_found', `Not mapped: ${checked.reason}.`, 'Give the folder that holds the project now.') as R;
@@ -254,6 +269,12 @@ export class EngineHost {
         this.progress = p;
         this.emit('index:progress', p);
       })
+      .catch((error: unknown) => {
+        // A refresh that fails (the index locked past its wait, a full disk) must not take the
+        // server down with an unhandled rejection: say so, keep the list as it was.
+        this.progress = { phase: 'done', done: 0, total: 0, current: `The session list could not be refreshed: ${(error as Error).message}` };
+        this.emit('index:progress', this.progress);
+      })
       .finally(() => {
         this.refreshing = null;
       });
@@ -277,7 +298,9 @@ export class EngineHost {
   }
 
   /** A new session file (a fork, a restored original): indexed now and announced to the window. */
+  /** A session this run wrote (a fork, an undo): granted to the window and added to the list. */
   private async announce(path: string): Promise<void> {
+    this.grants.grant(path);
     const row = this.catalog.add ? await this.catalog.add(path) : this.catalog.update(path);
     this.emit('session:changed', { path, row: row ? (this.withLineage([row])[0] ?? row) : null, reason: 'added' });
   }
@@ -301,51 +324,69 @@ export class EngineHost {
     return snapshotLineage(snapshot, this.lineage(), this.catalog.list());
   }
 
+  /**
+   * Where a session's recorded working directory is on this machine. A dropped file's cwd is taken
+   * only through an explicit mapping: its bytes came from anywhere, and proving "gone" for a path
+   * they name would tell whoever sent them which files exist here.
+   */
+  /** Where a session's working directory is looked up: its mapped folder, else (null) the recorded one — never for a dropped file. */
+  private repoRootOf(o: Opened): string | null {
+    return this.repoRootFor(o.loaded.session.cwd);
+  }
+
   private snapshotOf(o: Opened, withSpent: boolean): ClassifiedSnapshot {
     const hit = o.snapshots.get(withSpent);
     if (hit) return hit;
-    const snap = this.options.engine.analyze(o.loaded, { repoRoot: this.repoRootFor(o.loaded.session.cwd), withSpent });
+    const repoRoot = this.repoRootOf(o);
+    const snap = this.options.engine.analyze(o.loaded, { repoRoot, withSpent, diskless: o.upload && repoRoot === null });
     o.snapshots.set(withSpent, snap);
     return snap;
   }
 
-  /** Parses (or reuses) a session by path or upload key. */
-  private open(path: string): Result<Opened> {
+  /** Parses (or reuses) a session by path or upload key; a path must be admitted by the grant list. */
+  private open(path: string): Result<Opened & { realPath: string }> {
     if (path.startsWith(UPLOAD_PREFIX)) {
       const hit = this.opened.get(path);
-      return hit ? ok(hit) : fail('not_found', 'That dropped file is no longer open.', 'Drop it again.');
+      return hit ? ok({ ...hit, realPath: path }) : fail('not_found', 'That dropped file is no longer open.', 'Drop it again.');
     }
     if (extname(path).toLowerCase() !== '.jsonl') return fail('not_jsonl', notJsonlMessage(path), 'Claude Code keeps sessions as .jsonl files under ~/.claude/projects.');
+    const admitted = this.grants.admit(path);
+    if (!admitted.ok) return admitted;
+    const real = admitted.value;
     let st;
     try {
-      st = statSync(path);
+      st = statSync(real);
     } catch {
       return fail('not_found', `${path} does not exist (any more).`, 'Refresh the session list.');
     }
-    if (!st.isFile()) return fail('unreadable', `${path} is not a file.`);
+    if (!st.isFile()) return fail('unreadable', `${path} is not a regular file.`);
     const hit = this.opened.get(path);
-    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return ok(hit);
-    const loaded = loadSessionWithSubagents(path);
+    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return ok({ ...hit, realPath: real });
+    const loaded = loadSessionWithSubagents(real);
     const fatal = fatalMessage(loaded.session);
     if (fatal) return fail('not_a_transcript', fatal, 'Glassbox reads Claude Code session transcripts (~/.claude/projects/<project>/<session>.jsonl).');
     const entry: Opened = {
       size: st.size,
       mtimeMs: st.mtimeMs,
       loaded,
-      bytes: fileBytes(path),
+      bytes: fileBytes(real),
       external: !this.catalog.roots().some((r) => path.startsWith(r + '/')),
+      upload: false,
       snapshots: new Map(),
     };
     this.remember(path, entry);
-    return ok(entry);
+    return ok({ ...entry, realPath: real });
   }
 
   private fileOpen(args: ArgsOf<'file:open'>): Result<FileOpened> {
     if ('path' in args) {
+      // In the desktop app a path arrives only from the Open dialog or a drop: the person chose it.
+      // In a browser there is no such path (a drop sends bytes), so only listed files open by path.
+      if (this.options.mode === 'electron' && isAbsolute(args.path)) this.grants.grant(args.path);
       const o = this.open(args.path);
       if (!o.ok) return o;
       const s = o.value.loaded.session;
-      return ok({ path: args.path, title: s.title ?? s.firstPrompt?.slice(0, 140) ?? basename(args.path), sessionId: s.id, problems: s.problems });
+      return ok({ path: args.path, title: s.title ?? s.firstPrompt?.slice(0, 140) ?? basename(args.path), sessionId: s.id, problems: s.problems.map(positionsOnly) });
     }
     if (extname(args.name).toLowerCase() !== '.jsonl') {
       return fail('not_jsonl', notJsonlMessage(args.name), 'Drop a session transcript: a .jsonl file from ~/.claude/projects/<project>/.');
@@ -356,8 +397,8 @@ export class EngineHost {
     const fatal = fatalMessage(session);
     if (fatal) return fail('not_a_transcript', fatal, 'Glassbox reads Claude Code session transcripts; nothing was written.');
     this.uploads.set(key, buf);
-    this.remember(key, { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), external: true, snapshots: new Map() });
-    return ok({ path: key, title: session.title ?? session.firstPrompt?.slice(0, 140) ?? args.name, sessionId: session.id, problems: session.problems });
+    this.remember(key, { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), external: true, upload: true, snapshots: new Map() });
+    return ok({ path: key, title: session.title ?? session.firstPrompt?.slice(0, 140) ?? args.name, sessionId: session.id, problems: session.problems.map(positionsOnly) });
   }
 
   private remember(key: string, entry: Opened): void {

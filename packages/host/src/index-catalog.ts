@@ -71,6 +71,10 @@ export class IndexCatalog implements SessionCatalog {
     onProgress({ phase: 'done', done: report.files, total: report.files });
   }
 
+  has(path: string): boolean {
+    return this.index.get(path).some((r) => r.path === path);
+  }
+
   update(path: string): SessionRow | null {
     const row = this.index.get(path)[0];
     return row && row.kind === 'session' ? this.toRow(row) : null;

@@ -55,6 +55,10 @@ export class ScanCatalog implements SessionCatalog {
     onProgress({ phase: 'done', done, total: files.length });
   }
 
+  has(path: string): boolean {
+    return this.cache.has(path);
+  }
+
   update(path: string): SessionRow | null {
     let st;
     try {

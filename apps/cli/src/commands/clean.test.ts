@@ -205,6 +205,8 @@ describe('glassbox clean', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/cannot write in .*-tmp-01-superseded-reads \(EACCES.*nothing was written/);
     expect(readdirSync(s.projectDir).filter((f) => !f.startsWith(s.sessionId))).toEqual([]);
-    expect(readdirSync(join(data, 'archive', 'forks'))).toEqual([]);
+    // The manifest is written only once its fork exists: there is none (and maybe no forks/ folder).
+    const forks = join(data, 'archive', 'forks');
+    expect(existsSync(forks) ? readdirSync(forks) : []).toEqual([]);
   });
 });
