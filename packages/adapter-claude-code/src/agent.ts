@@ -1,5 +1,5 @@
 import type { AgentFormat } from '@glassbox/core';
-import { buildFork, validateFork } from './fork';
+import { createForkBuilder, createForkValidator } from './fork';
 import { CLAUDE_CODE, CLAUDE_CODE_LABEL } from './identity';
 import { TranscriptParser } from './parser';
 import { CLAUDE_PRICES } from './prices';
@@ -17,7 +17,7 @@ export const claudeCodeFormat: AgentFormat = {
   createSummarizer: (state, subagentFile) => new ClaudeSummarizer(state, subagentFile),
   readTail,
   prices: CLAUDE_PRICES,
-  buildFork,
-  validateFork,
+  createForkBuilder,
+  createForkValidator,
   resumeCommand,
 };

@@ -6,7 +6,7 @@
  *
  * `AgentFormat` is pure (runs anywhere); `AgentLocator` is its Node side (finding and reading files).
  */
-import type { ForkAction, ForkResult, ValidateOptions, ValidationReport } from './fork';
+import type { ForkAction, ForkBuilder, ForkValidator, ValidateOptions } from './fork';
 import type { PriceTable } from './prices';
 import type { Session } from './session';
 import type { SummaryState, TranscriptSummarizer } from './summary';
@@ -53,10 +53,13 @@ export interface AgentFormat {
   readTail(lines: readonly string[], state: SummaryState): boolean;
   /** The provider's dated list prices (users may override them). */
   readonly prices: PriceTable;
-  /** Builds the fork in memory: lines in, lines out, payloads replaced by tombstones. No I/O. */
-  buildFork(lines: readonly string[], actions: readonly ForkAction[], newSessionId: string): ForkResult;
-  /** Differential validation: what the fork introduced, stricter than the client. */
-  validateFork(original: readonly string[], fork: readonly string[], options?: ValidateOptions): ValidationReport;
+  /**
+   * A fork builder for these actions: an index pass over the original's lines, then a per-line
+   * transform (payloads replaced by tombstones, the session renamed). Streams: never the file whole.
+   */
+  createForkBuilder(actions: readonly ForkAction[], newSessionId: string): ForkBuilder;
+  /** Differential validation, fed (original, fork) line pairs: what the fork introduced, stricter than the client. */
+  createForkValidator(options?: ValidateOptions): ForkValidator;
   /** The command that resumes a session in the agent's own client, run from `cwd`. */
   resumeCommand(sessionId: string, cwd: string | null): string;
 }

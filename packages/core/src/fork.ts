@@ -48,15 +48,75 @@ export interface RefusedAction {
   line?: number;
 }
 
-export interface ForkResult {
-  lines: string[];
+/**
+ * How a caller derives an action's final tombstone from the payload it replaces: for each action,
+ * null (keep the tombstone as planned) or a function of the first payload the model saw.
+ */
+export type TombstoneFill = (action: ForkAction) => ((removed: RemovedPayload) => string) | null;
+
+/** What a fork builder will do, known after its index pass: what applies, what is refused, where. */
+export interface ForkPrepared {
+  applied: AppliedAction[];
+  refused: RefusedAction[];
+  /** 1-based numbers of the lines whose payloads change. */
+  touchedLines: number[];
+}
+
+/** What a fork builder did, once every line went through it. */
+export interface ForkOutcome extends ForkPrepared {
   newSessionId: string;
   /** The session id(s) the original's records carried (normally one). */
   originalSessionIds: string[];
-  applied: AppliedAction[];
-  refused: RefusedAction[];
-  /** 1-based numbers of the lines whose payloads changed. */
-  touchedLines: number[];
+}
+
+/** A fork built in memory (small files and tests): the outcome and every line of the fork. */
+export interface ForkResult extends ForkOutcome {
+  lines: string[];
+}
+
+/**
+ * Builds a fork in two passes over the original's lines, so that no side ever holds the file: the
+ * index pass finds what the actions name (keeping only the lines they touch), `prepare` applies them,
+ * and the transform pass gives the fork's line for each original line, in order. No I/O: the caller
+ * reads the lines (a file, or an array) and writes what comes out.
+ */
+export interface ForkBuilder {
+  /** Pass 1: every line of the original (without its newline), in order, numbered from 1. */
+  index(text: string, line: number): void;
+  /**
+   * After pass 1, once: applies the actions to the lines they name. `fill` may rewrite an action's
+   * tombstone from the payload it replaces (Glassbox names the removed bytes' hash in it); the action
+   * in the outcome then carries the rewritten tombstone.
+   */
+  prepare(fill?: TombstoneFill): ForkPrepared;
+  /** Pass 2: the fork's line for each line of the original, in the same order as pass 1. */
+  transform(text: string, line: number): string;
+  /** After pass 2. */
+  finish(): ForkOutcome;
+}
+
+/**
+ * Differential validation fed line pairs: the original's and the fork's line at each position, in
+ * order (`undefined` where one side has no such line). Memory follows the lines, not the files.
+ */
+export interface ForkValidator {
+  pair(original: string | undefined, fork: string | undefined, line: number): void;
+  finish(): ValidationReport;
+}
+
+/** Runs a builder over lines held in memory. */
+export function buildForkFromLines(builder: ForkBuilder, lines: readonly string[]): ForkResult {
+  lines.forEach((text, i) => builder.index(text, i + 1));
+  builder.prepare();
+  const out = lines.map((text, i) => builder.transform(text, i + 1));
+  return { ...builder.finish(), lines: out };
+}
+
+/** Runs a validator over two sets of lines held in memory. */
+export function validateFromLines(validator: ForkValidator, original: readonly string[], fork: readonly string[]): ValidationReport {
+  const n = Math.max(original.length, fork.length);
+  for (let i = 0; i < n; i++) validator.pair(original[i], fork[i], i + 1);
+  return validator.finish();
 }
 
 export interface CheckFailure {

@@ -1,5 +1,6 @@
+import { buildForkFromLines, type ForkBuilder, type ForkOutcome, type ForkPrepared, type TombstoneFill } from '@glassbox/core';
 import { isObject, str, type Json } from '../record-types';
-import { isCompact, parseRecord, renameSessionIdText, rewriteSessionId, type ParsedLine } from './json-line';
+import { isCompact, keyValues, parseRecord, parseShared, renameSessionIdText, rewriteSessionId, type ParsedLine } from './json-line';
 import { WRITE_TOOL_FIELDS, payloadBytes, textOf, tombstoneMirror, tombstoneToolInput } from './payloads';
 import type { AppliedAction, ForkAction, ForkResult, RefusedAction, RemovedPayload } from './types';
 
@@ -8,83 +9,158 @@ import type { AppliedAction, ForkAction, ForkResult, RefusedAction, RemovedPaylo
  * `actions` replaced by their tombstones, and every record's `sessionId` set to `newSessionId`.
  * Lines no action touches change in nothing but their session id; lines that are not JSON pass
  * through as they are. An action that cannot be applied exactly is refused (listed, not thrown),
- * and its line is left as it was. No I/O: lines in, lines out.
+ * and its line is left as it was.
+ *
+ * It streams (see ForkBuilder): the index pass keeps only the lines the actions name, found by the
+ * `"uuid":"…"` and `"id":"…"` keys Claude Code writes (a line is parsed only when it names one of
+ * them), so memory follows the actions, not the file.
  */
+export function createForkBuilder(actions: readonly ForkAction[], newSessionId: string): ClaudeForkBuilder {
+  return new ClaudeForkBuilder(actions, newSessionId);
+}
+
+/** The whole fork in memory: lines in, lines out (small files and tests). */
 export function buildFork(originalLines: readonly string[], actions: readonly ForkAction[], newSessionId: string): ForkResult {
-  // One pass to index the file; parsed records are not kept (memory follows one line), except the
-  // few lines actions touch, parsed again on demand.
-  const lineOfUuid = new Map<string, number>();
-  const toolNames = new Map<string, string>();
-  const sessionIds: string[] = [];
-  const kind = new Uint8Array(originalLines.length);
-  originalLines.forEach((text, i) => {
-    const p = text.trim() === '' ? null : parseRecord(text);
-    if (!p) return;
-    const sid = str(p.record['sessionId']);
-    kind[i] = sid ? HAS_SESSION_ID : RECORD;
-    if (sid && !sessionIds.includes(sid)) sessionIds.push(sid);
-    const uuid = str(p.record['uuid']);
-    // A uuid written twice (a resumed copy): the later line is the one the client keeps.
-    if (uuid) lineOfUuid.set(uuid, i);
-    const message = p.record['message'];
-    const content = isObject(message) ? message['content'] : undefined;
-    if (p.record['type'] === 'assistant' && Array.isArray(content)) {
-      for (const b of content) {
-        if (isObject(b) && b['type'] === 'tool_use' && typeof b['id'] === 'string') toolNames.set(b['id'], str(b['name']) ?? 'tool');
+  return buildForkFromLines(createForkBuilder(actions, newSessionId), originalLines) as ForkResult;
+}
+
+export class ClaudeForkBuilder implements ForkBuilder {
+  private readonly uuids: Set<string>;
+  private readonly namedLines = new Set<number>();
+  /** Tool ids whose names the actions need; null when some action does not name its call (then every tool's). */
+  private readonly wantedTools: Set<string> | null;
+  /** The last line (0-based) of each uuid the actions name: a record written twice is the later line. */
+  private readonly lineOfUuid = new Map<string, number>();
+  private readonly toolNames = new Map<string, string>();
+  /** Original text of the lines the actions may touch, by 0-based index. */
+  private readonly held = new Map<number, string>();
+  private readonly sessionIds = new Set<string>();
+  /** The fork's text of each touched line, by 1-based line. */
+  private readonly changed = new Map<number, string>();
+  private prepared: ForkPrepared | null = null;
+
+  constructor(
+    private readonly actions: readonly ForkAction[],
+    private readonly newSessionId: string,
+  ) {
+    this.uuids = new Set(actions.map((a) => a.uuid));
+    for (const a of actions) if (a.line !== undefined) this.namedLines.add(a.line);
+    const ids = actions.map((a) => a.toolUseId);
+    this.wantedTools = ids.every((id) => id !== undefined) ? new Set(ids as string[]) : null;
+  }
+
+  index(text: string, line: number): void {
+    if (this.namedLines.has(line)) this.held.set(line - 1, text);
+    if (this.uuids.size > 0 && keyValues(text, '"uuid":"').some((v) => this.uuids.has(v))) {
+      const uuid = str(parseRecord(text)?.record['uuid']);
+      if (uuid !== undefined && this.uuids.has(uuid)) {
+        this.lineOfUuid.set(uuid, line - 1);
+        this.held.set(line - 1, text);
       }
     }
-  });
-  const cache = new Map<number, ParsedLine | null>();
-  const at = (i: number): ParsedLine | null => {
-    if (!cache.has(i)) cache.set(i, kind[i] ? parseRecord(originalLines[i] as string) : null);
-    return cache.get(i) ?? null;
-  };
-
-  const applied: AppliedAction[] = [];
-  const refused: RefusedAction[] = [];
-  const touched = new Set<number>();
-  const seen = new Set<string>();
-  for (const action of actions) {
-    const key = `${action.uuid}:${action.line ?? lineOfUuid.get(action.uuid) ?? ''}:${action.blockIndex}:${action.target}`;
-    if (seen.has(key)) {
-      refused.push({ action, code: 'duplicate_action', message: `the plan names ${key} twice` });
-      continue;
-    }
-    const outcome = applyOne(action, originalLines, at, lineOfUuid, toolNames);
-    if ('code' in outcome) refused.push(outcome);
-    else {
-      seen.add(key);
-      applied.push(outcome);
-      touched.add(outcome.line - 1);
+    if (this.actions.length > 0 && text.includes('"tool_use"')) {
+      const wanted = this.wantedTools;
+      if (wanted === null || keyValues(text, '"id":"').some((v) => wanted.has(v))) this.noteToolNames(text);
     }
   }
 
-  const lines = originalLines.map((line, i) => {
-    if (kind[i] !== HAS_SESSION_ID && !touched.has(i)) return line;
-    if (touched.has(i)) {
-      const p = at(i) as ParsedLine;
-      if (typeof p.record['sessionId'] === 'string') p.record['sessionId'] = newSessionId;
-      return JSON.stringify(p.record);
+  prepare(fill?: TombstoneFill): ForkPrepared {
+    if (this.prepared) return this.prepared;
+    const actions = fill ? this.filled(fill) : this.actions;
+    const cache = new Map<number, ParsedLine | null>();
+    const at = (i: number): ParsedLine | null => {
+      if (!cache.has(i)) {
+        const text = this.held.get(i);
+        cache.set(i, text === undefined || text.trim() === '' ? null : parseRecord(text));
+      }
+      return cache.get(i) ?? null;
+    };
+    const applied: AppliedAction[] = [];
+    const refused: RefusedAction[] = [];
+    const touched = new Set<number>();
+    const seen = new Set<string>();
+    for (const action of actions) {
+      const key = `${action.uuid}:${action.line ?? this.lineOfUuid.get(action.uuid) ?? ''}:${action.blockIndex}:${action.target}`;
+      if (seen.has(key)) {
+        refused.push({ action, code: 'duplicate_action', message: `the plan names ${key} twice` });
+        continue;
+      }
+      const outcome = applyOne(action, (i) => this.held.get(i), at, this.lineOfUuid, this.toolNames);
+      if ('code' in outcome) refused.push(outcome);
+      else {
+        seen.add(key);
+        applied.push(outcome);
+        touched.add(outcome.line);
+      }
     }
-    // A line that cannot be rewritten safely keeps its old id; the validator then refuses the fork.
-    return renameSessionIdText(line, newSessionId) ?? rewriteSessionId(line, at(i) as ParsedLine, newSessionId) ?? line;
-  });
-  return {
-    lines,
-    newSessionId,
-    originalSessionIds: sessionIds,
-    applied,
-    refused,
-    touchedLines: [...touched].sort((a, b) => a - b).map((i) => i + 1),
-  };
-}
+    for (const line of touched) {
+      const p = at(line - 1) as ParsedLine;
+      if (typeof p.record['sessionId'] === 'string') p.record['sessionId'] = this.newSessionId;
+      this.changed.set(line, JSON.stringify(p.record));
+    }
+    this.prepared = { applied, refused, touchedLines: [...touched].sort((a, b) => a - b) };
+    return this.prepared;
+  }
 
-const RECORD = 1;
-const HAS_SESSION_ID = 2;
+  transform(text: string, line: number): string {
+    if (!this.prepared) this.prepare();
+    const own = this.changed.get(line);
+    // A record's own session id is read from the line parsed once for the whole pass (the validator
+    // reads the same parse); lines that are not records pass through as they are.
+    const p = text.trim() === '' ? null : parseShared(text);
+    const sid = p ? str(p.record['sessionId']) : undefined;
+    if (sid) this.sessionIds.add(sid);
+    if (own !== undefined) return own;
+    if (!sid) return text;
+    // A line that cannot be rewritten safely keeps its old id; the validator then refuses the fork.
+    return renameSessionIdText(text, this.newSessionId) ?? rewriteSessionId(text, p as ParsedLine, this.newSessionId) ?? text;
+  }
+
+  finish(): ForkOutcome {
+    const prepared = this.prepared ?? this.prepare();
+    return { ...prepared, newSessionId: this.newSessionId, originalSessionIds: [...this.sessionIds] };
+  }
+
+  /** Tool names of the tool_use blocks of an assistant record. */
+  private noteToolNames(text: string): void {
+    const p = parseRecord(text);
+    if (!p || p.record['type'] !== 'assistant') return;
+    const message = p.record['message'];
+    const content = isObject(message) ? message['content'] : undefined;
+    if (!Array.isArray(content)) return;
+    for (const b of content) {
+      if (isObject(b) && b['type'] === 'tool_use' && typeof b['id'] === 'string') this.toolNames.set(b['id'], str(b['name']) ?? 'tool');
+    }
+  }
+
+  /**
+   * The actions with the tombstones `fill` derives from what each replaces: a dry run of those
+   * actions (in order, on copies of their lines) with a one-character tombstone gives the payload.
+   */
+  private filled(fill: TombstoneFill): ForkAction[] {
+    const later = this.actions.map((a) => fill(a));
+    if (later.every((f) => f === null)) return [...this.actions];
+    const dry = new Map<number, ParsedLine | null>();
+    const at = (i: number): ParsedLine | null => {
+      if (!dry.has(i)) {
+        const text = this.held.get(i);
+        dry.set(i, text === undefined || text.trim() === '' ? null : parseRecord(text));
+      }
+      return dry.get(i) ?? null;
+    };
+    return this.actions.map((action, i) => {
+      const f = later[i];
+      if (!f) return action;
+      const outcome = applyOne({ ...action, tombstone: '-' }, (j) => this.held.get(j), at, this.lineOfUuid, this.toolNames);
+      const removed = 'code' in outcome ? undefined : outcome.removed.find((r) => r.sentToModel);
+      return removed ? { ...action, tombstone: f(removed) } : action;
+    });
+  }
+}
 
 function applyOne(
   action: ForkAction,
-  originalLines: readonly string[],
+  textAt: (index: number) => string | undefined,
   lineAt: (index: number) => ParsedLine | null,
   lineOfUuid: ReadonlyMap<string, number>,
   toolNames: ReadonlyMap<string, string>,
@@ -102,7 +178,7 @@ function applyOne(
   const p = lineAt(index);
   const line = index + 1;
   if (!p) return refuse('record_not_found', `line ${line} is not a JSON record`, line);
-  if (!isCompact(p, originalLines[index] as string)) {
+  if (!isCompact(p, textAt(index) as string)) {
     return refuse('not_compact_json', `line ${line} is not in Claude Code's compact JSON form; re-serialising it would change other bytes`, line);
   }
   const message = p.record['message'];

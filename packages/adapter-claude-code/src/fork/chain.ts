@@ -31,6 +31,31 @@ export function parseLines(lines: readonly string[], path: string, fallbackId = 
   return session;
 }
 
+/**
+ * A transcript read line by line for its live chain only (the validator's view of each side): the
+ * same parser as everywhere, fed as the lines stream by; nothing reads captured text back.
+ */
+export class ChainReader {
+  private readonly parser: TranscriptParser;
+  private offset = 0;
+  private line = 0;
+
+  constructor(path: string) {
+    this.parser = new TranscriptParser({ path });
+  }
+
+  push(text: string): void {
+    const len = utf8Bytes(text);
+    this.line++;
+    this.parser.push(text.endsWith('\r') ? text.slice(0, -1) : text, this.line, this.offset, len);
+    this.offset += len + 1;
+  }
+
+  finish(): Session {
+    return this.parser.finish(true);
+  }
+}
+
 export interface LiveChain {
   leafUuid: string | null;
   /** Records the client would load, in file order: the parent chain from the leaf, plus the

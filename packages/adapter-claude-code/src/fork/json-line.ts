@@ -22,6 +22,39 @@ export function parseRecord(line: string): ParsedLine | null {
   return isObject(value) ? { record: value, compact: null } : null;
 }
 
+let sharedText: string | null = null;
+let sharedParse: ParsedLine | null = null;
+
+/**
+ * The record of a line, parsed once for every reader of one pass: the fork builder's transform and
+ * the validator read the same original line in turn, so the second read costs nothing. Readers must
+ * not change the record (the builder changes only its own parses, made in `prepare`).
+ */
+export function parseShared(line: string): ParsedLine | null {
+  if (line !== sharedText) {
+    sharedText = line;
+    sharedParse = parseRecord(line);
+  }
+  return sharedParse;
+}
+
+/**
+ * The values of every `<key>…"` in a line, e.g. `"uuid":"` → the uuids it names, as written (no
+ * unescaping): a cheap filter before a line is parsed. In valid JSON an unescaped `"uuid":"` is a key.
+ */
+export function keyValues(line: string, key: string): string[] {
+  const out: string[] = [];
+  let at = line.indexOf(key);
+  while (at >= 0) {
+    const start = at + key.length;
+    const end = line.indexOf('"', start);
+    if (end < 0) break;
+    out.push(line.slice(start, end));
+    at = line.indexOf(key, end + 1);
+  }
+  return out;
+}
+
 /** Checks (once, before any change to the record) that the line is in compact form. */
 export function isCompact(p: ParsedLine, line: string): boolean {
   p.compact ??= JSON.stringify(p.record) === line;

@@ -1,6 +1,7 @@
-import { isObject, type JsonObject } from '../record-types';
-import { liveChain, parseLines, type LiveChain } from './chain';
-import { restoreSessionIdText } from './json-line';
+import { validateFromLines, type ForkValidator } from '@glassbox/core';
+import type { JsonObject } from '../record-types';
+import { ChainReader, liveChain, type LiveChain } from './chain';
+import { parseShared, restoreSessionIdText } from './json-line';
 import { Structure, factsOf, type LineFacts } from './structure';
 import { compareTouched, type Rec } from './touched';
 import type { CheckFailure, CheckResult as CoreCheckResult, ValidateOptions, ValidationReport } from '@glassbox/core';
@@ -60,22 +61,7 @@ class Check {
 
 function parse(text: string | undefined): JsonObject | null {
   if (text === undefined || text.trim() === '') return null;
-  try {
-    const v: unknown = JSON.parse(text);
-    return isObject(v) ? v : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The fork's session id: the one its first record carries. */
-function forkSessionId(forkLines: readonly string[]): string | null {
-  for (const text of forkLines) {
-    if (!text.includes('"sessionId"')) continue;
-    const sid = parse(text)?.['sessionId'];
-    if (typeof sid === 'string') return sid;
-  }
-  return null;
+  return parseShared(text)?.record ?? null;
 }
 
 /**
@@ -84,123 +70,152 @@ function forkSessionId(forkLines: readonly string[]): string | null {
  * lines, drops unpaired tool calls, and silently starts the conversation at a broken link), so
  * every way a fork could lose history is checked here instead.
  *
- * Memory follows one line at a time: each original line is parsed once; a fork line is parsed only
- * when it differs from the original by more than its session id (otherwise its structure is the
- * original line's); parsed records are not kept.
+ * It is fed line pairs and keeps no line: each original line is parsed once (the parse the fork
+ * builder's transform made of the same line is reused); a fork line is parsed only when it differs
+ * from the original by more than its session id (otherwise its structure is the original line's).
+ * Both sides go through the transcript parser as they stream by, for the live chains.
  */
+export function createForkValidator(options: ValidateOptions = {}): ClaudeForkValidator {
+  return new ClaudeForkValidator(options);
+}
+
+/** Validates a fork held in memory against its original (small files and tests). */
 export function validateFork(originalLines: readonly string[], forkLines: readonly string[], options: ValidateOptions = {}): ValidationReport {
-  const checks = new Map<CheckId, Check>();
-  const check = (id: CheckId): Check => {
-    let c = checks.get(id);
+  return validateFromLines(createForkValidator(options), originalLines, forkLines);
+}
+
+export class ClaudeForkValidator implements ForkValidator {
+  private readonly checks = new Map<CheckId, Check>();
+  private readonly so = new Structure();
+  private readonly sf = new Structure();
+  private readonly lineOfUuid = new Map<string, number>();
+  private readonly touched: number[] = [];
+  private readonly originalChain = new ChainReader('original');
+  private readonly forkChain = new ChainReader('fork');
+  private forkId: string | null = null;
+  private originalLines = 0;
+  private forkLines = 0;
+
+  constructor(private readonly options: ValidateOptions) {
+    for (const id of Object.keys(TITLES) as CheckId[]) if (id !== 'planned' || options.actions) this.check(id);
+  }
+
+  private check(id: CheckId): Check {
+    let c = this.checks.get(id);
     if (!c) {
       c = new Check(id);
-      checks.set(id, c);
+      this.checks.set(id, c);
     }
     return c;
-  };
-  for (const id of Object.keys(TITLES) as CheckId[]) if (id !== 'planned' || options.actions) check(id);
-
-  if (originalLines.length !== forkLines.length) {
-    check('lines').fail({ detail: `the original has ${originalLines.length} lines, the fork ${forkLines.length}` });
   }
-  const forkId = forkSessionId(forkLines);
-  const so = new Structure();
-  const sf = new Structure();
-  const lineOfUuid = new Map<string, number>();
-  const touched: number[] = [];
-  const n = Math.max(originalLines.length, forkLines.length);
-  for (let i = 0; i < n; i++) {
-    const line = i + 1;
-    const ot = originalLines[i];
-    const ft = forkLines[i];
+
+  pair(ot: string | undefined, ft: string | undefined, line: number): void {
+    if (ot !== undefined) this.originalLines = line;
+    if (ft !== undefined) this.forkLines = line;
     const orec = parse(ot);
+    if (ot !== undefined) this.originalChain.push(ot);
     const ofacts = ot === undefined ? null : factsOf(orec, ot);
     if (ofacts) {
-      so.add(line, ofacts);
-      if (ofacts.uuid) lineOfUuid.set(ofacts.uuid, line);
+      this.so.add(line, ofacts);
+      if (ofacts.uuid) this.lineOfUuid.set(ofacts.uuid, line);
     }
-    if (ft === undefined) continue;
+    if (ft === undefined) return;
+    this.forkChain.push(ft);
+    // The fork's session id: the one its first record carries.
+    if (this.forkId === null && ft.includes('"sessionId"')) {
+      const sid = parse(ft)?.['sessionId'];
+      if (typeof sid === 'string') this.forkId = sid;
+    }
+    const forkId = this.forkId;
     if (ot === undefined) {
-      sf.add(line, factsOf(parse(ft), ft));
-      continue;
+      this.sf.add(line, factsOf(parse(ft), ft));
+      return;
     }
     const oid = ofacts?.sessionId;
     if (ft === ot) {
-      sf.add(line, ofacts as LineFacts);
-      continue;
+      this.sf.add(line, ofacts as LineFacts);
+      return;
     }
     if (orec && oid !== undefined && forkId) {
       const restored = restoreSessionIdText(ft, forkId, oid);
       if (restored.count === 1 && restored.text === ot) {
-        sf.add(line, { ...(ofacts as LineFacts), sessionId: forkId });
-        continue;
+        this.sf.add(line, { ...(ofacts as LineFacts), sessionId: forkId });
+        return;
       }
     }
     // The line changed beyond its session id.
     const frec = parse(ft);
     const ffacts = factsOf(frec, ft);
-    sf.add(line, ffacts);
+    this.sf.add(line, ffacts);
     if (!orec) {
-      check('untouched').fail({ line, detail: 'a line that is not a record was changed' });
-      continue;
+      this.check('untouched').fail({ line, detail: 'a line that is not a record was changed' });
+      return;
     }
     if (!frec) {
-      check('json').fail({ line, detail: 'valid JSON in the original, not in the fork' });
-      continue;
+      this.check('json').fail({ line, detail: 'valid JSON in the original, not in the fork' });
+      return;
     }
-    if (oid !== undefined && ffacts.sessionId === undefined) check('session-id').fail({ line, detail: 'the record lost its sessionId' });
-    if (oid === undefined && ffacts.sessionId !== undefined) check('session-id').fail({ line, detail: 'the record gained a sessionId' });
-    touched.push(line);
+    if (oid !== undefined && ffacts.sessionId === undefined) this.check('session-id').fail({ line, detail: 'the record lost its sessionId' });
+    if (oid === undefined && ffacts.sessionId !== undefined) this.check('session-id').fail({ line, detail: 'the record gained a sessionId' });
+    this.touched.push(line);
     const o: Rec = { line, text: ot, record: orec };
     const f: Rec = { line, text: ft, record: frec };
-    compareTouched(o, f, (id, failure) => check(id).fail(failure), oid, forkId);
+    compareTouched(o, f, (id, failure) => this.check(id).fail(failure), oid, forkId);
   }
 
-  if (sf.sessionIds.size !== 1) {
-    check('session-id').fail({ detail: `the fork's records carry ${sf.sessionIds.size} sessionIds (${[...sf.sessionIds].slice(0, 3).join(', ')})` });
-  } else if (forkId && so.sessionIds.has(forkId)) {
-    check('session-id').fail({ detail: `the fork keeps the original's sessionId ${forkId}` });
-  }
-  structural(so, sf, check);
-
-  // Re-parse both and compare the live chains (one parsed session at a time).
-  const oc = liveChain(parseLines(originalLines, 'original'));
-  const fs = parseLines(forkLines, 'fork');
-  const fc = liveChain(fs);
-  if (oc.leafUuid !== fc.leafUuid) {
-    check('leaf').fail({ uuid: fc.leafUuid ?? undefined, detail: `the fork resumes from ${fc.leafUuid ?? 'nothing'}, the original from ${oc.leafUuid ?? 'nothing'}` });
-  } else if (oc.leafUuid && !fs.nodes.has(oc.leafUuid)) {
-    check('leaf').fail({ uuid: oc.leafUuid, detail: 'the leaf record is missing from the fork' });
-  }
-  compareChains(oc, fc, check, fs.nodes);
-  if (touched.length > 0 && !(fc.estimatedTokens < oc.estimatedTokens)) {
-    check('tokens').fail({ detail: `estimated tokens did not drop: ${oc.estimatedTokens} → ${fc.estimatedTokens}` });
-  }
-  if (touched.length === 0 && fc.estimatedTokens !== oc.estimatedTokens) {
-    check('tokens').fail({ detail: `nothing was tombstoned but the estimate changed: ${oc.estimatedTokens} → ${fc.estimatedTokens}` });
-  }
-
-  if (options.actions) {
-    const planned = new Set(options.touchedLines ?? []);
-    if (!options.touchedLines) {
-      for (const a of options.actions) {
-        const l = a.line ?? lineOfUuid.get(a.uuid);
-        if (l !== undefined) planned.add(l);
-      }
+  finish(): ValidationReport {
+    const { so, sf, touched, options } = this;
+    const check = (id: CheckId): Check => this.check(id);
+    if (this.originalLines !== this.forkLines) {
+      check('lines').fail({ detail: `the original has ${this.originalLines} lines, the fork ${this.forkLines}` });
     }
-    const changed = new Set(touched);
-    for (const l of touched) if (!planned.has(l)) check('planned').fail({ line: l, detail: 'changed, but no planned action names this line' });
-    for (const l of planned) if (!changed.has(l)) check('planned').fail({ line: l, detail: 'planned, but the line is unchanged' });
-  }
+    const forkId = this.forkId;
+    if (sf.sessionIds.size !== 1) {
+      check('session-id').fail({ detail: `the fork's records carry ${sf.sessionIds.size} sessionIds (${[...sf.sessionIds].slice(0, 3).join(', ')})` });
+    } else if (forkId && so.sessionIds.has(forkId)) {
+      check('session-id').fail({ detail: `the fork keeps the original's sessionId ${forkId}` });
+    }
+    structural(so, sf, check);
 
-  const list = [...checks.values()].map((c) => c.result());
-  return {
-    ok: list.every((c) => c.ok),
-    checks: list,
-    original: { sessionId: [...so.sessionIds][0] ?? null, lines: originalLines.length, live: oc.uuids.length, estimatedTokens: oc.estimatedTokens, leafUuid: oc.leafUuid },
-    fork: { sessionId: sf.sessionIds.size === 1 ? forkId : null, lines: forkLines.length, live: fc.uuids.length, estimatedTokens: fc.estimatedTokens, leafUuid: fc.leafUuid },
-    touchedLines: touched,
-  };
+    // Compare the live chains the client would load from each side.
+    const oc = liveChain(this.originalChain.finish());
+    const fs = this.forkChain.finish();
+    const fc = liveChain(fs);
+    if (oc.leafUuid !== fc.leafUuid) {
+      check('leaf').fail({ uuid: fc.leafUuid ?? undefined, detail: `the fork resumes from ${fc.leafUuid ?? 'nothing'}, the original from ${oc.leafUuid ?? 'nothing'}` });
+    } else if (oc.leafUuid && !fs.nodes.has(oc.leafUuid)) {
+      check('leaf').fail({ uuid: oc.leafUuid, detail: 'the leaf record is missing from the fork' });
+    }
+    compareChains(oc, fc, check, fs.nodes);
+    if (touched.length > 0 && !(fc.estimatedTokens < oc.estimatedTokens)) {
+      check('tokens').fail({ detail: `estimated tokens did not drop: ${oc.estimatedTokens} → ${fc.estimatedTokens}` });
+    }
+    if (touched.length === 0 && fc.estimatedTokens !== oc.estimatedTokens) {
+      check('tokens').fail({ detail: `nothing was tombstoned but the estimate changed: ${oc.estimatedTokens} → ${fc.estimatedTokens}` });
+    }
+
+    if (options.actions) {
+      const planned = new Set(options.touchedLines ?? []);
+      if (!options.touchedLines) {
+        for (const a of options.actions) {
+          const l = a.line ?? this.lineOfUuid.get(a.uuid);
+          if (l !== undefined) planned.add(l);
+        }
+      }
+      const changed = new Set(touched);
+      for (const l of touched) if (!planned.has(l)) check('planned').fail({ line: l, detail: 'changed, but no planned action names this line' });
+      for (const l of planned) if (!changed.has(l)) check('planned').fail({ line: l, detail: 'planned, but the line is unchanged' });
+    }
+
+    const list = [...this.checks.values()].map((c) => c.result());
+    return {
+      ok: list.every((c) => c.ok),
+      checks: list,
+      original: { sessionId: [...so.sessionIds][0] ?? null, lines: this.originalLines, live: oc.uuids.length, estimatedTokens: oc.estimatedTokens, leafUuid: oc.leafUuid },
+      fork: { sessionId: sf.sessionIds.size === 1 ? forkId : null, lines: this.forkLines, live: fc.uuids.length, estimatedTokens: fc.estimatedTokens, leafUuid: fc.leafUuid },
+      touchedLines: touched,
+    };
+  }
 }
 
 function structural(so: Structure, sf: Structure, check: (id: CheckId) => Check): void {
