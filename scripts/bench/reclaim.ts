@@ -5,11 +5,12 @@
 // `project-after/` folder beside it (the generated corpus) has its working directory mapped there.
 // The second table is the prompt-cache bill of each fork (see docs/economics.md): forking one minute
 // after the last response (warm cache) and a day after it (cold cache).
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { DEAD_CLASSES, PROVABLE_CLASSES, formatUsd, humanTokens, zeroByDeadClass, type DeadClass, type ForkEconomics } from '@glassbox/core';
 import { cacheModel, economicsOf, totalCost } from '@glassbox/analysis';
-import { previewFork, readSource } from '@glassbox/store/fork';
+import { previewFork } from '@glassbox/store/fork';
 import { agentForFile, defaultAgents } from '@glassbox/agents';
 
 const agents = defaultAgents();
@@ -76,10 +77,10 @@ const seen = new Set<string>();
 const rows: Row[] = [];
 let skipped = 0;
 for (const path of sessionFiles(folder)) {
-  const source = readSource(path);
-  if (seen.has(source.sha256)) continue;
-  seen.add(source.sha256);
-  const { planned, fork, report } = previewFork(path, source.lines, { repoRoot: repoFor(path), classes: CLASSES, withSpent });
+  const sha = createHash('sha256').update(readFileSync(path)).digest('hex');
+  if (seen.has(sha)) continue;
+  seen.add(sha);
+  const { planned, fork, report } = previewFork(path, { repoRoot: repoFor(path), classes: CLASSES, withSpent });
   if (planned.session.problems.some((p) => p.code === 'not_a_transcript' || p.code === 'file_empty')) {
     skipped++;
     continue;

@@ -18,8 +18,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFork } from '@glassbox/adapter-claude-code';
-import { ForkError, planFromLines, writeFork, type PlanAction } from '@glassbox/store/fork';
+import { ForkError, planFromFile, writeFork, type PlanAction } from '@glassbox/store/fork';
 import { GENERATED, candidateActions } from '../../packages/adapter-claude-code/src/fork/test-corpus';
+import { linesOf } from '../../packages/store/src/fork/test-support';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CORPUS = process.env['GLASSBOX_CORPUS'] ?? join(REPO, 'fixtures/corpus/generated');
@@ -63,11 +64,11 @@ for (const name of GENERATED) {
   writable(projectDir);
   const source = join(projectDir, `${sessionId}.jsonl`);
   const archiveDir = join(work, name, 'archive');
-  const plans: { kind: string; prepare: (lines: string[]) => PlanAction[] }[] = [
+  const plans: { kind: string; prepare: (path: string) => PlanAction[] }[] = [
     {
       kind: 'planner',
-      prepare: (lines) =>
-        planFromLines(source, lines, {
+      prepare: (path) =>
+        planFromFile(path, {
           repoRoot: join(fixture, 'project-after'),
           classes: ['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'],
           withSpent: true,
@@ -78,14 +79,17 @@ for (const name of GENERATED) {
     {
       kind: 'every payload',
       // Every successful tool result and Write/Edit input that a tombstone can shorten.
-      prepare: (lines) => buildFork(lines, candidateActions(lines), 'probe').applied.map((a) => a.action),
+      prepare: (path) => {
+        const lines = linesOf(path);
+        return buildFork(lines, candidateActions(lines), 'probe').applied.map((a) => a.action);
+      },
     },
   ];
   for (const plan of plans) {
     let forkPath: string;
     let actions: number;
     try {
-      const r = writeFork({ sourcePath: source, archiveDir, prepare: (src) => ({ actions: plan.prepare(src.lines) }) });
+      const r = writeFork({ sourcePath: source, archiveDir, prepare: (src) => ({ actions: plan.prepare(src.path) }) });
       if (r.status !== 'written') {
         rows.push({ session: name, fork: plan.kind, actions: 0, ok: false, messages: '', chars: '', note: `refused: ${r.report.checks.filter((c) => !c.ok).map((c) => c.id).join(', ')}` });
         continue;

@@ -16,7 +16,7 @@ import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { planFromLines, readSource, writeFork } from '@glassbox/store/fork';
+import { planFromFile, writeFork } from '@glassbox/store/fork';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CORPUS = join(REPO, 'fixtures/corpus/generated');
@@ -73,14 +73,14 @@ for (const name of readdirSync(CORPUS).filter((n) => /^\d\d-/.test(n)).sort()) {
   writable(projectDir);
   const source = join(projectDir, `${manifest.session_ids[0]}.jsonl`);
   const options = { repoRoot: join(CORPUS, name, 'project-after'), protectTail: 0, minimumSavings: 0 };
-  const planned = planFromLines(source, readSource(source).lines, options);
+  const planned = planFromFile(source, options);
   if (planned.actions.length === 0) {
     console.log(`${pad(name, 30)} no fork: ${planned.plan.reasons[0]?.code ?? 'nothing to remove'}`);
     continue;
   }
   const order = new Map(planned.snapshot.segments.map((s, i) => [s.id, i]));
   const first = [...planned.plan.actions].sort((a, b) => (order.get(a.segmentId) ?? 0) - (order.get(b.segmentId) ?? 0))[0];
-  const written = writeFork({ sourcePath: source, archiveDir: join(work, name, 'archive'), prepare: (src) => ({ actions: planFromLines(source, src.lines, options).actions }) });
+  const written = writeFork({ sourcePath: source, archiveDir: join(work, name, 'archive'), prepare: (src) => ({ actions: planFromFile(src.path, options).actions }) });
   if (written.status !== 'written') {
     console.log(`${pad(name, 30)} fork refused`);
     continue;

@@ -86,17 +86,22 @@ export class TranscriptParser {
     this.fallbackId = options.fallbackId ?? '';
   }
 
-  /** Feeds one line (without its newline). `offset` is the byte offset of the line in the file. */
-  push(text: string, line: number, offset: number, byteLength: number): void {
+  /**
+   * Feeds one line (without its newline). `offset` is the byte offset of the line in the file.
+   * `parsed`: the line's record when the caller parsed it already (never changed here).
+   */
+  push(text: string, line: number, offset: number, byteLength: number, parsed?: JsonObject): void {
     this.stats.lines = line;
     this.stats.bytes = offset + byteLength;
     if (text.length === 0 || /^\s*$/.test(text)) return;
-    let record: unknown;
-    try {
-      record = JSON.parse(text);
-    } catch (error) {
-      this.invalidLine(line, (error as Error).message);
-      return;
+    let record: unknown = parsed;
+    if (record === undefined) {
+      try {
+        record = JSON.parse(text);
+      } catch (error) {
+        this.invalidLine(line, (error as Error).message);
+        return;
+      }
     }
     if (!isObject(record)) {
       this.invalidLine(line, 'the line is JSON but not an object');

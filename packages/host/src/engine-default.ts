@@ -6,9 +6,8 @@ import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
 import {
   ForkError,
   LineageCache,
-  planFromLines,
+  planFromFile,
   previewFork,
-  readSource,
   resumeInstruction,
   showSegment,
   undoFork,
@@ -45,10 +44,9 @@ export function defaultEngine(): Engine {
       analyzeSession(input.session, options.diskless ? diskless : ports, { repoRoot: options.repoRoot, withSpent: options.withSpent, subagents: input.subagents }),
 
     previewFork(input) {
-      // Plan from the exact lines that would be forked, build the fork in memory and validate it: what
+      // Plan from the file as it would be forked, build the fork line by line and validate it: what
       // the preview shows is what a write would produce.
-      const source = readSource(input.path);
-      return previewOf(input, previewFork(input.path, source.lines, planOptions(input)));
+      return previewOf(input, previewFork(input.path, planOptions(input)));
     },
 
     writeFork(input) {
@@ -59,10 +57,10 @@ export function defaultEngine(): Engine {
           sourcePath: input.path,
           archiveDir: archiveOf(input.dataDir),
           prepare: (src) => {
-            const planned = planFromLines(input.path, src.lines, options);
+            const planned = planFromFile(src.path, { ...options, forkSessionId: src.forkId });
             first ??= planned;
             if (planned.actions.length === 0) throw new ForkError('source_changed', planned.plan.reasons[0]?.message ?? 'There is nothing provably dead to remove.');
-            return { actions: planned.actions, cwd: planned.session.cwd };
+            return { actions: planned.actions, cwd: planned.session.cwd, indexed: planned.indexed };
           },
         });
         if (result.status === 'refused') {

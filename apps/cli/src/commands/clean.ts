@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DEAD_CLASSES, humanBytes, humanTokens, isDeadClass, type DeadClass, type EvictionPlan } from '@glassbox/core';
 import type { RefusedAction, ValidationReport } from '@glassbox/core';
-import { planFromLines, previewFork, readSource, resumeInstruction, writeFork, type LinesPlan, type PlanLinesOptions, type WriteForkResult } from '@glassbox/store/fork';
+import { planFromFile, previewFork, resumeInstruction, sameStamp, stampOfPath, writeFork, type FilePlan, type ForkPreview, type LinesPlan, type PlanLinesOptions, type WriteForkResult } from '@glassbox/store/fork';
 import { EXIT_REFUSED, UsageError } from '../exit-codes';
 import type { CliIO } from '../io';
 import { addSessionOptions, parseProtect, resolveSessionPath, type SessionOptions } from '../session-args';
@@ -74,19 +75,17 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   if (minimumSavings !== undefined) planOptions.minimumSavings = minimumSavings;
   if (at) planOptions.at = at;
   if (horizon !== undefined) planOptions.horizon = horizon;
-  let source;
-  try {
-    source = readSource(path);
-  } catch (error) {
-    forkErrorToUsage(error);
-  }
-  const { planned, fork, report } = previewFork(path, source.lines, planOptions);
-  const fatal = planned.session.problems.find((q) => q.severity === 'error');
-  if (fatal && (fatal.code === 'file_empty' || fatal.code === 'not_a_transcript')) throw new UsageError(fatal.message);
   const p = paint(io.color);
-
   if (!opts.fork) {
-    // The preview built and validated the fork in memory: it shows exactly what --fork would write.
+    // The preview builds and validates the fork line by line: it shows exactly what --fork would write.
+    let preview: ForkPreview;
+    try {
+      preview = previewFork(path, planOptions);
+    } catch (error) {
+      forkErrorToUsage(error);
+    }
+    const { planned, fork, report } = preview;
+    failOnUnreadable(planned);
     if (opts.json) {
       io.out(
         JSON.stringify(
@@ -120,6 +119,15 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
     return;
   }
 
+  // The fork's id is chosen first, so the plan's index pass is the one the write goes on with.
+  const forkId = randomUUID();
+  let planned: FilePlan;
+  try {
+    planned = planFromFile(path, { ...planOptions, forkSessionId: forkId });
+  } catch (error) {
+    forkErrorToUsage(error);
+  }
+  failOnUnreadable(planned);
   if (planned.plan.actions.length === 0) {
     if (opts.json) io.out(JSON.stringify({ mode: 'fork', status: 'nothing-to-do', plan: planJson(planned.plan), economics: economicsJson(planned.economics) }, null, 2));
     else io.out([...renderPlan(planned, path, p), '', ...renderExclusions(planned.plan, p), '', 'No fork was written: there is nothing worth removing.'].join('\n'));
@@ -130,9 +138,11 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
     const writeOptions: Parameters<typeof writeFork>[0] = {
       sourcePath: path,
       env: io.env,
+      newSessionId: forkId,
+      // The plan just made, while the file is the one it was made from; a new one if it changed.
       prepare: (src) => {
-        const again = src.sha256 === source.sha256 ? planned : planFromLines(path, src.lines, planOptions);
-        return { actions: again.actions, cwd: again.session.cwd };
+        const again = sameStamp(planned.stamp, stampOfPath(src.path)) ? planned : planFromFile(src.path, { ...planOptions, forkSessionId: src.forkId });
+        return { actions: again.actions, cwd: again.session.cwd, indexed: again.indexed };
       },
     };
     if (opts.archive) writeOptions.archiveDir = resolve(opts.archive);
@@ -193,6 +203,12 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
     if (resume.note) io.out(p.dim(`  (${resume.note})`));
   } else io.out(`Resume: ${resume.note ?? ''}`);
   io.out(p.dim(`Undo: glassbox undo ${result.forkId}   ·   check again: glassbox verify ${result.forkId}`));
+}
+
+/** A file that holds no session is bad input (exit 2), not an empty plan. */
+function failOnUnreadable(planned: LinesPlan): void {
+  const fatal = planned.session.problems.find((q) => q.severity === 'error');
+  if (fatal && (fatal.code === 'file_empty' || fatal.code === 'not_a_transcript' || fatal.code === 'file_missing' || fatal.code === 'file_unreadable')) throw new UsageError(fatal.message);
 }
 
 function renderPlan(planned: LinesPlan, path: string, p: Paint): string[] {

@@ -1,4 +1,5 @@
 import type { ChainNode, Session } from '@glassbox/core';
+import type { JsonObject } from '../record-types';
 import { TranscriptParser } from '../parser';
 import { utf8Bytes } from '../hash';
 import { capturedTextFromRecord } from '../tool-ops';
@@ -44,10 +45,12 @@ export class ChainReader {
     this.parser = new TranscriptParser({ path });
   }
 
-  push(text: string): void {
+  /** The next line; `record`: its record when the caller parsed it (the same for both sides of an unchanged line). */
+  push(text: string, record?: JsonObject | null): void {
     const len = utf8Bytes(text);
     this.line++;
-    this.parser.push(text.endsWith('\r') ? text.slice(0, -1) : text, this.line, this.offset, len);
+    const stripped = text.endsWith('\r') ? text.slice(0, -1) : text;
+    this.parser.push(stripped, this.line, this.offset, len, record ?? undefined);
     this.offset += len + 1;
   }
 

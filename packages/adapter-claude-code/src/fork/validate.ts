@@ -113,14 +113,13 @@ export class ClaudeForkValidator implements ForkValidator {
     if (ot !== undefined) this.originalLines = line;
     if (ft !== undefined) this.forkLines = line;
     const orec = parse(ot);
-    if (ot !== undefined) this.originalChain.push(ot);
+    if (ot !== undefined) this.originalChain.push(ot, orec);
     const ofacts = ot === undefined ? null : factsOf(orec, ot);
     if (ofacts) {
       this.so.add(line, ofacts);
       if (ofacts.uuid) this.lineOfUuid.set(ofacts.uuid, line);
     }
     if (ft === undefined) return;
-    this.forkChain.push(ft);
     // The fork's session id: the one its first record carries.
     if (this.forkId === null && ft.includes('"sessionId"')) {
       const sid = parse(ft)?.['sessionId'];
@@ -128,23 +127,29 @@ export class ClaudeForkValidator implements ForkValidator {
     }
     const forkId = this.forkId;
     if (ot === undefined) {
-      this.sf.add(line, factsOf(parse(ft), ft));
+      const frec = parse(ft);
+      this.forkChain.push(ft, frec);
+      this.sf.add(line, factsOf(frec, ft));
       return;
     }
     const oid = ofacts?.sessionId;
     if (ft === ot) {
+      this.forkChain.push(ft, orec);
       this.sf.add(line, ofacts as LineFacts);
       return;
     }
     if (orec && oid !== undefined && forkId) {
       const restored = restoreSessionIdText(ft, forkId, oid);
       if (restored.count === 1 && restored.text === ot) {
+        // The same record but for its session id, which the live chain does not depend on.
+        this.forkChain.push(ft, orec);
         this.sf.add(line, { ...(ofacts as LineFacts), sessionId: forkId });
         return;
       }
     }
     // The line changed beyond its session id.
     const frec = parse(ft);
+    this.forkChain.push(ft, frec);
     const ffacts = factsOf(frec, ft);
     this.sf.add(line, ffacts);
     if (!orec) {

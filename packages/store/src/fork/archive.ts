@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { ForkError, describe, replaceFileAtomic, safeUnlink, writeNewFileAtomic } from './atomic';
+import { dirname, join } from 'node:path';
+import { ForkError, describe, fsyncDir, replaceFileAtomic, safeUnlink, tempPathFor, writeNewFileAtomic } from './atomic';
+import type { ForkJob } from './job';
+import { hashFile } from './lines';
 import { sweepLeftovers } from './leftovers';
 import { manifestProblem, type ForkManifest } from './manifest';
 import { defaultDataDir } from '../paths';
@@ -53,6 +55,70 @@ export class Archive {
     return { sha256: sha, repaired: false };
   }
 
+  /**
+   * A new object written as a stream (the original of a fork, copied while it is read): bytes go to
+   * a temporary file in the archive, and `publish` names it by the hash of what was written.
+   */
+  incoming(): IncomingObject {
+    this.ensureDir(join(this.root, 'objects'));
+    return new IncomingObject(this, tempPathFor(join(this.root, 'objects', 'incoming')));
+  }
+
+  /**
+   * Gives a written temporary object its name: an existing object is checked (streamed) and kept, or
+   * replaced when corrupted; the temporary file is gone after.
+   */
+  publishIncoming(temp: string, sha: string, job?: ForkJob): { repaired: boolean } {
+    const path = this.objectPath(sha);
+    this.ensureDir(join(this.root, 'objects', sha.slice(0, 2)));
+    for (let tries = 0; tries < 2; tries++) {
+      if (existsSync(path)) {
+        if (hashFile(path, job, 'checking the archive') === sha) {
+          safeUnlink(temp);
+          return { repaired: false };
+        }
+        try {
+          renameSync(temp, path);
+          fsyncDir(dirname(path));
+        } catch (error) {
+          safeUnlink(temp);
+          throw new ForkError('unwritable', `cannot write ${path} (${describe(error)})`);
+        }
+        return { repaired: true };
+      }
+      try {
+        linkSync(temp, path);
+        safeUnlink(temp);
+        fsyncDir(dirname(path));
+        return { repaired: false };
+      } catch (error) {
+        // Another writer stored the same bytes first: check them on the next round.
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+          safeUnlink(temp);
+          throw new ForkError('unwritable', `cannot write in the archive ${this.root} (${describe(error)}); nothing was written`);
+        }
+      }
+    }
+    safeUnlink(temp);
+    throw new ForkError('unwritable', `cannot store ${sha} in the archive ${this.root}`);
+  }
+
+  /**
+   * Where an object's bytes are, to be streamed: whoever reads them hashes what they read and calls
+   * `checkRead` before trusting it (nothing is held whole, nothing is read twice).
+   */
+  objectFile(sha: string): string {
+    if (!SHA.test(sha)) throw new ForkError('archive_missing', `${sha} is not a sha-256 object name`);
+    const path = this.objectPath(sha);
+    if (!existsSync(path)) throw new ForkError('archive_missing', `archive object ${sha} is missing from ${this.root}`);
+    return path;
+  }
+
+  /** Throws when the bytes read from an object do not hash to its name. */
+  checkRead(sha: string, actual: string): void {
+    if (actual !== sha) throw corrupted(this.objectPath(sha), actual, sha);
+  }
+
   has(sha: string): boolean {
     return SHA.test(sha) && existsSync(this.objectPath(sha));
   }
@@ -68,12 +134,7 @@ export class Archive {
       throw new ForkError('archive_missing', `archive object ${sha} is missing from ${this.root}`);
     }
     const actual = sha256Hex(buf);
-    if (actual !== sha) {
-      throw new ForkError(
-        'archive_corrupt',
-        `archive object ${path} is corrupted: its bytes hash to ${actual.slice(0, 16)}…, not ${sha.slice(0, 16)}…; it cannot be trusted and was not used`,
-      );
-    }
+    if (actual !== sha) throw corrupted(path, actual, sha);
     return buf;
   }
 
@@ -108,7 +169,7 @@ export class Archive {
    * interrupted fork write elsewhere is passed to dropInterrupted (see writer.ts).
    */
   sweep(): string[] {
-    const removed = sweepLeftovers(join(this.root, 'forks'));
+    const removed = [...sweepLeftovers(join(this.root, 'forks')), ...sweepLeftovers(join(this.root, 'objects'))];
     let shards: string[] = [];
     try {
       shards = readdirSync(join(this.root, 'objects'));
@@ -160,5 +221,63 @@ export class Archive {
     const problem = manifestProblem(m, forkId);
     if (problem) throw new ForkError('archive_corrupt', `the fork manifest ${path} cannot be trusted (${problem}); nothing was written`);
     return m as ForkManifest;
+  }
+}
+
+function corrupted(path: string, actual: string, sha: string): ForkError {
+  return new ForkError(
+    'archive_corrupt',
+    `archive object ${path} is corrupted: its bytes hash to ${actual.slice(0, 16)}…, not ${sha.slice(0, 16)}…; it cannot be trusted and was not used`,
+  );
+}
+
+/** An object being written to the archive as a stream; private (0600) like every archive file. */
+export class IncomingObject {
+  private fd: number | null;
+
+  constructor(
+    private readonly archive: Archive,
+    readonly path: string,
+  ) {
+    try {
+      this.fd = openSync(path, 'wx', 0o600);
+    } catch (error) {
+      throw new ForkError('unwritable', `cannot write in the archive ${archive.root} (${describe(error)}); nothing was written`);
+    }
+  }
+
+  write(chunk: Buffer): void {
+    if (this.fd === null) return;
+    try {
+      let off = 0;
+      while (off < chunk.length) off += writeSync(this.fd, chunk, off, chunk.length - off);
+    } catch (error) {
+      this.discard();
+      throw new ForkError('unwritable', `cannot write in the archive ${this.archive.root} (${describe(error)}); nothing was written`);
+    }
+  }
+
+  /** Names the object by the hash of what was written (see Archive.publishIncoming). */
+  publish(sha: string, job?: ForkJob): { repaired: boolean } {
+    try {
+      if (this.fd !== null) fsyncSync(this.fd);
+    } catch (error) {
+      this.discard();
+      throw new ForkError('unwritable', `cannot write in the archive ${this.archive.root} (${describe(error)}); nothing was written`);
+    }
+    this.close();
+    return this.archive.publishIncoming(this.path, sha, job);
+  }
+
+  discard(): void {
+    this.close();
+    safeUnlink(this.path);
+  }
+
+  private close(): void {
+    if (this.fd !== null) {
+      closeSync(this.fd);
+      this.fd = null;
+    }
   }
 }

@@ -17,6 +17,7 @@ export class ForkError extends Error {
       | 'segment_not_found'
       | 'nothing_to_do'
       | 'unsafe_side_file'
+      | 'cancelled'
       | 'invalid',
     message: string,
   ) {

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it, type TestContext } from 'vitest';
 import { Archive } from './archive';
 import { ForkError } from './atomic';
 import { undoFork, verifyFork } from './ops';
-import { planFromLines } from './plan-lines';
+import { planFromFile } from './plan-lines';
 import { scratchSession, tree, type Scratch } from './test-support';
 import { writeFork, type WriteForkOptions, type WriteForkResult } from './writer';
 
@@ -30,7 +30,7 @@ function options(s: Scratch, extra: Partial<WriteForkOptions> = {}): WriteForkOp
   return {
     sourcePath: s.sourcePath,
     archiveDir: s.archiveDir,
-    prepare: (src) => ({ actions: planFromLines(s.sourcePath, src.lines, { repoRoot: s.repoRoot }).actions, cwd: '/somewhere' }),
+    prepare: (src) => ({ actions: planFromFile(src.path, { repoRoot: s.repoRoot }).actions, cwd: '/somewhere' }),
     ...extra,
   };
 }

@@ -1,11 +1,13 @@
 export { Archive, archiveDir, sha256Hex } from './archive';
 export { ForkError, writeNewFileAtomic } from './atomic';
 export type { ForkManifest, ManifestAction } from './manifest';
-export { writeFork, type WriteForkOptions, type WriteForkResult, type PlanAction } from './writer';
+export { writeFork, type WriteForkOptions, type WriteForkResult, type PlanAction, type ForkSource } from './writer';
 export { verifyFork, showSegment, undoFork, loadManifest, forkIdOf, type VerifyResult, type ShownSegment, type UndoResult, type ArchiveOptions } from './ops';
 export { readSource, type SourceSnapshot } from './source';
+export { stampOfPath, sameStamp, type SourceStamp } from './lines';
+export { forkJob, NO_JOB, type ForkJob } from './job';
 export { sessionFolderOf } from './sidecars';
-export { planFromLines, type PlanLinesOptions, type LinesPlan } from './plan-lines';
+export { planFromLines, planFromFile, type PlanLinesOptions, type LinesPlan, type FilePlan, type FilePlanOptions } from './plan-lines';
 export { previewFork, PREVIEW_SESSION_ID, type ForkPreview } from './preview';
 export { resumeInstruction, type ResumeInstruction, type ResumeInput } from './resume';
 export { forkLineage, forkWillSend, LineageCache, type ForkLineage, type LineageEntry } from './lineage';

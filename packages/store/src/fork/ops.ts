@@ -1,12 +1,16 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { buildFork, validateFork, type ValidationReport } from '@glassbox/adapter-claude-code';
+import type { ValidationReport } from '@glassbox/core';
+import { agentForFile, defaultAgents } from '@glassbox/agents';
 import { Archive, archiveDir, sha256Hex } from './archive';
 import { ForkError } from './atomic';
+import { SourceMoved, forkPass, indexPass } from './fork-pass';
+import type { ForkJob } from './job';
+import { ExactLineReader, hashFile } from './lines';
 import type { ForkManifest } from './manifest';
+import { LineOutput } from './output';
 import { prepareOne } from './sidecars';
-import { joinLines, readSource, snapshotOf } from './source';
 import { commit, modeOf, sweepInterrupted } from './writer';
 
 export interface ArchiveOptions {
@@ -39,21 +43,61 @@ export interface VerifyResult {
   originalOnDisk: 'identical' | 'changed' | 'missing';
 }
 
-/** Re-runs the validation of a fork against its archived original (hash-checked). */
-export function verifyFork(ref: string, options: ArchiveOptions = {}): VerifyResult {
+/**
+ * Re-runs the validation of a fork against its archived original (hash-checked), both streamed side
+ * by side: neither file is held.
+ */
+export function verifyFork(ref: string, options: ArchiveOptions & { job?: ForkJob } = {}): VerifyResult {
   const { archive, manifest } = loadManifest(ref, options);
-  const original = snapshotOf(`archive:${manifest.original.sha256}`, archive.get(manifest.original.sha256));
+  const sha = manifest.original.sha256;
+  const originalFile = archive.objectFile(sha);
   const path = ref.endsWith('.jsonl') && existsSync(ref) ? ref : manifest.forkPath;
-  const fork = readSource(path);
-  const written = fork.lines.slice(0, manifest.fork.lines);
-  const appendedLines = Math.max(0, fork.lines.length - manifest.fork.lines);
-  const unchanged = sha256Hex(joinLines(written, original.endsWithNewline || appendedLines > 0)) === manifest.fork.sha256;
-  const report = validateFork(original.lines, written);
+  const format = agentForFile(defaultAgents(), originalFile).format;
+  const validator = format.createForkValidator();
+  const original = new ExactLineReader(originalFile, undefined, options.job, 'checking the fork', true);
+  let fork: ExactLineReader;
+  try {
+    fork = new ExactLineReader(path);
+  } catch (error) {
+    original.close();
+    throw error;
+  }
+  const hash = createHash('sha256');
+  const n = manifest.fork.lines;
+  let last: string | null = null;
+  let forkLines = 0;
+  let originalPass;
+  try {
+    for (let line = 1; ; line++) {
+      const o = original.next();
+      const f = line <= n ? fork.next() : null;
+      if (f !== null) {
+        forkLines++;
+        if (last !== null) hash.update(last + '\n');
+        last = f;
+      }
+      if (o === null && f === null) break;
+      validator.pair(o ?? undefined, f ?? undefined, line);
+    }
+    while (fork.next() !== null) forkLines++;
+    originalPass = original.finish();
+    fork.finish();
+  } catch (error) {
+    original.close();
+    fork.close();
+    throw error;
+  }
+  archive.checkRead(sha, originalPass.sha256 ?? '');
+  const appendedLines = Math.max(0, forkLines - n);
+  if (last !== null) hash.update(originalPass.endsWithNewline || appendedLines > 0 ? last + '\n' : last);
+  const unchanged = hash.digest('hex') === manifest.fork.sha256;
+  const report = validator.finish();
   let originalOnDisk: VerifyResult['originalOnDisk'] = 'missing';
   if (existsSync(manifest.original.path)) {
     try {
-      originalOnDisk = readSource(manifest.original.path).sha256 === manifest.original.sha256 ? 'identical' : 'changed';
-    } catch {
+      originalOnDisk = hashFile(manifest.original.path, options.job) === sha ? 'identical' : 'changed';
+    } catch (error) {
+      if (error instanceof ForkError && error.code === 'cancelled') throw error;
       originalOnDisk = 'missing';
     }
   }
@@ -104,11 +148,13 @@ export interface UndoResult {
 
 /**
  * Writes the archived original of a fork back as a NEW sibling session (new id, same project folder
- * as the fork), with its subagent and tool-result files; never over any file.
+ * as the fork), with its subagent and tool-result files; never over any file. The archived original
+ * is streamed (hash-checked before anything is written, and again as it is copied).
  */
-export function undoFork(ref: string, options: ArchiveOptions & { newSessionId?: string; now?: () => Date } = {}): UndoResult {
+export function undoFork(ref: string, options: ArchiveOptions & { newSessionId?: string; now?: () => Date; job?: ForkJob } = {}): UndoResult {
   const { archive, manifest } = loadManifest(ref, options);
-  const original = snapshotOf(`archive:${manifest.original.sha256}`, archive.get(manifest.original.sha256));
+  const sha = manifest.original.sha256;
+  const originalFile = archive.objectFile(sha);
   // Check every sidecar object before writing anything.
   const sidecarBytes = manifest.sidecars.map((s) => ({ rel: s.rel, bytes: archive.get(s.originalSha256) }));
   const id = options.newSessionId ?? randomUUID();
@@ -117,13 +163,33 @@ export function undoFork(ref: string, options: ArchiveOptions & { newSessionId?:
   sweepInterrupted(archive, [dir]);
   // The original's permission bits when the manifest has them (older ones: the fork's).
   const mode = manifest.original.mode ?? modeOf(manifest.forkPath);
-  const restored = buildFork(original.lines, [], id);
-  const report = validateFork(original.lines, restored.lines);
+  const format = agentForFile(defaultAgents(), originalFile).format;
+  const job = options.job;
+  const indexed = indexPass(format, originalFile, [], id, { sha256: true, ...(job ? { job } : {}) });
+  archive.checkRead(sha, indexed.pass.sha256 ?? '');
+  const output = new LineOutput(path, mode);
+  let run;
+  let restored: { sha256: string; bytes: number };
+  try {
+    run = forkPass(format, originalFile, indexed, { output, validateActions: false, ...(job ? { job } : {}) });
+    restored = output.close();
+  } catch (error) {
+    output.discard();
+    if (error instanceof SourceMoved) throw new ForkError('archive_corrupt', `archive object ${originalFile} changed while it was read; nothing was written`);
+    throw error;
+  }
+  const report = run.report;
   if (!report.ok) {
+    output.discard();
     throw new ForkError('invalid', `the restored session did not validate (${report.checks.filter((c) => !c.ok).map((c) => c.id).join(', ')}); nothing was written`);
   }
-  const text = joinLines(restored.lines, original.endsWithNewline);
-  const sidecars = sidecarBytes.map((s) => prepareOne(`archive:${s.rel}`, s.rel, id, s.bytes, mode));
+  let sidecars;
+  try {
+    sidecars = sidecarBytes.map((s) => prepareOne(format, `archive:${s.rel}`, s.rel, id, s.bytes, mode));
+  } catch (error) {
+    output.discard();
+    throw error;
+  }
   const undoManifest: ForkManifest = {
     version: 1,
     kind: 'undo',
@@ -132,12 +198,12 @@ export function undoFork(ref: string, options: ArchiveOptions & { newSessionId?:
     createdAt: (options.now?.() ?? new Date()).toISOString(),
     cwd: manifest.cwd,
     original: { ...manifest.original, mode },
-    fork: { sha256: sha256Hex(text), bytes: Buffer.byteLength(text, 'utf8'), lines: restored.lines.length },
+    fork: { sha256: restored.sha256, bytes: restored.bytes, lines: run.source.lines },
     sidecars: sidecars.map((s) => ({ rel: s.rel, originalSha256: sha256Hex(s.original), forkSha256: sha256Hex(s.fork), sessionIdRewritten: s.sessionIdRewritten })),
     actions: [],
     totals: { tokensFreed: 0, tombstoneTokens: 0, bytesRemoved: 0 },
     restoredFrom: manifest.forkId,
   };
-  const written = commit(archive, undoManifest, path, Buffer.from(text, 'utf8'), mode, sidecars);
+  const written = commit(archive, undoManifest, path, output.temp, sidecars);
   return { sessionId: id, path, sidecarDir: written.sidecarDir, manifest: undoManifest, report };
 }

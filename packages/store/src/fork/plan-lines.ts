@@ -1,8 +1,14 @@
 import { basename } from 'node:path';
-import type { ClassifiedSnapshot, DeadClass, EvictionPlan, ForkEconomics, ForkResult, Session } from '@glassbox/core';
-import { buildFork, claudeCodeFormat, parseLines, sha256 } from '@glassbox/adapter-claude-code';
+import type { Agent, AgentFormat, ClassifiedSnapshot, DeadClass, EvictionPlan, ForkEconomics, ForkPrepared, Session, TombstoneFill } from '@glassbox/core';
+import { claudeCodeFormat, parseLines } from '@glassbox/adapter-claude-code';
+import { agentForFile, defaultAgents } from '@glassbox/agents';
 import { analyzeSession, cacheModel, economicsOf, planEviction, withRefusals, type PlanOptions, type PriceTable } from '@glassbox/analysis';
 import { nodeAnalysisPorts } from '../repo-port';
+import { sha256Hex } from './archive';
+import { ForkError } from './atomic';
+import { SourceMoved, indexPass, type IndexedFork } from './fork-pass';
+import type { ForkJob } from './job';
+import { sameStamp, stampOfPath, type SourceStamp } from './lines';
 import type { PlanAction } from './writer';
 
 /** The id a preview fork carries: it is never written, so any fixed new id does. */
@@ -33,23 +39,85 @@ export interface LinesPlan {
   actions: PlanAction[];
   /** What forking with this plan costs under the prompt cache, as of `at`. */
   economics: ForkEconomics;
-  /** The fork built in memory (with PREVIEW_SESSION_ID); null when there is nothing to remove. */
-  fork: ForkResult | null;
+  /** What the fork builder applies and refuses (its index pass); null when there is nothing to remove. */
+  fork: ForkPrepared | null;
+}
+
+/** A plan made from a file on disk, with the stamp of the bytes it was made from. */
+export interface FilePlan extends LinesPlan {
+  stamp: SourceStamp;
+  /** The fork builder after its index pass (for `forkSessionId`): a write of this plan goes on with it. */
+  indexed: IndexedFork | null;
 }
 
 /**
- * Analyses and plans from the exact lines that will be forked (not a second read of the file), so
- * that every action's line and uuid match the bytes the fork is built from. The fork is built once
- * in memory: what it cannot apply exactly leaves the plan with its reason.
+ * Analyses and plans from the exact lines that will be forked, held in memory (tests, small files):
+ * every action's line and uuid match the bytes the fork is built from. What the fork builder cannot
+ * apply exactly leaves the plan with its reason.
  */
 export function planFromLines(path: string, lines: readonly string[], options: PlanLinesOptions = {}): LinesPlan {
   const session = parseLines(lines, path, basename(path).replace(/\.jsonl$/i, ''));
+  return planSession(session, options, claudeCodeFormat, (actions, fill) => {
+    const builder = claudeCodeFormat.createForkBuilder(actions, PREVIEW_SESSION_ID);
+    lines.forEach((text, i) => builder.index(text, i + 1));
+    return builder.prepare(fill);
+  });
+}
+
+/**
+ * The same plan from a file, streamed (never held whole): the agent's own reader parses it (and reads
+ * a read's captured text back from its line when a proof needs it), then the fork builder's index
+ * pass finds what it can apply. The file must not change between the two passes (its stamp is
+ * checked), so the plan matches the bytes a fork of them would be built from.
+ */
+export function planFromFile(path: string, options: FilePlanOptions = {}): FilePlan {
+  return planAndIndex(path, options).planned;
+}
+
+export type FilePlanOptions = PlanLinesOptions & {
+  agent?: Agent;
+  job?: ForkJob;
+  /** The session id the fork will get (default: the preview's); a write with the same id reuses the index pass. */
+  forkSessionId?: string;
+};
+
+/** planFromFile, with the fork builder its index pass prepared (a preview goes on with it). */
+export function planAndIndex(path: string, options: FilePlanOptions = {}): { planned: FilePlan; format: AgentFormat } {
+  const agent = options.agent ?? agentForFile(defaultAgents(), path);
+  const stamp = stampOfPath(path);
+  if (!stamp) throw new ForkError('source_unreadable', `${path}: no such file`);
+  options.job?.progress('reading the session', 0, stamp.size);
+  const session = agent.locator.parseFile(path);
+  options.job?.throwIfCancelled();
+  let indexed: IndexedFork | null = null;
+  const planned = planSession(session, options, agent.format, (actions, fill) => {
+    try {
+      indexed = indexPass(agent.format, path, actions, options.forkSessionId ?? PREVIEW_SESSION_ID, { expect: stamp, fill, ...(options.job ? { job: options.job } : {}) });
+    } catch (error) {
+      throw error instanceof SourceMoved ? changedWhilePlanned(path) : error;
+    }
+    return indexed.prepared;
+  });
+  if (!sameStamp(stamp, stampOfPath(path))) throw changedWhilePlanned(path);
+  return { planned: { ...planned, stamp, indexed }, format: agent.format };
+}
+
+function changedWhilePlanned(path: string): ForkError {
+  return new ForkError('source_changed', `${path} changed while it was being read: the session is probably still running. Nothing was written; try again when it is idle.`);
+}
+
+function planSession(
+  session: Session,
+  options: PlanLinesOptions,
+  format: AgentFormat,
+  prepareFork: (actions: PlanAction[], fill: TombstoneFill) => ForkPrepared,
+): LinesPlan {
   const repoRoot = options.repoRoot ?? options.repoRootFor?.(session.cwd) ?? null;
   const analyzeOptions: Parameters<typeof analyzeSession>[2] = { repoRoot, withSpent: options.withSpent === true };
   if (options.protectTail !== undefined) analyzeOptions.protectTail = options.protectTail;
   if (options.subagents) analyzeOptions.subagents = options.subagents;
   const snapshot = analyzeSession(session, nodeAnalysisPorts(), analyzeOptions);
-  const cache = cacheModel(snapshot, { at: options.at ?? new Date(), prices: options.prices ?? claudeCodeFormat.prices });
+  const cache = cacheModel(snapshot, { at: options.at ?? new Date(), prices: options.prices ?? format.prices });
   const planOptions: PlanOptions = {};
   if (options.classes) planOptions.classes = options.classes;
   if (options.minimumSavings !== undefined) planOptions.minimumSavings = options.minimumSavings;
@@ -70,10 +138,12 @@ export function planFromLines(path: string, lines: readonly string[], options: P
     if (a.toolUseId !== undefined) out.toolUseId = a.toolUseId;
     return out;
   });
-  fillMissingHashes(lines, actions);
-  let fork: ForkResult | null = null;
+  let fork: ForkPrepared | null = null;
   if (actions.length > 0) {
-    fork = buildFork(lines, actions, PREVIEW_SESSION_ID);
+    fork = prepareFork(actions, nameRemovedHash);
+    // A tombstone names the hash of what it replaces (see nameRemovedHash): the builder filled it in.
+    const filled = new Map(fork.applied.map((a) => [a.action.segmentId, a.action.tombstone]));
+    for (const a of actions) a.tombstone = filled.get(a.segmentId) ?? a.tombstone;
     const refused = fork.refused.map((r) => ({ segmentId: r.action.segmentId ?? '', code: r.code, message: r.message }));
     plan = withRefusals(plan, refused);
     const dropped = new Set(refused.map((r) => r.segmentId));
@@ -92,16 +162,7 @@ const EMPTY_HASH = /sha256 \]$/;
 /**
  * A tombstone names the sha-256 of what it replaces, so `glassbox show` can find it by the prefix
  * it prints. The analysis knows the hash only of payloads it hashed (results, Write contents); for
- * the others (an Edit's new_string) it is taken here from the bytes the fork will remove.
+ * the others (an Edit's new_string) it is taken from the bytes the fork will remove.
  */
-function fillMissingHashes(lines: readonly string[], actions: PlanAction[]): void {
-  const missing = actions.filter((a) => EMPTY_HASH.test(a.tombstone));
-  if (missing.length === 0) return;
-  const copies = missing.map((a) => ({ ...a, tombstone: '-' }));
-  const originalOf = new Map(copies.map((c, i) => [c as unknown, missing[i] as PlanAction]));
-  for (const applied of buildFork(lines, copies, 'dry-run').applied) {
-    const action = originalOf.get(applied.action);
-    const removed = applied.removed.find((r) => r.sentToModel);
-    if (action && removed) action.tombstone = action.tombstone.replace(EMPTY_HASH, `sha256 ${sha256(removed.text).slice(0, 12)}]`);
-  }
-}
+const nameRemovedHash: TombstoneFill = (action) =>
+  EMPTY_HASH.test(action.tombstone) ? (removed) => action.tombstone.replace(EMPTY_HASH, `sha256 ${sha256Hex(removed.text).slice(0, 12)}]`) : null;

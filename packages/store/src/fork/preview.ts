@@ -1,24 +1,25 @@
-import type { ForkResult, ValidationReport } from '@glassbox/core';
-import { validateFork } from '@glassbox/adapter-claude-code';
-import { planFromLines, type LinesPlan, type PlanLinesOptions } from './plan-lines';
+import type { ForkPrepared, ValidationReport } from '@glassbox/core';
+import { forkPass } from './fork-pass';
+import { planAndIndex, type FilePlan, type FilePlanOptions } from './plan-lines';
 
 export { PREVIEW_SESSION_ID } from './plan-lines';
 
 export interface ForkPreview {
-  planned: LinesPlan;
+  planned: FilePlan;
   /** Null when the plan is empty: there is no fork to build. */
-  fork: ForkResult | null;
+  fork: ForkPrepared | null;
   report: ValidationReport | null;
 }
 
 /**
- * Plans from the exact lines that would be forked, builds the fork in memory and validates it: what
- * a preview (dry run, fork wizard, benchmark) shows is what a write would produce. Writes nothing.
+ * Plans from the file as it would be forked, builds the fork line by line and validates it, writing
+ * nothing: what a preview (dry run, fork wizard, benchmark) shows is what a write would produce. The
+ * file is streamed (the plan's parse, the builder's index pass, one transform-and-validate pass).
  */
-export function previewFork(path: string, lines: readonly string[], options: PlanLinesOptions = {}): ForkPreview {
-  const planned = planFromLines(path, lines, options);
+export function previewFork(path: string, options: FilePlanOptions = {}): ForkPreview {
+  const { planned, format } = planAndIndex(path, options);
   const fork = planned.fork;
-  if (!fork || fork.applied.length === 0) return { planned, fork, report: null };
-  const report = validateFork(lines, fork.lines, { actions: fork.applied.map((a) => a.action), touchedLines: fork.touchedLines });
+  if (!fork || !planned.indexed || fork.applied.length === 0) return { planned, fork, report: null };
+  const { report } = forkPass(format, path, planned.indexed, options.job ? { job: options.job } : {});
   return { planned, fork, report };
 }

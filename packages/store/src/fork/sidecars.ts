@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { buildFork, validateFork } from '@glassbox/adapter-claude-code';
+import { buildForkFromLines, validateFromLines, type AgentFormat } from '@glassbox/core';
 import { ForkError } from './atomic';
 import { sha256Hex } from './archive';
 import { isSafeSideRel } from './manifest';
@@ -101,7 +101,7 @@ function describeKind(st: Stats): string {
  * like the fork itself; everything else is copied byte for byte. Only the session's own folders are
  * read (a session file without a plain name has none), and no link is followed.
  */
-export function prepareSidecars(sessionPath: string, newSessionId: string): SidecarFile[] {
+export function prepareSidecars(sessionPath: string, newSessionId: string, format: AgentFormat): SidecarFile[] {
   const id = plainSessionId(sessionPath);
   if (!id) return [];
   const folder = sessionFolderOf(sessionPath);
@@ -113,14 +113,15 @@ export function prepareSidecars(sessionPath: string, newSessionId: string): Side
   // Checkpoint backups are copied as they are: the fork's records name the same backup files.
   const history = fileHistoryFolderOf(sessionPath);
   if (history) listFiles(history, FILE_HISTORY.slice(0, -1), files);
-  return files.map((f) => prepareOne(f.path, f.rel, newSessionId, readSideFile(f.path), f.mode));
+  return files.map((f) => prepareOne(format, f.path, f.rel, newSessionId, readSideFile(f.path), f.mode));
 }
 
-export function prepareOne(path: string, rel: string, newSessionId: string, bytes: Buffer, mode = 0o600): SidecarFile {
+/** One side file as the fork carries it: a subagent transcript (small: held in memory) gets the fork's session id. */
+export function prepareOne(format: AgentFormat, path: string, rel: string, newSessionId: string, bytes: Buffer, mode = 0o600): SidecarFile {
   if (!rel.startsWith('subagents/') || !rel.endsWith('.jsonl')) return { rel, original: bytes, fork: bytes, sessionIdRewritten: false, mode };
   const snap = snapshotOf(path, bytes);
-  const fork = buildFork(snap.lines, [], newSessionId);
-  const report = validateFork(snap.lines, fork.lines);
+  const fork = buildForkFromLines(format.createForkBuilder([], newSessionId), snap.lines);
+  const report = validateFromLines(format.createForkValidator(), snap.lines, fork.lines);
   const failed = report.checks.filter((c) => !c.ok && c.id !== 'session-id');
   // A subagent file with no sessionId at all needs no rewrite; anything else must check out.
   if (failed.length > 0) {

@@ -76,3 +76,11 @@ export function lastResultAction(lines: readonly string[]): { uuid: string; line
   const { size: _size, ...action } = best;
   return action;
 }
+
+/** A small transcript's lines, exactly (for hand-made plans in tests). */
+export function linesOf(path: string): string[] {
+  const text = readFileSync(path, 'utf8');
+  const lines = text.split('\n');
+  if (text.endsWith('\n')) lines.pop();
+  return lines;
+}

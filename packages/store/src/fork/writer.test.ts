@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Archive, sha256Hex } from './archive';
 import { ForkError } from './atomic';
 import { showSegment, undoFork, verifyFork } from './ops';
-import { planFromLines } from './plan-lines';
-import { lastResultAction, scratchSession, tree, type Scratch } from './test-support';
+import { planFromFile, planFromLines } from './plan-lines';
+import { lastResultAction, linesOf, scratchSession, tree, type Scratch } from './test-support';
 import { writeFork, type WriteForkOptions } from './writer';
 import { rmSync } from 'node:fs';
 
@@ -24,7 +24,7 @@ function options(s: Scratch, extra: Partial<WriteForkOptions> = {}): WriteForkOp
   return {
     sourcePath: s.sourcePath,
     archiveDir: s.archiveDir,
-    prepare: (src) => ({ actions: planFromLines(s.sourcePath, src.lines, { repoRoot: s.repoRoot }).actions, cwd: '/somewhere' }),
+    prepare: (src) => ({ actions: planFromFile(src.path, { repoRoot: s.repoRoot }).actions, cwd: '/somewhere' }),
     ...extra,
   };
 }
@@ -68,7 +68,7 @@ describe('writeFork', () => {
 
   it('carries subagent and tool-result files over, renaming the session inside subagent transcripts', () => {
     const s = scratch('04-subagent-compact-multiturn');
-    const result = writeFork(options(s, { prepare: (src) => ({ actions: [lastResultAction(src.lines)] }) }));
+    const result = writeFork(options(s, { prepare: (src) => ({ actions: [lastResultAction(linesOf(src.path))] }) }));
     expect(result.status).toBe('written');
     if (result.status !== 'written') return;
     expect(result.sidecarDir).toBe(join(s.projectDir, result.forkId));
@@ -154,7 +154,7 @@ describe('writeFork', () => {
     writeFileSync(join(s.projectDir, id, 'mine.txt'), 'keep');
     const before = tree(s.projectDir);
     expectForkError(
-      () => writeFork(options(s, { newSessionId: id, prepare: (src) => ({ actions: [lastResultAction(src.lines)] }) })),
+      () => writeFork(options(s, { newSessionId: id, prepare: (src) => ({ actions: [lastResultAction(linesOf(src.path))] }) })),
       'exists',
     );
     expect(tree(s.projectDir)).toEqual(before);

@@ -1,39 +1,55 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import {
-  buildFork,
-  validateFork,
-  type AppliedAction,
-  type ForkAction,
-  type RefusedAction,
-  type ValidationReport,
-} from '@glassbox/adapter-claude-code';
-import { Archive, archiveDir, sha256Hex } from './archive';
+import type { AgentFormat, AppliedAction, ForkAction, RefusedAction, ValidationReport } from '@glassbox/core';
+import { agentForFile, defaultAgents } from '@glassbox/agents';
+import { Archive, archiveDir, sha256Hex, type IncomingObject } from './archive';
 import { ForkError, describe, fsyncDir, publishTemp, safeUnlink, tempPathFor, writeTempFile } from './atomic';
+import { SourceMoved, forkPass, indexPass, type ForkPassResult, type IndexedFork } from './fork-pass';
+import { NO_JOB, type ForkJob } from './job';
 import { sweepLeftovers } from './leftovers';
+import { checksumFile, sameStamp, stampOfPath } from './lines';
 import type { ForkManifest, ManifestAction } from './manifest';
+import { LineOutput } from './output';
 import { fileHistoryFolderOf, prepareSidecars, sessionFolderOf, sidecarTarget, type SidecarFile } from './sidecars';
-import { joinLines, readReadOnly, readSource, type SourceSnapshot } from './source';
 
 /** An action as a plan names it; the extra fields go into the manifest. */
 export type PlanAction = ForkAction & { class?: string; tokensFreed?: number; tombstoneTokens?: number };
 
+/** The file a fork is planned from: the plan reads it itself (see planFromFile). */
+export interface ForkSource {
+  path: string;
+  /** The session id the fork will get. */
+  forkId: string;
+}
+
+/** A plan for the writer: the actions, and the fork builder its index pass prepared for `forkId`, if it has one. */
+export interface ForkPlan {
+  actions: PlanAction[];
+  cwd?: string | null;
+  indexed?: IndexedFork | null;
+}
+
 export interface WriteForkOptions {
   sourcePath: string;
   /**
-   * Plans the fork from the exact lines that will be forked. Called again if the source changes
-   * while the fork is prepared, so the plan always matches the bytes.
+   * Plans the fork from the file as it is now. Called again if the source changes while the fork
+   * is prepared, so the plan always matches the bytes (the file's stamp — size, times, inode — is
+   * checked around it and at every later pass, and the bytes' hash between passes).
    */
-  prepare: (source: SourceSnapshot) => { actions: PlanAction[]; cwd?: string | null };
+  prepare: (source: ForkSource) => ForkPlan;
+  /** The agent whose transcript it is (default: the one that recognises the file). */
+  format?: AgentFormat;
   archiveDir?: string;
   env?: NodeJS.ProcessEnv;
   /** The fork's session id (a new random uuid by default). */
   newSessionId?: string;
   /** Copy `<session>/subagents/` and `<session>/tool-results/` into the fork's folder (default true). */
   carrySidecars?: boolean;
-  /** Called after the fork is prepared, before the source is hashed again: lets tests play a live session. */
+  /** Called after the fork is planned, before the source is read again: lets tests play a live session. */
   beforeCommit?: (attempt: number) => void;
+  /** Progress and cancellation (the app's Cancel button). */
+  job?: ForkJob;
   now?: () => Date;
 }
 
@@ -48,45 +64,45 @@ export type WriteForkResult =
       report: ValidationReport;
       applied: AppliedAction[];
       refused: RefusedAction[];
-      /** sha-256 of the original before and after: equal, or the fork would not have been kept. */
+      /**
+       * sha-256 of the original as archived, before and after the write: equal, or the fork would not
+       * have been kept (after the write the file is read once more and must give the same bytes).
+       */
       originalSha256: { before: string; after: string };
       attempts: number;
       repairedArchiveObjects: number;
     }
   | { status: 'refused'; report: ValidationReport; applied: AppliedAction[]; refused: RefusedAction[]; forkId: string };
 
-interface Prepared {
-  source: SourceSnapshot;
-  forkText: string;
-  report: ValidationReport;
-  applied: AppliedAction[];
-  refused: RefusedAction[];
-  cwd: string | null;
-  sidecars: SidecarFile[];
-}
-
 const MAX_ATTEMPTS = 2;
+/** Index passes already used by a write: a builder goes through its transform pass once. */
+const consumed = new WeakSet<IndexedFork>();
 
 /**
- * Writes a cleaned sibling of a session. The original is only read (through read-only descriptors)
- * and hashed before and after; the fork is validated against it before anything is written; the
- * original's bytes go into the content-addressed archive first; then the carried-over
- * subagent/tool-result files and the fork are written under temporary names, given their final
- * names (never over an existing file or folder), and last the manifest: a manifest always has its
- * fork. The fork and its side files take their originals' permission bits. If the source changes
+ * Writes a cleaned sibling of a session. The original is only read (through read-only descriptors),
+ * in a bounded number of passes and never whole: the plan reads it (the caller's `prepare`), an index
+ * pass finds the lines the plan touches, and one last pass transforms each line, validates it against
+ * its original, writes it to the fork's temporary file and copies the original's bytes into the
+ * content-addressed archive. Only a fork that passes validation is kept: then the original's archive
+ * object is named by its hash, the carried-over subagent/tool-result files and the fork get their
+ * final names (never over an existing file or folder), and last the manifest: a manifest always has
+ * its fork. The fork and its side files take their originals' permission bits. If the source changes
  * meanwhile (a live session appending), the whole preparation starts again once, then the fork is
- * refused. Anything created by a failed attempt is removed, and what a process killed mid-write left
- * (its temporary files, an older build's manifest written before its fork) is removed by the next run.
+ * refused. Anything created by a failed or cancelled attempt is removed, and what a process killed
+ * mid-write left (its temporary files, an older build's manifest written before its fork) is removed
+ * by the next run.
  *
  * Why the manifest is a sidecar in the archive and not part of the fork: the fork must stay a plain
- * Claude Code transcript that differs from its original only in payloads and session id (that is
- * what the validator and the real client's resume check), and Claude Code appends to it when it is
- * resumed; the archive is Glassbox's own place, keyed by the fork id, so `verify`, `show` and `undo`
- * find the original's hash, its path and every removed payload from the fork id alone.
+ * transcript that differs from its original only in payloads and session id (that is what the
+ * validator and the real client's resume check), and the client appends to it when it is resumed; the
+ * archive is Glassbox's own place, keyed by the fork id, so `verify`, `show` and `undo` find the
+ * original's hash, its path and every removed payload from the fork id alone.
  */
 export function writeFork(given: WriteForkOptions): WriteForkResult {
   // The manifest records absolute paths (verify and undo check that they are).
   const options = { ...given, sourcePath: resolve(given.sourcePath) };
+  const format = options.format ?? agentForFile(defaultAgents(), options.sourcePath).format;
+  const job = options.job ?? NO_JOB;
   const archive = new Archive(archiveDir(options.env ?? process.env, options.archiveDir));
   const forkId = options.newSessionId ?? randomUUID();
   const dir = dirname(options.sourcePath);
@@ -94,28 +110,92 @@ export function writeFork(given: WriteForkOptions): WriteForkResult {
   sweepInterrupted(archive, [dir, fileHistoryParentOf(options.sourcePath)]);
   const mode = modeOf(options.sourcePath);
   for (let attempt = 1; ; attempt++) {
-    const p = prepare(options, forkId);
-    if (!p.report.ok) return { status: 'refused', report: p.report, applied: p.applied, refused: p.refused, forkId };
-    if (p.applied.length === 0) {
-      throw new ForkError('nothing_to_do', `nothing in ${options.sourcePath} can be tombstoned with this plan; no fork was written`);
+    const retry = (): void => {
+      if (attempt >= MAX_ATTEMPTS) throw sourceChanged(options.sourcePath, attempt);
+    };
+    job.throwIfCancelled();
+    const before = stampOfPath(options.sourcePath);
+    if (!before) throw new ForkError('source_unreadable', `${options.sourcePath}: no such file`);
+    let plan;
+    try {
+      plan = options.prepare({ path: options.sourcePath, forkId });
+    } catch (error) {
+      if (!(error instanceof ForkError && error.code === 'source_changed')) throw error;
+      retry();
+      continue;
+    }
+    if (!sameStamp(before, stampOfPath(options.sourcePath))) {
+      retry();
+      continue;
     }
     options.beforeCommit?.(attempt);
-    if (sha256Hex(readReadOnly(options.sourcePath)) !== p.source.sha256) {
-      if (attempt < MAX_ATTEMPTS) continue;
-      throw sourceChanged(options.sourcePath, attempt);
+    let prepared: IndexedFork;
+    // The plan's own index pass, when it was made for this fork and for these actions (used once);
+    // the fork pass checks that the file is still the one it read.
+    const reuse = plan.indexed;
+    const planned = new Set(plan.actions.map((a) => a.segmentId));
+    if (reuse && reuse.newSessionId === forkId && !consumed.has(reuse) && reuse.prepared.applied.every((a) => planned.has(a.action.segmentId))) {
+      consumed.add(reuse);
+      prepared = reuse;
+    } else {
+      try {
+        prepared = indexPass(format, options.sourcePath, plan.actions, forkId, { job, expect: before });
+      } catch (error) {
+        if (!(error instanceof SourceMoved)) throw error;
+        retry();
+        continue;
+      }
     }
-    const manifest = manifestFor(p, options, forkId, forkPath, mode);
-    const payloads = p.applied.flatMap((a) => a.removed.map((r) => r.text));
-    const written = commit(archive, manifest, forkPath, Buffer.from(p.forkText, 'utf8'), mode, p.sidecars, [p.source.bytes, ...payloads]);
-    const after = sha256Hex(readReadOnly(options.sourcePath));
-    if (after !== p.source.sha256) {
-      // The source moved while the fork was being written: the fork no longer matches it.
+    if (prepared.prepared.applied.length === 0) {
+      throw new ForkError('nothing_to_do', `nothing in ${options.sourcePath} can be tombstoned with this plan; no fork was written`);
+    }
+    const output = new LineOutput(forkPath, mode);
+    let incoming: IncomingObject | null = null;
+    let run: ForkPassResult;
+    let fork: { sha256: string; crc32: number; bytes: number };
+    try {
+      incoming = archive.incoming();
+      run = forkPass(format, options.sourcePath, prepared, { output, archive: incoming, job });
+      fork = output.close();
+    } catch (error) {
+      output.discard();
+      incoming?.discard();
+      if (!(error instanceof SourceMoved)) throw error;
+      retry();
+      continue;
+    }
+    const applied = run.outcome.applied;
+    const refused = run.outcome.refused;
+    if (!run.report.ok) {
+      output.discard();
+      incoming.discard();
+      return { status: 'refused', report: run.report, applied, refused, forkId };
+    }
+    let sidecars: SidecarFile[];
+    try {
+      job.throwIfCancelled();
+      sidecars = options.carrySidecars === false ? [] : prepareSidecars(options.sourcePath, forkId, format);
+    } catch (error) {
+      output.discard();
+      incoming.discard();
+      throw error;
+    }
+    const manifest = manifestFor(run, plan.cwd ?? null, options, forkId, forkPath, mode, fork, sidecars);
+    const payloads = applied.flatMap((a) => a.removed.map((r) => r.text));
+    const sourceSha = run.source.sha256 as string;
+    const written = commit(archive, manifest, forkPath, output.temp, sidecars, payloads, { incoming, sha256: sourceSha }, job);
+    // The original read once more: its bytes must be the ones archived (CRC-32 of the same bytes),
+    // or the source moved while the fork was being written and the fork no longer matches it.
+    const again = checksumFile(options.sourcePath, { job, stage: 'checking the original' });
+    if (again.crc32 !== run.source.crc32 || again.bytes !== run.source.bytes) {
       rollback(archive, manifest.forkId, forkPath, written.created);
-      if (attempt < MAX_ATTEMPTS) continue;
-      throw sourceChanged(options.sourcePath, attempt);
+      retry();
+      continue;
     }
+    const after = sourceSha;
     // Read back what landed on disk: the very bytes that were validated, or the fork is removed.
-    if (sha256Hex(readReadOnly(forkPath)) !== manifest.fork.sha256) {
+    const landed = checksumFile(forkPath, { job, stage: 'checking the fork' });
+    if (landed.crc32 !== fork.crc32 || landed.bytes !== fork.bytes) {
       rollback(archive, manifest.forkId, forkPath, written.created);
       throw new ForkError('unwritable', `the fork read back from ${forkPath} does not match what was written; it was removed`);
     }
@@ -126,10 +206,10 @@ export function writeFork(given: WriteForkOptions): WriteForkResult {
       sidecarDir: written.sidecarDir,
       manifestPath: archive.manifestPath(forkId),
       manifest,
-      report: p.report,
-      applied: p.applied,
-      refused: p.refused,
-      originalSha256: { before: p.source.sha256, after },
+      report: run.report,
+      applied,
+      refused,
+      originalSha256: { before: sourceSha, after },
       attempts: attempt,
       repairedArchiveObjects: written.repaired,
     };
@@ -144,26 +224,18 @@ function sourceChanged(path: string, attempts: number): ForkError {
   );
 }
 
-function prepare(options: WriteForkOptions, forkId: string): Prepared {
-  const source = readSource(options.sourcePath);
-  const plan = options.prepare(source);
-  const fork = buildFork(source.lines, plan.actions, forkId);
-  const report = validateFork(source.lines, fork.lines, { actions: fork.applied.map((a) => a.action), touchedLines: fork.touchedLines });
-  const sidecars = options.carrySidecars === false ? [] : prepareSidecars(options.sourcePath, forkId);
-  return {
-    source,
-    forkText: joinLines(fork.lines, source.endsWithNewline),
-    report,
-    applied: fork.applied,
-    refused: fork.refused,
-    cwd: plan.cwd ?? null,
-    sidecars,
-  };
-}
-
-function manifestFor(p: Prepared, options: WriteForkOptions, forkId: string, forkPath: string, mode: number): ForkManifest {
-  const forkBytes = Buffer.byteLength(p.forkText, 'utf8');
-  const actions: ManifestAction[] = p.applied.map((a) => {
+function manifestFor(
+  run: ForkPassResult,
+  cwd: string | null,
+  options: WriteForkOptions,
+  forkId: string,
+  forkPath: string,
+  mode: number,
+  fork: { sha256: string; bytes: number },
+  sidecars: readonly SidecarFile[],
+): ForkManifest {
+  const applied = run.outcome.applied;
+  const actions: ManifestAction[] = applied.map((a) => {
     const planned = a.action as PlanAction;
     const m: ManifestAction = {
       segmentId: a.action.segmentId ?? `${a.action.uuid}:${a.action.target === 'tool-input' ? 'input' : a.action.blockIndex}`,
@@ -180,80 +252,83 @@ function manifestFor(p: Prepared, options: WriteForkOptions, forkId: string, for
     if (planned.tokensFreed !== undefined) m.tokensFreed = planned.tokensFreed;
     return m;
   });
-  const originalSessionId = p.report.original.sessionId ?? basename(options.sourcePath, '.jsonl');
+  const originalSessionId = run.report.original.sessionId ?? basename(options.sourcePath, '.jsonl');
   return {
     version: 1,
     kind: 'clean',
     forkId,
     forkPath,
     createdAt: (options.now?.() ?? new Date()).toISOString(),
-    cwd: p.cwd,
-    original: { path: options.sourcePath, sessionId: originalSessionId, sha256: p.source.sha256, bytes: p.source.bytes.length, lines: p.source.lines.length, mode },
-    fork: { sha256: sha256Hex(p.forkText), bytes: forkBytes, lines: p.source.lines.length },
-    sidecars: p.sidecars.map((s) => ({ rel: s.rel, originalSha256: sha256Hex(s.original), forkSha256: sha256Hex(s.fork), sessionIdRewritten: s.sessionIdRewritten })),
+    cwd,
+    original: { path: resolve(options.sourcePath), sessionId: originalSessionId, sha256: run.source.sha256 as string, bytes: run.source.bytes, lines: run.source.lines, mode },
+    fork: { sha256: fork.sha256, bytes: fork.bytes, lines: run.source.lines },
+    sidecars: sidecars.map((s) => ({ rel: s.rel, originalSha256: sha256Hex(s.original), forkSha256: sha256Hex(s.fork), sessionIdRewritten: s.sessionIdRewritten })),
     actions,
     totals: {
-      tokensFreed: p.applied.reduce((n, a) => n + ((a.action as PlanAction).tokensFreed ?? 0), 0),
-      tombstoneTokens: p.applied.reduce((n, a) => n + ((a.action as PlanAction).tombstoneTokens ?? 0), 0),
-      bytesRemoved: p.applied.reduce((n, a) => n + a.bytesBefore - a.bytesAfter, 0),
+      tokensFreed: applied.reduce((n, a) => n + ((a.action as PlanAction).tokensFreed ?? 0), 0),
+      tombstoneTokens: applied.reduce((n, a) => n + ((a.action as PlanAction).tombstoneTokens ?? 0), 0),
+      bytesRemoved: applied.reduce((n, a) => n + a.bytesBefore - a.bytesAfter, 0),
     },
   };
 }
 
 /**
- * Archives the original (and every removed payload and sidecar original); writes every new folder
- * (the fork's session folder, its checkpoint folder) under a temporary name beside its final one and
- * the fork to a temporary file; then gives the folders and the fork their names, never over anything
- * that exists, and writes the manifest last. On failure removes what this call created; if the process
- * dies, only temporary names (and archive objects) are left, which the next run removes.
+ * Archives the original (its object, streamed in while the fork was written, or already there) and
+ * every removed payload and sidecar original; writes every new folder (the fork's session folder, its
+ * checkpoint folder) under a temporary name beside its final one; then gives the folders and the fork
+ * (already written to `forkTemp`) their names, never over anything that exists, and writes the
+ * manifest last. On failure removes what this call created, the fork's temporary file included; if
+ * the process dies, only temporary names (and archive objects) are left, which the next run removes.
  */
 export function commit(
   archive: Archive,
   manifest: ForkManifest,
   forkPath: string,
-  forkBytes: Buffer,
-  forkMode: number,
+  forkTemp: string,
   sidecars: readonly SidecarFile[],
   archiveFirst: readonly (Buffer | string)[] = [],
+  original: { incoming: IncomingObject; sha256: string } | null = null,
+  job: ForkJob = NO_JOB,
 ): { sidecarDir: string | null; created: string[]; repaired: number } {
   let repaired = 0;
-  for (const obj of archiveFirst) if (archive.put(obj).repaired) repaired++;
-  for (const s of sidecars) if (archive.put(s.original).repaired) repaired++;
   const staged = new Map<string, string>();
   const created: string[] = [];
-  let forkTemp: string | null = null;
+  let temp: string | null = forkTemp;
   let forkNamed = false;
   try {
+    if (original && original.incoming.publish(original.sha256, job).repaired) repaired++;
+    for (const obj of archiveFirst) if (archive.put(obj).repaired) repaired++;
+    for (const s of sidecars) if (archive.put(s.original).repaired) repaired++;
     for (const s of sidecars) {
       const { folder, path } = sidecarTarget(forkPath, s.rel);
-      let temp = staged.get(folder);
-      if (!temp) {
+      let stage = staged.get(folder);
+      if (!stage) {
         if (existsSync(folder)) throw new ForkError('exists', `${folder} already exists; it was left as it was and nothing was written`);
-        temp = tempPathFor(folder);
+        stage = tempPathFor(folder);
         makeDir(dirname(folder), true);
-        makeDir(temp, false);
-        staged.set(folder, temp);
+        makeDir(stage, false);
+        staged.set(folder, stage);
       }
-      const target = join(temp, relative(folder, path));
+      const target = join(stage, relative(folder, path));
       makeDir(dirname(target), true);
       publishTemp(writeTempFile(target, s.fork, s.mode), target);
     }
-    forkTemp = writeTempFile(forkPath, forkBytes, forkMode);
-    for (const [folder, temp] of staged) {
+    for (const [folder, stage] of staged) {
       if (existsSync(folder)) throw new ForkError('exists', `${folder} already exists; it was left as it was and nothing was written`);
-      renameSync(temp, folder);
+      renameSync(stage, folder);
       staged.delete(folder);
       created.push(folder);
       fsyncDir(dirname(folder));
     }
     publishTemp(forkTemp, forkPath);
-    forkTemp = null;
+    temp = null;
     forkNamed = true;
     archive.putManifest(manifest);
   } catch (error) {
-    if (forkTemp) safeUnlink(forkTemp);
+    original?.incoming.discard();
+    if (temp) safeUnlink(temp);
     if (forkNamed) safeUnlink(forkPath);
-    for (const temp of staged.values()) rmSync(temp, { recursive: true, force: true });
+    for (const stage of staged.values()) rmSync(stage, { recursive: true, force: true });
     for (const dir of created) rmSync(dir, { recursive: true, force: true });
     if (error instanceof ForkError) throw error;
     throw new ForkError('unwritable', `cannot write beside ${forkPath} (${describe(error)}); nothing was written`);

@@ -1,0 +1,85 @@
+import type { AgentFormat, ForkAction, ForkBuilder, ForkOutcome, ForkPrepared, TombstoneFill, ValidationReport } from '@glassbox/core';
+import type { IncomingObject } from './archive';
+import type { ForkJob } from './job';
+import { ExactLineReader, sameStamp, scanExact, type LinePass, type SourceStamp } from './lines';
+import type { LineOutput } from './output';
+
+/** The source's bytes are not the ones a previous pass read (a live session appending, a rewrite). */
+export class SourceMoved extends Error {
+  constructor(readonly path: string) {
+    super(`${path} changed between two passes`);
+  }
+}
+
+/** A fork builder after its index pass over a file, and the file as that pass saw it. */
+export interface IndexedFork {
+  /** The session id the builder gives the fork. */
+  newSessionId: string;
+  builder: ForkBuilder;
+  prepared: ForkPrepared;
+  pass: LinePass;
+}
+
+/** The index pass of a fork builder over a file: what applies and what is refused, and the file it saw. */
+export function indexPass(
+  format: AgentFormat,
+  path: string,
+  actions: readonly ForkAction[],
+  newSessionId: string,
+  options: { job?: ForkJob; expect?: SourceStamp | null; fill?: TombstoneFill; sha256?: boolean } = {},
+): IndexedFork {
+  const builder = format.createForkBuilder(actions, newSessionId);
+  const pass = scanExact(path, (text, line) => builder.index(text, line), { ...(options.job ? { job: options.job } : {}), stage: 'finding what to remove', sha256: options.sha256 === true });
+  if (options.expect !== undefined && !sameStamp(options.expect, pass.stamp)) throw new SourceMoved(path);
+  return { newSessionId, builder, prepared: builder.prepare(options.fill), pass };
+}
+
+export interface ForkPassResult {
+  outcome: ForkOutcome;
+  report: ValidationReport;
+  /** The original as this pass read it (its sha-256 is what was archived, when archived). */
+  source: LinePass;
+}
+
+/**
+ * The fork's one pass over its original, after the index pass: each line is transformed, validated
+ * against the line it came from, written to `output` (when writing) and its bytes copied to the
+ * archive (when given), so the file is read once for all of it and never held. The pass must see the
+ * bytes the index pass saw (same stamp and hash), or SourceMoved is thrown.
+ */
+export function forkPass(
+  format: AgentFormat,
+  path: string,
+  indexed: IndexedFork,
+  options: { output?: LineOutput; archive?: IncomingObject; job?: ForkJob; validateActions?: boolean } = {},
+): ForkPassResult {
+  const { builder, prepared } = indexed;
+  const validator = format.createForkValidator(
+    options.validateActions === false ? {} : { actions: prepared.applied.map((a) => a.action), touchedLines: prepared.touchedLines },
+  );
+  const archive = options.archive;
+  // The original's sha-256 names its archive object; otherwise a CRC-32 tells the bytes are the index pass's.
+  const reader = new ExactLineReader(path, archive ? (chunk) => archive.write(chunk) : undefined, options.job, options.output ? 'writing the fork' : 'checking the fork', archive !== undefined);
+  let source: LinePass;
+  try {
+    if (!sameStamp(reader.stamp, indexed.pass.stamp)) throw new SourceMoved(path);
+    const output = options.output;
+    let held: string | null = null;
+    let line = 0;
+    for (let text = reader.next(); text !== null; text = reader.next()) {
+      const fork = builder.transform(text, ++line);
+      validator.pair(text, fork, line);
+      if (output) {
+        if (held !== null) output.line(held, true);
+        held = fork;
+      }
+    }
+    source = reader.finish();
+    if (output && held !== null) output.line(held, source.endsWithNewline);
+  } catch (error) {
+    reader.close();
+    throw error;
+  }
+  if (source.crc32 !== indexed.pass.crc32 || source.bytes !== indexed.pass.bytes || !sameStamp(source.stamp, indexed.pass.stamp)) throw new SourceMoved(path);
+  return { outcome: builder.finish(), report: validator.finish(), source };
+}
