@@ -35,6 +35,11 @@ export interface ParserOptions {
   fallbackId?: string;
   /** Keep the text reads captured in memory (for callers that have no file to read it back from). */
   keepCapturedText?: boolean;
+  /**
+   * Only what the live chain needs (the fork validator's view of each side): no payload hashes,
+   * previews, prompt texts or read refinements. Uuids, links, kinds and sizes are the same.
+   */
+  chainOnly?: boolean;
 }
 
 /** A parser that takes a transcript one line at a time: it never needs the file as one string. */
@@ -79,9 +84,11 @@ export class TranscriptParser {
   >();
 
   private readonly keepCapturedText: boolean;
+  private readonly lean: boolean;
 
   constructor(options: ParserOptions) {
     this.path = options.path;
+    this.lean = options.chainOnly === true;
     this.keepCapturedText = options.keepCapturedText === true;
     this.fallbackId = options.fallbackId ?? '';
   }
@@ -318,15 +325,15 @@ export class TranscriptParser {
     const content = isObject(message) ? message['content'] : undefined;
     const { kind, promptText } = userRecordKind(r);
     node.kind = kind;
-    if (kind === 'prompt' && promptText !== null) this.notePrompt(node, promptText);
+    if (kind === 'prompt' && promptText !== null && !this.lean) this.notePrompt(node, promptText);
 
     if (typeof content === 'string') {
-      node.blocks.push(textBlock(0, 'text', content));
+      node.blocks.push(textBlock(0, 'text', content, this.lean));
       return;
     }
     if (!Array.isArray(content)) return;
     const mirror = r['toolUseResult'];
-    if (mirror !== undefined) {
+    if (mirror !== undefined && !this.lean) {
       const bytes = jsonBytes(mirror);
       node.mirrorBytes = bytes;
       this.stats.mirrorBytes += bytes;
@@ -337,11 +344,11 @@ export class TranscriptParser {
       if (btype === 'tool_result') {
         node.blocks.push(this.takeToolResult(block, index, node, mirror));
       } else if (btype === 'text') {
-        node.blocks.push(textBlock(index, 'text', str(block['text']) ?? ''));
+        node.blocks.push(textBlock(index, 'text', str(block['text']) ?? '', this.lean));
       } else if (btype === 'image' || btype === 'document') {
         node.blocks.push(imageBlock(index, btype));
       } else {
-        node.blocks.push(otherBlock(index, block));
+        node.blocks.push(otherBlock(index, block, this.lean));
       }
     });
   }
@@ -393,12 +400,12 @@ export class TranscriptParser {
       kind: 'tool-result',
       bytes,
       tokens,
-      preview: preview(text ?? ''),
+      preview: this.lean ? '' : preview(text ?? ''),
       toolUseId,
     };
     if (isError) out.isError = true;
-    if (hashInput !== null && bytes >= HASH_MIN_BYTES) out.hash = sha256(hashInput);
-    const tombstone = text === null ? null : tombstoneHash(text);
+    if (hashInput !== null && bytes >= HASH_MIN_BYTES && !this.lean) out.hash = sha256(hashInput);
+    const tombstone = text === null || this.lean ? null : tombstoneHash(text);
     if (tombstone !== null) out.tombstone = tombstone;
 
     const call = this.toolCalls.get(toolUseId);
@@ -413,7 +420,7 @@ export class TranscriptParser {
     call.resultUuid = node.uuid;
     call.resultLine = node.line;
     call.isError = out.isError === true || typeof mirror === 'string';
-    if (call.op.kind === 'read' && !call.isError) call.op = refineRead(call.op, mirror, text, this.keepCapturedText);
+    if (call.op.kind === 'read' && !call.isError && !this.lean) call.op = refineRead(call.op, mirror, text, this.keepCapturedText);
     if (call.op.kind === 'subagent' && isObject(mirror)) {
       const agentId = str(mirror['agentId']);
       if (agentId) {
@@ -441,7 +448,7 @@ export class TranscriptParser {
     if (usage) node.usage = usage;
     const content = message['content'];
     if (typeof content === 'string') {
-      node.blocks.push(textBlock(0, 'text', content));
+      node.blocks.push(textBlock(0, 'text', content, this.lean));
       return;
     }
     if (!Array.isArray(content)) return;
@@ -449,10 +456,10 @@ export class TranscriptParser {
       if (!isObject(block)) return;
       switch (block['type']) {
         case 'text':
-          node.blocks.push(textBlock(index, 'text', str(block['text']) ?? ''));
+          node.blocks.push(textBlock(index, 'text', str(block['text']) ?? '', this.lean));
           break;
         case 'thinking':
-          node.blocks.push(textBlock(index, 'thinking', str(block['thinking']) ?? ''));
+          node.blocks.push(textBlock(index, 'thinking', str(block['thinking']) ?? '', this.lean));
           break;
         case 'redacted_thinking':
           node.blocks.push({ ...textBlock(index, 'redacted-thinking', str(block['data']) ?? ''), preview: '(redacted thinking)' });
@@ -462,7 +469,7 @@ export class TranscriptParser {
           node.blocks.push(this.takeToolUse(block, index, node));
           break;
         default:
-          node.blocks.push(otherBlock(index, block));
+          node.blocks.push(otherBlock(index, block, this.lean));
       }
     });
   }
@@ -485,12 +492,12 @@ export class TranscriptParser {
       kind: 'tool-use',
       bytes,
       tokens: estimateTokensFromBytes(bytes),
-      preview: preview(`${name} ${source.label}`),
+      preview: this.lean ? '' : preview(`${name} ${source.label}`),
       toolUseId: id,
       toolName: name,
     };
     if (op.kind === 'write' && op.contentBytes >= HASH_MIN_BYTES) out.hash = op.contentHash;
-    const tombstone = tombstoneInInput(input);
+    const tombstone = this.lean ? null : tombstoneInInput(input);
     if (tombstone !== null) out.tombstone = tombstone;
     return out;
   }
@@ -600,18 +607,18 @@ export class TranscriptParser {
   }
 }
 
-function textBlock(index: number, kind: BlockKind, text: string): Block {
+function textBlock(index: number, kind: BlockKind, text: string, lean = false): Block {
   const bytes = utf8Bytes(text);
-  return { index, kind, bytes, tokens: estimateTokensFromBytes(bytes), preview: preview(text) };
+  return { index, kind, bytes, tokens: estimateTokensFromBytes(bytes), preview: lean ? '' : preview(text) };
 }
 
 function imageBlock(index: number, type: string): Block {
   return { index, kind: type === 'image' ? 'image' : 'document', bytes: 0, tokens: IMAGE_TOKENS, preview: `(${type})` };
 }
 
-function otherBlock(index: number, block: JsonObject): Block {
+function otherBlock(index: number, block: JsonObject, lean = false): Block {
   const bytes = jsonBytes(block);
-  return { index, kind: 'other', bytes, tokens: estimateTokensFromBytes(bytes), preview: preview(str(block['type']) ?? '') };
+  return { index, kind: 'other', bytes, tokens: estimateTokensFromBytes(bytes), preview: lean ? '' : preview(str(block['type']) ?? '') };
 }
 
 /** A Glassbox tombstone in a tool input's string fields (a forked Write's content, an Edit's new_string). */

@@ -84,6 +84,11 @@ export interface ForkBuilder {
   /** Pass 1: every line of the original (without its newline), in order, numbered from 1. */
   index(text: string, line: number): void;
   /**
+   * Pass 1 from a line's raw UTF-8 bytes (without its newline), instead of `index`, when the reader
+   * has them: a builder then decodes only the lines it needs. The bytes are valid during the call only.
+   */
+  indexBytes?(bytes: Uint8Array, line: number): void;
+  /**
    * After pass 1, once: applies the actions to the lines they name. `fill` may rewrite an action's
    * tombstone from the payload it replaces (Glassbox names the removed bytes' hash in it); the action
    * in the outcome then carries the rewritten tombstone.

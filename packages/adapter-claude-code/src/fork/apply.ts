@@ -1,6 +1,6 @@
 import { buildForkFromLines, type ForkBuilder, type ForkOutcome, type ForkPrepared, type TombstoneFill } from '@glassbox/core';
 import { isObject, str, type Json } from '../record-types';
-import { isCompact, keyValues, parseRecord, parseShared, renameSessionIdText, rewriteSessionId, type ParsedLine } from './json-line';
+import { isCompact, keyValues, keyValuesInBytes, parseRecord, parseShared, renameSessionIdText, rewriteSessionId, type ParsedLine } from './json-line';
 import { WRITE_TOOL_FIELDS, payloadBytes, textOf, tombstoneMirror, tombstoneToolInput } from './payloads';
 import type { AppliedAction, ForkAction, ForkResult, RefusedAction, RemovedPayload } from './types';
 
@@ -61,6 +61,24 @@ export class ClaudeForkBuilder implements ForkBuilder {
     if (this.actions.length > 0 && text.includes('"tool_use"')) {
       const wanted = this.wantedTools;
       if (wanted === null || keyValues(text, '"id":"').some((v) => wanted.has(v))) this.noteToolNames(text);
+    }
+  }
+
+  indexBytes(bytes: Uint8Array, line: number): void {
+    const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let text: string | null = null;
+    const decoded = (): string => (text ??= buf.toString('utf8'));
+    if (this.namedLines.has(line)) this.held.set(line - 1, decoded());
+    if (this.uuids.size > 0 && keyValuesInBytes(buf, '"uuid":"').some((v) => this.uuids.has(v))) {
+      const uuid = str(parseRecord(decoded())?.record['uuid']);
+      if (uuid !== undefined && this.uuids.has(uuid)) {
+        this.lineOfUuid.set(uuid, line - 1);
+        this.held.set(line - 1, decoded());
+      }
+    }
+    if (this.actions.length > 0 && buf.indexOf('"tool_use"', 0, 'latin1') >= 0) {
+      const wanted = this.wantedTools;
+      if (wanted === null || keyValuesInBytes(buf, '"id":"').some((v) => wanted.has(v))) this.noteToolNames(decoded());
     }
   }
 

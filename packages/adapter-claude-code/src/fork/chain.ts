@@ -42,7 +42,7 @@ export class ChainReader {
   private line = 0;
 
   constructor(path: string) {
-    this.parser = new TranscriptParser({ path });
+    this.parser = new TranscriptParser({ path, chainOnly: true });
   }
 
   /** The next line; `record`: its record when the caller parsed it (the same for both sides of an unchanged line). */

@@ -55,6 +55,22 @@ export function keyValues(line: string, key: string): string[] {
   return out;
 }
 
+/** keyValues over a line's UTF-8 bytes, without decoding the line (the values are ASCII ids). */
+export function keyValuesInBytes(line: Buffer, key: string): string[] {
+  const out: string[] = [];
+  let at = line.indexOf(key, 0, 'latin1');
+  while (at >= 0) {
+    const start = at + key.length;
+    const end = line.indexOf(QUOTE, start);
+    if (end < 0) break;
+    out.push(line.toString('latin1', start, end));
+    at = line.indexOf(key, end + 1, 'latin1');
+  }
+  return out;
+}
+
+const QUOTE = 0x22;
+
 /** Checks (once, before any change to the record) that the line is in compact form. */
 export function isCompact(p: ParsedLine, line: string): boolean {
   p.compact ??= JSON.stringify(p.record) === line;
@@ -104,6 +120,25 @@ export function renameSessionIdText(line: string, newId: string): string | null 
   const end = line.indexOf('"', start);
   if (end < 0 || line.lastIndexOf('\\', end) >= start) return null;
   return line.slice(0, start) + newId + line.slice(end);
+}
+
+/**
+ * Whether a fork line is its original line with the record's session id renamed from `oldId` to
+ * `newId` and nothing else: what `restoreSessionIdText` decides, quickly for the compact form Claude
+ * Code writes (one `"sessionId":"…"` key; the rest compared as it is), by the general rule otherwise.
+ * (The new id is a fresh one: no original line names it, so one key renamed is the whole difference.)
+ */
+export function onlySessionIdRenamed(original: string, fork: string, oldId: string, newId: string): boolean {
+  if (fork.length - original.length === newId.length - oldId.length) {
+    const oldKey = `"sessionId":"${oldId}"`;
+    const at = original.indexOf(oldKey);
+    if (at >= 0 && original.indexOf('"sessionId"', at + oldKey.length) < 0 && original.lastIndexOf('"sessionId"', at - 1) < 0) {
+      const newKey = `"sessionId":"${newId}"`;
+      return fork.startsWith(newKey, at) && fork.slice(0, at) === original.slice(0, at) && fork.slice(at + newKey.length) === original.slice(at + oldKey.length);
+    }
+  }
+  const restored = restoreSessionIdText(fork, newId, oldId);
+  return restored.count === 1 && restored.text === original;
 }
 
 /**

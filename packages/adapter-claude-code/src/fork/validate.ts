@@ -1,7 +1,7 @@
 import { validateFromLines, type ForkValidator } from '@glassbox/core';
 import type { JsonObject } from '../record-types';
 import { ChainReader, liveChain, type LiveChain } from './chain';
-import { parseShared, restoreSessionIdText } from './json-line';
+import { onlySessionIdRenamed, parseShared } from './json-line';
 import { Structure, factsOf, type LineFacts } from './structure';
 import { compareTouched, type Rec } from './touched';
 import type { CheckFailure, CheckResult as CoreCheckResult, ValidateOptions, ValidationReport } from '@glassbox/core';
@@ -139,8 +139,7 @@ export class ClaudeForkValidator implements ForkValidator {
       return;
     }
     if (orec && oid !== undefined && forkId) {
-      const restored = restoreSessionIdText(ft, forkId, oid);
-      if (restored.count === 1 && restored.text === ot) {
+      if (onlySessionIdRenamed(ot, ft, oid, forkId)) {
         // The same record but for its session id, which the live chain does not depend on.
         this.forkChain.push(ft, orec);
         this.sf.add(line, { ...(ofacts as LineFacts), sessionId: forkId });

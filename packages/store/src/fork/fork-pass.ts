@@ -29,7 +29,13 @@ export function indexPass(
   options: { job?: ForkJob; expect?: SourceStamp | null; fill?: TombstoneFill; sha256?: boolean } = {},
 ): IndexedFork {
   const builder = format.createForkBuilder(actions, newSessionId);
-  const pass = scanExact(path, (text, line) => builder.index(text, line), { ...(options.job ? { job: options.job } : {}), stage: 'finding what to remove', sha256: options.sha256 === true });
+  const onBytes = builder.indexBytes ? (bytes: Buffer, line: number) => builder.indexBytes?.(bytes, line) : undefined;
+  const pass = scanExact(path, (text, line) => builder.index(text, line), {
+    ...(options.job ? { job: options.job } : {}),
+    ...(onBytes ? { onBytes } : {}),
+    stage: 'finding what to remove',
+    sha256: options.sha256 === true,
+  });
   if (options.expect !== undefined && !sameStamp(options.expect, pass.stamp)) throw new SourceMoved(path);
   return { newSessionId, builder, prepared: builder.prepare(options.fill), pass };
 }

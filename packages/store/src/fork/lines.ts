@@ -90,14 +90,23 @@ export class ExactLineReader {
 
   /** The next line, or null after the last one. */
   next(): string | null {
+    const raw = this.nextBytes();
+    return raw === null ? null : this.decode(raw);
+  }
+
+  /**
+   * The next line's bytes, undecoded (and not checked to be UTF-8), or null after the last one. They
+   * are valid until the next call: the read buffer is reused.
+   */
+  nextBytes(): Buffer | null {
     if (this.done) return null;
     for (;;) {
       if (this.start < this.end) {
         const nl = this.buf.indexOf(10, this.start);
         if (nl >= 0 && nl < this.end) {
-          const text = this.take(nl);
+          const bytes = this.take(nl);
           this.start = nl + 1;
-          return text;
+          return bytes;
         }
         this.keep(this.buf.subarray(this.start, this.end));
         this.start = this.end;
@@ -107,15 +116,15 @@ export class ExactLineReader {
     this.done = true;
     // The last piece is a line unless the file ended with a newline (an empty file is one empty line).
     if (this.lastByte === 10) return null;
-    const text = this.decode(Buffer.concat(this.carry, this.carryBytes));
+    const bytes = Buffer.concat(this.carry, this.carryBytes);
     this.carry = [];
     this.line++;
-    return text;
+    return bytes;
   }
 
   /** Ends the pass: closes the file and says what it held. */
   finish(): LinePass {
-    while (this.next() !== null) {
+    while (this.nextBytes() !== null) {
       // drain what the caller did not read
     }
     closeSync(this.fd);
@@ -154,14 +163,14 @@ export class ExactLineReader {
     this.carryBytes += piece.length;
   }
 
-  private take(nl: number): string {
+  private take(nl: number): Buffer {
     this.line++;
-    if (this.carry.length === 0) return this.decode(this.buf.subarray(this.start, nl));
+    if (this.carry.length === 0) return this.buf.subarray(this.start, nl);
     this.keep(this.buf.subarray(this.start, nl));
     const whole = Buffer.concat(this.carry, this.carryBytes);
     this.carry = [];
     this.carryBytes = 0;
-    return this.decode(whole);
+    return whole;
   }
 
   private decode(bytes: Buffer): string {
@@ -175,12 +184,21 @@ export class ExactLineReader {
   }
 }
 
-/** One pass over a file's exact lines (see ExactLineReader). */
-export function scanExact(path: string, onLine: (text: string, line: number) => void, options: { onChunk?: (chunk: Buffer) => void; job?: ForkJob; stage?: string; sha256?: boolean } = {}): LinePass {
+/**
+ * One pass over a file's exact lines (see ExactLineReader): `onLine` gets each line's text, or
+ * `onBytes` its undecoded bytes (valid during the call only) when given.
+ */
+export function scanExact(
+  path: string,
+  onLine: (text: string, line: number) => void,
+  options: { onChunk?: (chunk: Buffer) => void; onBytes?: (bytes: Buffer, line: number) => void; job?: ForkJob; stage?: string; sha256?: boolean } = {},
+): LinePass {
   const reader = new ExactLineReader(path, options.onChunk, options.job, options.stage, options.sha256);
   try {
     let line = 0;
-    for (let text = reader.next(); text !== null; text = reader.next()) onLine(text, ++line);
+    const onBytes = options.onBytes;
+    if (onBytes) for (let bytes = reader.nextBytes(); bytes !== null; bytes = reader.nextBytes()) onBytes(bytes, ++line);
+    else for (let text = reader.next(); text !== null; text = reader.next()) onLine(text, ++line);
   } catch (error) {
     reader.close();
     throw error;
