@@ -8,7 +8,7 @@ export * from './fork';
 export { claudeCodeFormat } from './agent';
 export { CLAUDE_CODE, CLAUDE_CODE_LABEL } from './identity';
 export { CLAUDE_PRICES } from './prices';
-export { resumeCommand, shellQuote } from './resume';
+export { resumeCommand, resumeInstruction, shellQuote } from './resume';
 export { ClaudeSummarizer, titleOf } from './summary/summarizer';
 export { readTail } from './summary/tail';
 export { SYNTHETIC_MODEL, isClientPlaceholder } from './summary/placeholder';

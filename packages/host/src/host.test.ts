@@ -6,7 +6,8 @@ import { validateFork } from '@glassbox/adapter-claude-code';
 import type { ForkPreview, ForkWritten, SegmentDetail, SessionsListResult, SnapshotView } from '@glassbox/contract';
 import { defaultEngine } from './engine-default';
 import { EngineHost } from './host';
-import { ScanCatalog } from './scan-catalog';
+import { defaultAgents } from '@glassbox/agents';
+import { IndexCatalog } from './index-catalog';
 import { createHost } from './index';
 import { GENERATED, REPO_ROOT, seedConfigDir, type Seeded } from './test-seed';
 
@@ -28,7 +29,8 @@ function scanHost(s: Seeded, repoMap: Record<string, string> = {}, watch = false
     repoMap,
     engine: defaultEngine(),
     watch,
-    catalog: ({ engine, repoRootFor }) => new ScanCatalog([s.projectsDir], engine, repoRootFor),
+    agents: defaultAgents(),
+    catalog: () => new IndexCatalog({ roots: [s.projectsDir], dataDir: s.dataDir, workers: 0 }),
   });
 }
 

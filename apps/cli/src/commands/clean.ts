@@ -151,7 +151,7 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
     return;
   }
   const cwd = planned.session.cwd;
-  const resume = resumeInstruction({ cwd, mapped: planned.snapshot.session.repoRoot, sessionId: result.forkId, sessionPath: result.forkPath, command: AGENTS.forFile(path).format.resumeCommand });
+  const resume = resumeInstruction({ cwd, mapped: planned.snapshot.session.repoRoot, sessionId: result.forkId, sessionPath: result.forkPath, format: AGENTS.forFile(path).format });
   if (opts.json) {
     io.out(
       JSON.stringify(
