@@ -4,7 +4,9 @@ import { chooseLeaf } from './leaf';
 import { pruneBefore } from './parse/compaction';
 import { takeAssistant, takeAttachment, takeSystem, takeUser } from './parse/records';
 import type { ParseState, SubagentHint } from './parse/state';
+import { markReasoningAlone } from './parse/reasoning';
 import { settleOrphanResults } from './parse/tool-links';
+import { CLAUDE_CODE_REQUEST_POLICY } from './request/policy';
 
 export { jsonBytes, parseUsage } from './parse/blocks';
 
@@ -133,6 +135,7 @@ export class TranscriptParser {
     this.reportUnknownTypes();
     settleOrphanResults(this.state);
     const { nodes, order } = this.state;
+    markReasoningAlone(nodes);
     const leafUuid = chooseLeaf(nodes, order, this.lastPromptLeaf, this.lastPromptLine);
     const subagents: SubagentRef[] = [];
     const session: Session = {
@@ -156,6 +159,7 @@ export class TranscriptParser {
       parentFallbackMs: PARENT_FALLBACK_MS,
       prunedUsage: this.state.prunedUsage,
       prunedRecords: this.state.prunedRecords,
+      requestPolicy: CLAUDE_CODE_REQUEST_POLICY,
     };
     if (this.agentId !== undefined) session.agentId = this.agentId;
     return session;
@@ -237,7 +241,7 @@ export class TranscriptParser {
         takeAssistant(this.state, r, node);
         break;
       case 'attachment':
-        takeAttachment(r, node);
+        takeAttachment(this.state, r, node);
         break;
       case 'system':
         boundary = takeSystem(this.state, r, node);

@@ -1,5 +1,7 @@
-import { estimateTokensFromBytes, type ChainNode } from '@glassbox/core';
+import { estimateTokensFromBytes, type Block, type ChainNode } from '@glassbox/core';
 import { isObject, str, type JsonObject } from '../record-types';
+import { SYNTHETIC_MODEL } from '../request/models';
+import { renderAttachment } from './attachments';
 import { imageBlock, jsonBytes, otherBlock, parseUsage, preview, textBlock } from './blocks';
 import { dropCapturedTextBefore, readBoundary, readMicroBoundary } from './compaction';
 import { displayPrompt, isHarnessText } from './prompt-text';
@@ -71,6 +73,11 @@ export function takeAssistant(state: ParseState, r: JsonObject, node: ChainNode)
   if (requestId) node.requestId = requestId;
   const model = str(message['model']);
   if (model) node.model = model;
+  if (model === SYNTHETIC_MODEL) {
+    node.synthetic = true;
+    // The client shows an API failure as a reply of its own; it never sends it back (docs/claude-code/).
+    if (r['isApiErrorMessage'] === true) node.notSent = 'an API error shown in place of a reply';
+  }
   const usage = parseUsage(message['usage']);
   if (usage) node.usage = usage;
   const content = message['content'];
@@ -86,36 +93,50 @@ export function takeAssistant(state: ParseState, r: JsonObject, node: ChainNode)
         node.blocks.push(textBlock(index, 'text', str(block['text']) ?? ''));
         break;
       case 'thinking':
-        node.blocks.push(textBlock(index, 'thinking', str(block['thinking']) ?? ''));
+        node.blocks.push(reasoning(textBlock(index, 'thinking', str(block['thinking']) ?? ''), model));
         break;
       case 'redacted_thinking':
-        node.blocks.push({ ...textBlock(index, 'redacted-thinking', str(block['data']) ?? ''), preview: '(redacted thinking)' });
+        node.blocks.push(reasoning({ ...textBlock(index, 'redacted-thinking', str(block['data']) ?? ''), preview: '(redacted thinking)' }, model));
         break;
       case 'tool_use':
       case 'server_tool_use':
         node.blocks.push(takeToolUse(state, block, index, node));
         break;
-      default:
-        node.blocks.push(otherBlock(index, block));
+      default: {
+        // Server-side tool results (web search…) answer their call inside the same response.
+        const other = otherBlock(index, block);
+        const answers = str(block['tool_use_id']);
+        if (answers) other.toolUseId = answers;
+        node.blocks.push(other);
+      }
     }
   });
 }
 
-/** An `attachment` record: context the client adds to the conversation. */
-export function takeAttachment(r: JsonObject, node: ChainNode): void {
+/** The client sends reasoning back only to the model that wrote it (its own replies excepted). */
+function reasoning(block: Block, model: string | undefined): Block {
+  if (model && model !== SYNTHETIC_MODEL) block.sentWithModel = model;
+  return block;
+}
+
+/** An `attachment` record: context the client adds, sized as the text it renders (or marked as never sent). */
+export function takeAttachment(state: ParseState, r: JsonObject, node: ChainNode): void {
   node.kind = 'attachment';
   const att = r['attachment'];
   if (!isObject(att)) return;
   node.subtype = str(att['type']) ?? 'attachment';
-  // Attachments reach the model as system text; their JSON size is a fair stand-in for it.
-  const bytes = jsonBytes(att);
-  const label = str(att['filename']) ?? node.subtype;
+  const rendered = renderAttachment(att, state.cwd);
+  if ('notSent' in rendered) {
+    node.blocks.push({ index: 0, kind: 'text', bytes: 0, tokens: 0, preview: rendered.label, label: rendered.label, notSent: rendered.notSent });
+    return;
+  }
   node.blocks.push({
     index: 0,
     kind: 'text',
-    bytes,
-    tokens: estimateTokensFromBytes(bytes),
-    preview: preview(`${node.subtype}: ${label}`),
+    bytes: rendered.bytes,
+    tokens: estimateTokensFromBytes(rendered.bytes),
+    preview: preview(rendered.text),
+    label: rendered.label,
   });
 }
 
@@ -138,6 +159,13 @@ export function takeSystem(state: ParseState, r: JsonObject, node: ChainNode): b
     readMicroBoundary(r, node);
     return false;
   }
+  if (subtype === 'local_command') {
+    // A slash command's echo and output: the client sends these as user text (docs/claude-code/).
+    node.kind = 'meta';
+    node.blocks.push({ ...textBlock(0, 'text', str(r['content']) ?? ''), label: 'local command' });
+    return false;
+  }
+  // Every other system record (durations, hook summaries, notices…) stays in the client's UI.
   node.kind = 'system';
   return false;
 }

@@ -107,6 +107,8 @@ function linkResult(state: ParseState, call: ToolCall, out: Block, node: ChainNo
 /** Results whose call no record of the file made: reported (main thread only), then forgotten. */
 export function settleOrphanResults(state: ParseState): void {
   for (const [toolUseId, pending] of state.pendingResults) {
+    // The client drops a result whose call it cannot find before it (docs/claude-code/).
+    pending.block.notSent = 'a tool result whose call is not in the file';
     if (pending.node.isSidechain) continue;
     state.problems.push({
       code: 'orphan_tool_result',
