@@ -2,7 +2,7 @@ export type { AnalysisPorts, RepoStatePort, PathKind } from './ports';
 export { analyzeSession, DEFAULT_PROTECT_TAIL, type AnalyzeOptions } from './analyze';
 export { reconstructWindow, type ResidentWindow } from './resident';
 export { applyRequestView, requestSummary, type RequestViewOptions } from './request-view';
-export { buildSegments } from './segments';
+export { buildSegments, SENT_KINDS } from './segments';
 export { planEviction, DEFAULT_MINIMUM_SAVINGS, type PlanOptions } from './plan';
 export { tombstoneText, tombstoneTokens, deathReason, removedWhat, TOMBSTONE_TOKENS_ESTIMATE } from './tombstone';
 export { reclaimSummary, isReclaimable } from './reclaim';

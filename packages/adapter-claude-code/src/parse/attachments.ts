@@ -181,7 +181,7 @@ function render(type: string, a: JsonObject): Piece[] | null {
     }
     case 'todo_reminder': {
       const items = Array.isArray(a['content']) ? a['content'].filter(isObject) : [];
-      const out: Piece[] = [{ fixed: 385, what: 'todo reminder' }];
+      const out: Piece[] = ['The TodoWrite tool hasn\'t been used recently.', { fixed: 385 - 45, what: 'todo reminder' }];
       if (items.length > 0) {
         const list = items.map((t, i) => `${i + 1}. [${str(t['status']) ?? ''}] ${str(t['content']) ?? ''}`).join('\n');
         out.push(`\n\nHere are the existing contents of your todo list:\n\n[${list}]`);
@@ -190,7 +190,7 @@ function render(type: string, a: JsonObject): Piece[] | null {
     }
     case 'task_reminder': {
       const items = Array.isArray(a['content']) ? a['content'].filter(isObject) : [];
-      const out: Piece[] = [{ fixed: 421, what: 'task reminder' }];
+      const out: Piece[] = ['The task tools haven\'t been used recently.', { fixed: 421 - 42, what: 'task reminder' }];
       if (items.length > 0) {
         const list = items.map((t) => `#${str(t['id']) ?? ''}. [${str(t['status']) ?? ''}] ${str(t['subject']) ?? ''}`).join('\n');
         out.push(`\n\nHere are the existing tasks:\n\n${list}`);
@@ -200,7 +200,7 @@ function render(type: string, a: JsonObject): Piece[] | null {
     case 'plan_mode':
       return planMode(a);
     case 'plan_mode_reentry':
-      return [{ fixed: 957, what: 'plan-mode re-entry' }, str(a['planFilePath']) ?? ''];
+      return ['## Re-entering Plan Mode', { fixed: 957 - 24, what: 'plan-mode re-entry' }, str(a['planFilePath']) ?? ''];
     case 'plan_mode_exit': {
       const path = str(a['planFilePath']);
       const out: Piece[] = ['## Exited Plan Mode\n\nYou have exited plan mode. You can now make edits, run tools, and take actions.'];
@@ -317,7 +317,7 @@ function deferredTools(a: JsonObject): Piece[] | null {
 function planMode(a: JsonObject): Piece[] {
   const path = str(a['planFilePath']) ?? '';
   const exists = a['planExists'] === true;
-  if (a['isSubAgent'] === true) return [{ fixed: exists ? 935 : 918, what: "a subagent's plan-mode rules" }, path];
+  if (a['isSubAgent'] === true) return ['Plan mode is active.', { fixed: (exists ? 935 : 918) - 20, what: "a subagent's plan-mode rules" }, path];
   if (str(a['reminderType']) === 'sparse') {
     const follow = str(a['customInstructions']) ? 'Follow the plan workflow described earlier.' : 'Follow 5-phase workflow.';
     return [
@@ -325,7 +325,7 @@ function planMode(a: JsonObject): Piece[] {
     ];
   }
   // Measured from the request for a new plan file (4837 bytes besides the path); an existing one is worded 17 bytes longer.
-  return [{ fixed: exists ? 4854 : 4837, what: 'plan-mode workflow' }, path];
+  return ['Plan mode is active.', { fixed: (exists ? 4854 : 4837) - 20, what: 'plan-mode workflow' }, path];
 }
 
 /** A file the client re-attached (after a compaction, or an @-mention): a simulated Read call and result. */
@@ -340,9 +340,9 @@ function fileAttachment(a: JsonObject): Piece[] {
   } else {
     result = `[${str(content['type']) ?? 'content'}: ${jsonBytes(content)} bytes]`;
   }
-  const out: Piece[] = [call, SEP, `Result of calling the Read tool:\n${result}`];
+  const out: Piece[] = [call, '\n', `Result of calling the Read tool:\n${result}`];
   // The note names the Read tool and the 2000-line cap besides the file.
-  if (a['truncated'] === true) out.push(SEP, { fixed: 159 + 4 + 4, what: 'truncation note' }, filename);
+  if (a['truncated'] === true) out.push('\n', { fixed: 159 + 4 + 4, what: 'truncation note' }, filename);
   return out;
 }
 
