@@ -76,8 +76,16 @@ export function renderAttachment(att: JsonObject, cwd: string | null): RenderedA
   const type = str(att['type']) ?? 'attachment';
   if (NEVER_SENT.has(type)) return { label: labelFor(type, att, cwd), notSent: `the client does not send ${type} attachments` };
   const pieces = render(type, att);
-  if (pieces === null) return { label: labelFor(type, att, cwd), notSent: `this ${type} attachment renders to nothing` };
+  if (pieces === null) return { label: labelFor(type, att, cwd), notSent: emptyReason(type, att) };
   return assemble(labelFor(type, att, cwd), pieces);
+}
+
+function emptyReason(type: string, a: JsonObject): string {
+  if (type === 'hook_success') {
+    const event = str(a['hookEvent']) ?? 'this';
+    return HOOK_EVENTS_SENT.has(event) ? 'a hook that printed nothing' : `output of a ${event} hook (the client sends only SessionStart and UserPromptSubmit hook output)`;
+  }
+  return `an empty ${type.replace(/_/g, ' ')}`;
 }
 
 function assemble(label: string, pieces: Piece[]): RenderedAttachment {
@@ -324,8 +332,9 @@ function planMode(a: JsonObject): Piece[] {
       `Plan mode still active (see full instructions earlier in conversation). Read-only except plan file (${path}). ${follow} End turns with AskUserQuestion (for clarifications) or ExitPlanMode (for plan approval). Never ask about plan approval via text or AskUserQuestion.`,
     ];
   }
-  // Measured from the request for a new plan file (4837 bytes besides the path); an existing one is worded 17 bytes longer.
-  return ['Plan mode is active.', { fixed: (exists ? 4854 : 4837) - 20, what: 'plan-mode workflow' }, path];
+  // Measured from the request: 421 bytes up to the plan file's path and 4416 after it for a new plan file;
+  // an existing one is worded differently around the path (395 and 4459).
+  return ['Plan mode is active.', { fixed: (exists ? 395 : 421) - 20, what: 'plan-mode workflow' }, path, { fixed: exists ? 4459 : 4416, what: 'plan-mode workflow' }];
 }
 
 /** A file the client re-attached (after a compaction, or an @-mention): a simulated Read call and result. */
