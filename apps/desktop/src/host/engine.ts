@@ -7,7 +7,7 @@ import type { ForkCheck, ForkPreview, ForkWritten } from '../shared/ipc-contract
  * tests of the host use it too (no stand-ins for the engine).
  */
 export interface Engine {
-  analyze(input: { session: Session; subagents: Session[] }, options: { repoRoot: string | null; withSpent: boolean }): ClassifiedSnapshot;
+  analyze(input: { session: Session; subagents: Session[] }, options: { repoRoot: string | null; withSpent: boolean; model?: string }): ClassifiedSnapshot;
   /** Plans, applies and validates a fork in memory: nothing is written. */
   previewFork(input: ForkInput): ForkPreview;
   /** Writes the fork when every check passes; refuses with the failing checks otherwise. */

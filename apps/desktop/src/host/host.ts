@@ -51,7 +51,8 @@ interface Opened {
   loaded: LoadedSession;
   bytes: SourceBytes;
   external: boolean;
-  snapshots: Map<boolean, ClassifiedSnapshot>;
+  /** By `withSpent` and model (see `snapshotKey`). */
+  snapshots: Map<string, ClassifiedSnapshot>;
 }
 
 const UPLOAD_PREFIX = 'upload:';
@@ -143,7 +144,7 @@ export class EngineHost {
         const a = args as ArgsOf<'session:snapshot'>;
         const o = this.open(a.path);
         if (!o.ok) return o as R;
-        const snapshot = this.snapshotOf(o.value, a.withSpent ?? false);
+        const snapshot = this.snapshotOf(o.value, a.withSpent ?? false, a.model);
         const cwd = o.value.loaded.session.cwd;
         const mapped = this.repoRootFor(cwd);
         const repoNote = !cwd ? 'no working directory recorded' : mapped && mapped !== cwd ? `${cwd} → ${mapped}` : cwd;
@@ -153,7 +154,7 @@ export class EngineHost {
         const a = args as ArgsOf<'segment:detail'>;
         const o = this.open(a.path);
         if (!o.ok) return o as R;
-        const snapshot = o.value.snapshots.get(true) ?? this.snapshotOf(o.value, false);
+        const snapshot = [...o.value.snapshots.values()].find((s) => s.segments.some((g) => g.id === a.segmentId)) ?? this.snapshotOf(o.value, false);
         const segment = snapshot.segments.find((s) => s.id === a.segmentId);
         if (!segment) return fail('not_found', 'That segment is no longer in the window (the session changed).', 'Reopen the session.') as R;
         return ok(detailOf(o.value.loaded.session, snapshot, segment, o.value.bytes)) as R;
@@ -248,11 +249,13 @@ export class EngineHost {
     return best ? join(this.repoMap[best] as string, cwd.slice(best.length + 1)) : cwd;
   }
 
-  private snapshotOf(o: Opened, withSpent: boolean): ClassifiedSnapshot {
-    const hit = o.snapshots.get(withSpent);
+  private snapshotOf(o: Opened, withSpent: boolean, model?: string): ClassifiedSnapshot {
+    const key = `${withSpent ? 'spent' : 'proven'}:${model ?? ''}`;
+    const hit = o.snapshots.get(key);
     if (hit) return hit;
-    const snap = this.options.engine.analyze(o.loaded, { repoRoot: this.repoRootFor(o.loaded.session.cwd), withSpent });
-    o.snapshots.set(withSpent, snap);
+    const options = { repoRoot: this.repoRootFor(o.loaded.session.cwd), withSpent, ...(model !== undefined ? { model } : {}) };
+    const snap = this.options.engine.analyze(o.loaded, options);
+    o.snapshots.set(key, snap);
     return snap;
   }
 

@@ -103,6 +103,8 @@ export interface SnapshotArgs {
   path: string;
   /** Include the inferred `spent` class. */
   withSpent?: boolean;
+  /** The model of the next request (only its own reasoning is sent); default: the one the client would resume on. */
+  model?: string;
 }
 
 /** What the window view needs: the engine's snapshot plus how it was opened. */
@@ -374,12 +376,18 @@ export const VALIDATORS: { [C in InvokeChannel]: Validator<C> } = {
   'session:snapshot': (raw) => {
     const o = obj(raw);
     if (typeof o === 'string') return o;
-    const extra = onlyKeys(o, ['path', 'withSpent']);
+    const extra = onlyKeys(o, ['path', 'withSpent', 'model']);
     if (extra) return extra;
     const path = pathArg(o['path']);
     if (!path) return 'path must be a non-empty string';
     if (o['withSpent'] !== undefined && typeof o['withSpent'] !== 'boolean') return 'withSpent must be true or false';
-    return o['withSpent'] === undefined ? { path } : { path, withSpent: o['withSpent'] };
+    const out: SnapshotArgs = { path };
+    if (o['withSpent'] !== undefined) out.withSpent = o['withSpent'];
+    if (o['model'] !== undefined) {
+      if (typeof o['model'] !== 'string' || !/^[A-Za-z0-9._:@/-]{1,100}(\[[0-9a-z]{1,8}\])?$/.test(o['model'])) return 'model must be a model id such as claude-sonnet-4-6';
+      out.model = o['model'];
+    }
+    return out;
   },
   'segment:detail': (raw) => {
     const o = obj(raw);

@@ -12,6 +12,8 @@ export interface PlanLinesOptions {
   classes?: readonly DeadClass[];
   minimumSavings?: number;
   subagents?: Session[];
+  /** The model of the next request (decides which reasoning is resident); default: the client's choice. */
+  model?: string;
 }
 
 export interface LinesPlan {
@@ -30,6 +32,7 @@ export function planFromLines(path: string, lines: readonly string[], options: P
   const analyzeOptions: Parameters<typeof analyzeSession>[2] = { repoRoot: options.repoRoot ?? null, withSpent: options.withSpent === true };
   if (options.protectTail !== undefined) analyzeOptions.protectTail = options.protectTail;
   if (options.subagents) analyzeOptions.subagents = options.subagents;
+  if (options.model !== undefined) analyzeOptions.model = options.model;
   const snapshot = analyzeSession(session, nodeAnalysisPorts(), analyzeOptions);
   const planOptions: Parameters<typeof planEviction>[1] = {};
   if (options.classes) planOptions.classes = options.classes;
