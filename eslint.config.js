@@ -3,14 +3,12 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import { NODE_BUILTINS, layerConfigs } from './eslint.layers.js';
 
-const NODE_BUILTINS = [
-  'node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'stream', 'stream/*',
-  'url', 'util', 'worker_threads', 'zlib', 'readline', 'events', 'buffer', 'process', 'module', 'tty', 'assert',
-];
 const noElectron = { group: ['electron', 'electron/*'], message: 'Only the desktop main process and preload import electron.' };
 const noNode = { group: NODE_BUILTINS, message: 'core and analysis do no I/O: take disk state through a port.' };
 const noBetterSqlite = { group: ['better-sqlite3', 'chokidar'], message: 'Only packages/store touches SQLite and the file watcher.' };
+const noSqlite = { group: ['better-sqlite3'], message: 'Only packages/store touches SQLite.' };
 
 export default tseslint.config(
   {
@@ -19,12 +17,13 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  ...layerConfigs,
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      'no-restricted-imports': ['error', { patterns: [noElectron] }],
+      'no-restricted-imports': ['error', { patterns: [noElectron, noSqlite] }],
     },
   },
   {
@@ -34,17 +33,23 @@ export default tseslint.config(
       { group: ['@glassbox/store', '@glassbox/store/*', '@glassbox/adapter-claude-code/node'], message: 'analysis reaches the disk only through ports.' }] }] },
   },
   {
-    files: ['packages/adapter-claude-code/src/**/*.ts'],
-    ignores: ['packages/adapter-claude-code/src/node/**', '**/*.test.ts'],
+    // An adapter's main entry runs anywhere: no Node API but hashing (node:crypto); its ./node sub-entry reads files.
+    files: ['packages/adapter-*/src/**/*.ts', 'packages/contract/src/**/*.ts'],
+    ignores: ['packages/adapter-*/src/node/**', '**/*.test.ts', '**/test-corpus.ts', '**/test-support/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noElectron, noBetterSqlite,
-      { group: ['node:fs', 'node:fs/*', 'fs', 'fs/*', 'node:child_process', 'node:net', 'node:http'], message: 'The adapter main entry does no I/O; use the ./node sub-entry.' }] }] },
+      { group: [...NODE_BUILTINS.filter((b) => b !== 'crypto'), '!node:crypto'], message: 'An adapter main entry (and the contract) runs anywhere: no Node API; use the ./node sub-entry.' }],
+      paths: [{ name: 'crypto', message: 'use node:crypto' }] }] },
+  },
+  {
+    files: ['packages/store/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noElectron] }] },
   },
   {
     files: ['apps/desktop/src/main/**/*.ts', 'apps/desktop/src/preload/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {
-    files: ['apps/desktop/src/renderer/**/*.{ts,tsx}'],
+    files: ['packages/renderer/src/**/*.{ts,tsx}', 'packages/renderer/bench/**/*.tsx'],
     languageOptions: { globals: { ...globals.browser } },
     rules: { 'no-restricted-imports': ['error', { patterns: [noNode, noElectron, noBetterSqlite,
       { group: ['@glassbox/store', '@glassbox/adapter-claude-code', '@glassbox/adapter-claude-code/*', '@glassbox/analysis'],

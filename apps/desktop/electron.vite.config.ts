@@ -5,7 +5,9 @@ import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 
-const workspace = ['@glassbox/core', '@glassbox/adapter-claude-code', '@glassbox/analysis', '@glassbox/store'];
+const workspace = ['@glassbox/core', '@glassbox/contract', '@glassbox/adapter-claude-code', '@glassbox/analysis', '@glassbox/store', '@glassbox/host'];
+/** The renderer's sources live in their own package (browser mode serves the same build). */
+const renderer = resolve(import.meta.dirname, '../../packages/renderer/src');
 
 export default defineConfig({
   main: {
@@ -24,8 +26,8 @@ export default defineConfig({
     },
   },
   renderer: {
-    root: resolve(import.meta.dirname, 'src/renderer'),
+    root: renderer,
     plugins: [react()],
-    build: { minify: true, rollupOptions: { input: resolve(import.meta.dirname, 'src/renderer/index.html') } },
+    build: { minify: true, rollupOptions: { input: resolve(renderer, 'index.html') } },
   },
 });

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ForkError } from '@glassbox/store/fork';
-import type { CheckResult, ValidationReport } from '@glassbox/adapter-claude-code';
+import type { CheckResult, ValidationReport } from '@glassbox/core';
 import { EXIT_BAD_INPUT, EXIT_REFUSED, UsageError } from './exit-codes';
 import type { Paint } from './render/palette';
 import { truncate, WIDTH } from './render/layout';

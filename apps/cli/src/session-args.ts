@@ -91,10 +91,10 @@ export function parseProtect(value: string | undefined): number {
   return n;
 }
 
-/** The price table: the defaults, or a user file merged over them (--prices or GLASSBOX_PRICES). */
-export function loadPrices(file: string | undefined, io: CliIO): PriceTable | undefined {
+/** The price table: the agent's own, or a user file merged over it (--prices or GLASSBOX_PRICES). */
+export function loadPrices(file: string | undefined, io: CliIO, base: PriceTable): PriceTable {
   const path = file ?? io.env['GLASSBOX_PRICES'];
-  if (!path) return undefined;
+  if (!path) return base;
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
@@ -103,5 +103,5 @@ export function loadPrices(file: string | undefined, io: CliIO): PriceTable | un
   }
   const bad = validatePriceTable(raw);
   if (bad) throw new UsageError(`${path}: ${bad}`);
-  return mergePriceTables(raw as PriceTable);
+  return mergePriceTables(raw as PriceTable, base);
 }

@@ -2,7 +2,7 @@ import { appendFileSync, createReadStream, existsSync, readFileSync, readdirSync
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { validateFork } from '@glassbox/adapter-claude-code';
-import type { SnapshotView } from '../src/shared/ipc-contract';
+import type { SnapshotView } from '@glassbox/contract';
 import { GENERATED, REPO_ROOT, dropFile, expect, openApp, row, shot, test } from './fixtures';
 
 const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');

@@ -1,9 +1,6 @@
-// Builds the web renderer once before the run (glassbox ui serves out/web).
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
+// Builds the web renderer once before the run (glassbox ui serves it).
+import { buildWeb } from '@glassbox/renderer/build';
 
 export default async function globalSetup(): Promise<void> {
-  const desktop = join(dirname(fileURLToPath(import.meta.url)), '..');
-  await build({ configFile: join(desktop, 'vite.web.config.ts'), logLevel: 'warn' });
+  await buildWeb();
 }

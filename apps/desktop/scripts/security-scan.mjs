@@ -1,12 +1,22 @@
 // Electronegativity over the main process, preload and renderer sources, gated: it never fails on its
 // own, so this wrapper fails on any finding that is not allow-listed below.
-// Usage: node scripts/security-scan.mjs [folder]   (default: src)
+// Usage: node scripts/security-scan.mjs [folder]   (default: the app's main and preload, the renderer
+// package and the host package, copied side by side so its global checks see the whole app at once)
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const target = resolve(process.argv[2] ?? join(here, '..', 'src'));
+const repo = resolve(here, '../../..');
+let target = process.argv[2] ? resolve(process.argv[2]) : null;
+if (!target) {
+  target = mkdtempSync(join(tmpdir(), 'glassbox-scan-'));
+  const sources = { main: 'apps/desktop/src/main', preload: 'apps/desktop/src/preload', renderer: 'packages/renderer/src', host: 'packages/host/src' };
+  for (const [name, from] of Object.entries(sources)) cpSync(join(repo, from), join(target, name), { recursive: true, filter: (f) => !f.endsWith('.test.ts') });
+  process.on('exit', () => rmSync(target, { recursive: true, force: true }));
+}
 // Why each allowed note is acceptable:
 //  PRELOAD_JS_CHECK      raised whenever a preload exists ("review required"): ours exposes only the contract.
 //  CSP_GLOBAL_CHECK:LOW  csp-evaluator's generic note on script-src 'self' (no nonces; there is no inline

@@ -7,6 +7,7 @@ import type { ParseState, SubagentHint } from './parse/state';
 import { markReasoningAlone } from './parse/reasoning';
 import { settleOrphanResults } from './parse/tool-links';
 import { CLAUDE_CODE_REQUEST_POLICY } from './request/policy';
+import { inlineSidechainWindows } from './sidechains';
 
 export { jsonBytes, parseUsage } from './parse/blocks';
 
@@ -162,6 +163,7 @@ export class TranscriptParser {
       requestPolicy: CLAUDE_CODE_REQUEST_POLICY,
     };
     if (this.agentId !== undefined) session.agentId = this.agentId;
+    session.inlineSubagents = inlineSidechainWindows(session);
     return session;
   }
 

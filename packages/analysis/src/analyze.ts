@@ -14,7 +14,6 @@ import { classifySegments } from './classify';
 import { calibrate } from './calibrate';
 import { reclaimSummary } from './reclaim';
 import { turnPoints } from './usage';
-import { inlineSidechainWindows } from './sidechains';
 
 export interface AnalyzeOptions {
   /** Map the session's working directory to this folder (a moved checkout). */
@@ -93,7 +92,7 @@ export function analyzeSession(session: Session, ports: AnalysisPorts, options: 
     segments,
     reclaimable: reclaimSummary(segments, enabled),
     turns: turnPoints(session),
-    subagents: [...(options.subagents ?? []).map((sub) => linkedWindow(session, sub, viewOptions.now)), ...inlineSidechainWindows(session)],
+    subagents: [...(options.subagents ?? []).map((sub) => linkedWindow(session, sub, viewOptions.now)), ...(session.inlineSubagents ?? [])],
     problems,
     classes: { enabled, inferred: ['spent'] },
     checkedAt: ports.now().toISOString(),

@@ -1,6 +1,5 @@
-import { ZERO_USAGE, type ChainNode, type Session, type Usage } from '@glassbox/core';
-import { DEFAULT_PRICES, findPrice, type PriceTable } from './prices';
-import { SYNTHETIC_MODEL, responsesOf, type Response } from './usage';
+import { ZERO_USAGE, findPrice, usageCost, type ChainNode, type PriceTable, type Session, type Usage } from '@glassbox/core';
+import { responsesOf, type Response } from './usage';
 
 export interface CostLine {
   usage: Usage;
@@ -24,10 +23,10 @@ export interface CostReport {
 
 /**
  * Provider-reported usage, one figure per API response across the session and its subagent files
- * (message id + request id, keeping the final usage of a streamed reply), priced per model.
- * Synthetic messages cost nothing.
+ * (message id + request id, keeping the final usage of a streamed reply), priced per model with the
+ * agent's price table (its adapter's, or the user's override merged over it).
  */
-export function computeCost(session: Session, subagents: Session[] = [], table: PriceTable = DEFAULT_PRICES): CostReport {
+export function computeCost(session: Session, subagents: Session[], table: PriceTable): CostReport {
   const seen = new Map<string, Response>();
   let duplicateResponses = 0;
   const main = responsesOf(session);
@@ -64,7 +63,7 @@ export function computeCost(session: Session, subagents: Session[] = [], table: 
   }
   const byModel = [...byModelMap.entries()].map(([model, rs]) => ({
     model,
-    priceLabel: model === SYNTHETIC_MODEL ? 'synthetic (free)' : (findPrice(model, table)?.label ?? null),
+    priceLabel: findPrice(model, table)?.label ?? null,
     ...lineOf(rs),
   }));
 
@@ -95,21 +94,12 @@ export function computeCost(session: Session, subagents: Session[] = [], table: 
 }
 
 function priceOf(r: Response, table: PriceTable, unknown: Set<string>): number | null {
-  if (r.model === SYNTHETIC_MODEL) return 0;
   const p = findPrice(r.model, table);
   if (!p) {
     unknown.add(r.model);
     return null;
   }
-  const u = r.usage;
-  // Usage without the 5m/1h split is billed as 5-minute writes.
-  const split = u.cacheCreation5mTokens + u.cacheCreation1hTokens;
-  const w5 = split > 0 ? u.cacheCreation5mTokens : u.cacheCreationTokens;
-  const w1 = split > 0 ? u.cacheCreation1hTokens : 0;
-  return (
-    (u.inputTokens * p.input + u.outputTokens * p.output + w5 * p.cacheWrite5m + w1 * p.cacheWrite1h + u.cacheReadTokens * p.cacheRead) /
-    1_000_000
-  );
+  return usageCost(r.usage, p);
 }
 
 function addUsage(a: Usage, b: Usage): Usage {

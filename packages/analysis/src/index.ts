@@ -7,7 +7,7 @@ export { planEviction, DEFAULT_MINIMUM_SAVINGS, type PlanOptions } from './plan'
 export { tombstoneText, tombstoneTokens, deathReason, removedWhat, TOMBSTONE_TOKENS_ESTIMATE } from './tombstone';
 export { reclaimSummary, isReclaimable } from './reclaim';
 export { computeCost, type CostReport, type CostLine } from './cost';
-export { DEFAULT_PRICES, findPrice, mergePriceTables, validatePriceTable, type PriceTable, type ModelPrice } from './prices';
+export { findPrice, mergePriceTables, usageCost, validatePriceTable, type PriceTable, type ModelPrice } from './prices';
 export { responsesOf, turnPoints, SYNTHETIC_MODEL, type Response } from './usage';
 export { mapPath, absolutePath } from './paths';
 export { rangeDiff } from './diff';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { TranscriptParser } from '@glassbox/adapter-claude-code';
+import { CLAUDE_PRICES, TranscriptParser } from '@glassbox/adapter-claude-code';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
 import { analyzeSession } from './analyze';
 import { planEviction } from './plan';
@@ -46,7 +46,7 @@ describe('transcripts of shapes no version wrote', () => {
           const session = parser.finish(true);
           const snap = analyzeSession(session, nodeAnalysisPorts());
           planEviction(snap);
-          computeCost(session);
+          computeCost(session, [], CLAUDE_PRICES);
           expect(Number.isFinite(snap.context.estimatedTokens)).toBe(true);
           // Odd shapes are handled by the parser itself, not by its last-resort guard.
           expect(session.problems.filter((p) => p.code === 'invalid_record')).toEqual([]);

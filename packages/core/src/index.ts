@@ -6,3 +6,8 @@ export * from './plan';
 export * from './format';
 export * from './tokens';
 export * from './palette';
+export * from './fork';
+export * from './prices';
+export * from './summary';
+export * from './agent';
+export * from './agent-registry';

@@ -1,5 +1,6 @@
 import type { Problem } from './problem';
 import type { Usage } from './usage';
+import type { LinkedWindow } from './snapshot';
 
 /**
  * The neutral model of one agent session, as an adapter reads it from its raw transcript.
@@ -248,6 +249,8 @@ export interface Session {
   prunedUsage: UsageRecord[];
   /** Chain records let go that way. */
   prunedRecords: number;
+  /** Side conversations written into this same file (old clients' inline subagents), each its own window. */
+  inlineSubagents?: LinkedWindow[];
   /** Reads back the raw text a read captured, from the transcript on disk, when the parser did not keep it. */
   capturedTextOf?: (call: ToolCall) => string | null;
   /** The client's model-dependent request rules; without them every resident block counts as sent. */

@@ -49,5 +49,6 @@ export { watchRoots, type WatchOptions, type RootWatcher } from './watch';
 export type { SessionRow } from './rows';
 export { SORT_KEYS, ftsQuery, type ListQuery, type SortKey } from './list-query';
 export { defaultDataDir, defaultDbPath } from './paths';
-export { discoverFiles, describeOpenedFile, projectRoots, type DiscoveredFile } from './discover';
+export { discoverFiles, describeOpenedFile, type DiscoveredFile, type AgentRoots } from './discover';
+export { messagePricer } from './cost';
 export { nodeAnalysisPorts, nodeRepoPort } from './repo-port';

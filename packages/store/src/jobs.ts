@@ -1,9 +1,11 @@
+import { isResumableState, type AgentFormat, type MessageUsage, type SummaryState } from '@glassbox/core';
 import { readCompleteLines, type Fingerprint } from './scan';
-import { SummaryAccumulator, emptyState, type MessageUsage, type SummaryState } from './summary';
 
 /** One summary pass over a file, from a checkpoint: runs in a worker thread or inline. */
 export interface SummarizeJob {
   type: 'summarize';
+  /** The agent whose transcript it is (its adapter summarises it). */
+  agent: string;
   path: string;
   subagentFile: boolean;
   fromOffset: number;
@@ -27,11 +29,12 @@ export type SummarizeResult =
     }
   | { ok: false; code: string | null; message: string };
 
-export function runSummarize(job: SummarizeJob): SummarizeResult {
+export function runSummarize(job: SummarizeJob, format: AgentFormat): SummarizeResult {
   try {
-    const resume = job.state !== null && job.fromOffset > 0;
-    let out = pass(job.path, resume ? job.fromOffset : 0, resume ? job.fromLine : 0, resume ? job.state : null, job.subagentFile);
-    if (out.rewritten) out = pass(job.path, 0, 0, null, job.subagentFile);
+    // A checkpoint of another agent or an older summary version is not resumed: the file is read again.
+    const resume = job.state !== null && job.fromOffset > 0 && isResumableState(job.state, format.id);
+    let out = pass(format, job.path, resume ? job.fromOffset : 0, resume ? job.fromLine : 0, resume ? job.state : null, job.subagentFile);
+    if (out.rewritten) out = pass(format, job.path, 0, 0, null, job.subagentFile);
     return { ...out.result, fromStart: !resume || out.rewritten };
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
@@ -39,8 +42,8 @@ export function runSummarize(job: SummarizeJob): SummarizeResult {
   }
 }
 
-function pass(path: string, fromOffset: number, fromLine: number, state: SummaryState | null, subagentFile: boolean) {
-  const acc = new SummaryAccumulator(state ? { ...state } : emptyState(subagentFile));
+function pass(format: AgentFormat, path: string, fromOffset: number, fromLine: number, state: SummaryState | null, subagentFile: boolean) {
+  const acc = format.createSummarizer(state ? structuredClone(state) : null, subagentFile);
   const r = readCompleteLines(path, fromOffset, fromLine, (text, line) => acc.line(text, line), state?.anchor ?? null);
   const out = acc.finish();
   out.state.anchor = r.anchor;

@@ -72,6 +72,14 @@ CREATE INDEX files_last_ts ON files(last_ts);
 CREATE VIRTUAL TABLE search USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
 `,
   },
+  {
+    version: 2,
+    name: 'files.agent',
+    sql: `
+-- The agent whose transcript the file is (its adapter reads it): 'claude-code', 'codex'.
+ALTER TABLE files ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude-code';
+`,
+  },
 ];
 
 export function migrationChecksum(m: Migration): string {

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { claudeCodeFormat } from '@glassbox/adapter-claude-code';
 import { quickLook } from './quick';
 import { runSummarize } from './jobs';
 import { CORPUS, SCENARIOS } from './test-corpus';
@@ -22,10 +23,10 @@ it('the list figures read from the first and last records agree with a full pass
   const files = corpusTranscripts();
   expect(files.length).toBeGreaterThan(12);
   for (const path of files) {
-    const quick = quickLook(path, false).state;
-    const full = runSummarize({ type: 'summarize', path, subagentFile: false, fromOffset: 0, fromLine: 0, state: null });
+    const quick = quickLook(path, false, claudeCodeFormat).state;
+    const full = runSummarize({ type: 'summarize', agent: claudeCodeFormat.id, path, subagentFile: false, fromOffset: 0, fromLine: 0, state: null }, claudeCodeFormat);
     if (!full.ok) throw new Error(full.message);
-    const pick = (s: typeof quick) => ({ path, sessionId: s.sessionId, cwd: s.cwd, lastTs: s.lastTs, contextTokens: s.contextTokens, lastModel: s.lastModel });
+    const pick = (s: typeof quick) => ({ path, sessionId: s.sessionId, cwd: s.cwd, lastTs: s.lastTs, contextTokens: s.contextTokens, lastModel: s.lastModel, title: s.title });
     expect(pick(quick)).toEqual(pick(full.state));
     // The head window may stop before a late first prompt; when it has one, it is the same.
     if (quick.firstPrompt !== null) expect(quick.firstPrompt).toBe(full.state.firstPrompt);

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { SummaryAccumulator, emptyState, type SummaryState } from './summary';
+import type { AgentFormat, SummaryState } from '@glassbox/core';
 import { fingerprintOf, type Fingerprint } from './scan';
 
 // Small on purpose: the list must be ready long before a full pass could be. What these windows miss
@@ -19,23 +19,23 @@ export interface QuickLook {
  * What the session list needs, without reading the whole file: the opening records (identity, first
  * prompt), read forward until the first prompt, and the closing records (last activity, the last
  * reported context size, the latest title), read backward until the last reported usage. Windows
- * grow from 16 KB (the head to 64 KB, the tail to 256 KB). Counters that need every line (turns,
- * usage totals) are left to the full pass, which replaces this state.
+ * grow from 16 KB (the head to 64 KB, the tail to 256 KB). The agent's adapter reads the records;
+ * counters that need every line (turns, usage totals) are left to the full pass, which replaces this.
  */
-export function quickLook(path: string, subagentFile: boolean): QuickLook {
+export function quickLook(path: string, subagentFile: boolean, format: AgentFormat): QuickLook {
   const fd = openSync(path, 'r');
   try {
     const st = fstatSync(fd);
     const size = st.size;
     let bytesRead = 0;
-    let state = emptyState(subagentFile);
+    let state: SummaryState = format.createSummarizer(null, subagentFile).finish().state;
     let headEnd = 0;
     for (let len = Math.min(HEAD_STEP, size); ; len = Math.min(len * 4, size, HEAD_MAX)) {
       const buf = Buffer.allocUnsafe(len);
       const n = readSync(fd, buf, 0, len, 0);
       bytesRead += n;
       const lastNl = buf.lastIndexOf(10, n - 1);
-      const head = new SummaryAccumulator(emptyState(subagentFile));
+      const head = format.createSummarizer(null, subagentFile);
       let line = 0;
       // Where the head stopped reading: the tail covers everything after it.
       headEnd = 0;
@@ -55,47 +55,11 @@ export function quickLook(path: string, subagentFile: boolean): QuickLook {
       // The first line of the window may be cut, unless the window starts right after the head.
       const from = start === headEnd ? 0 : buf.indexOf(10) + 1;
       const lastNl = buf.lastIndexOf(10, n - 1);
-      const done = lastNl > from && readTail(buf.toString('utf8', from, lastNl).split('\n'), state);
+      const done = lastNl > from && format.readTail(buf.toString('utf8', from, lastNl).split('\n'), state);
       if (done || len >= Math.min(size - headEnd, TAIL_MAX)) break;
     }
     return { state, fingerprint: fingerprintOf(st), bytesRead };
   } finally {
     closeSync(fd);
   }
-}
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-
-/** Walks lines from the last: the newest timestamp and title, and the last reported context. True when found. */
-function readTail(lines: string[], state: SummaryState): boolean {
-  for (let i = lines.length - 1; i >= 0; i--) {
-    let r: unknown;
-    try {
-      r = JSON.parse(lines[i] as string);
-    } catch {
-      continue;
-    }
-    if (!isObj(r)) continue;
-    const ts = str(r['timestamp']);
-    if (ts && (state.lastTs === null || ts > state.lastTs)) state.lastTs = ts;
-    const type = r['type'];
-    if (type === 'ai-title' && state.aiTitle === null) state.aiTitle = str(r['aiTitle']);
-    else if (type === 'custom-title' && state.customTitle === null) state.customTitle = str(r['customTitle']) ?? str(r['title']);
-    else if (type === 'summary' && state.summaryTitle === null) state.summaryTitle = str(r['summary']);
-    if (type !== 'assistant' || (r['isSidechain'] === true && !state.subagentFile)) continue;
-    state.version = str(r['version']) ?? state.version;
-    state.gitBranch = str(r['gitBranch']) ?? state.gitBranch;
-    const m = r['message'];
-    const u = isObj(m) ? m['usage'] : undefined;
-    if (!isObj(m) || !isObj(u) || m['model'] === '<synthetic>') continue;
-    const n = (v: unknown) => (typeof v === 'number' ? v : 0);
-    const context = n(u['input_tokens']) + n(u['cache_creation_input_tokens']) + n(u['cache_read_input_tokens']);
-    if (context === 0) continue; // an API error record: look further back
-    state.contextTokens = context;
-    state.lastModel = str(m['model']);
-    return true;
-  }
-  return false;
 }

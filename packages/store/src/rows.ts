@@ -4,6 +4,8 @@ import type { FileRow } from './statements';
 export interface SessionRow {
   /** The index's row id (stable while the file keeps its path and is not re-indexed from scratch). */
   rowId: number;
+  /** The agent whose session it is: 'claude-code', 'codex'. */
+  agent: string;
   path: string;
   /** The projects root it was found under; null for a file opened from elsewhere. */
   root: string | null;
@@ -65,6 +67,7 @@ export function toSessionRow(f: FileRow, sub?: { count: number; cost: number | n
   const total = own === null || (sub && (sub.unpriced > 0 || sub.cost === null)) ? null : own + (sub?.cost ?? 0);
   return {
     rowId: f.id,
+    agent: f.agent,
     path: f.path,
     root: f.root,
     origin: f.origin,

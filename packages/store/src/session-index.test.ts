@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyzeSession, computeCost } from '@glassbox/analysis';
 import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
+import { CLAUDE_PRICES } from '@glassbox/adapter-claude-code';
 import Database from 'better-sqlite3';
 import { nodeAnalysisPorts, openIndex, type SessionRow } from './index';
 import { CORPUS, SCENARIOS, copyPublic, copyScenario, tempTree, type TempTree } from './test-corpus';
+import { SCHEMA_VERSION } from './migrations';
 
 let tree: TempTree;
 afterEach(() => tree?.cleanup());
@@ -60,7 +62,7 @@ describe('first index of real corpus folders', () => {
     // Usage and cost per session agree with the analysis package's computeCost over the same files.
     for (const r of rows) {
       const { session, subagents } = loadSessionWithSubagents(r.path);
-      const expected = computeCost(session, subagents);
+      const expected = computeCost(session, subagents, CLAUDE_PRICES);
       const files = index.get(r.path).concat(index.get(r.sessionId).filter((f) => f.parentPath === r.path));
       const sum = (k: keyof SessionRow['usage']) => files.reduce((n, f) => n + f.usage[k], 0);
       expect({ id: r.sessionId, input: sum('input'), output: sum('output'), cc: sum('cacheCreation'), cr: sum('cacheRead') }).toEqual({
@@ -280,7 +282,7 @@ describe('a database that cannot be trusted', () => {
     db.prepare("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (999, 'from the future', 'x', 'now')").run();
     db.close();
     index = openIndex({ dbPath, roots: [root], workers: 0 });
-    expect(index.notices.join('\n')).toMatch(/newer Glassbox \(schema 999; this build knows up to 1\)/);
+    expect(index.notices.join('\n')).toContain(`newer Glassbox (schema 999; this build knows up to ${SCHEMA_VERSION})`);
     expect(readdirSync(join(tree.dir, 'data')).some((n) => n.startsWith('index.db.newer-schema-'))).toBe(true);
     expect(index.list()).toEqual([]);
     await index.refresh({ analyze: false });

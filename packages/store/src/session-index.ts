@@ -2,14 +2,14 @@ import { EventEmitter, on } from 'node:events';
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { projectRoots } from '@glassbox/adapter-claude-code/node';
+import { defaultAgents } from '@glassbox/agents';
+import type { AgentRegistry, MessageUsage, SummaryState } from '@glassbox/core';
 import { openDatabase, isCorruptionError, moveAside, type Db } from './db';
 import { defaultDbPath } from './paths';
-import { discoverFiles, describeOpenedFile, type DiscoveredFile } from './discover';
+import { discoverFiles, describeOpenedFile, type AgentRoots, type DiscoveredFile } from './discover';
 import { prepareStatements, SEARCH_ROWS_PER_FILE, type FileKey, type FileRow, type NewFileRow, type Statements } from './statements';
 import { fingerprintOf, sameFingerprint, type Fingerprint } from './scan';
 import { quickLook } from './quick';
-import { titleOf, type SummaryState } from './summary';
 import { JobPool } from './pool';
 import type { SummarizeResult } from './jobs';
 import type { AnalyzeResult } from './analyze-job';
@@ -25,7 +25,9 @@ export interface OpenIndexOptions {
   dataDir?: string;
   env?: NodeJS.ProcessEnv;
   home?: string;
-  /** The projects folders to index. Default: projectRoots(env) — CLAUDE_CONFIG_DIR, else ~/.config/claude and ~/.claude. */
+  /** The agents whose transcripts are indexed (from the composition root, `@glassbox/agents`). */
+  agents?: AgentRegistry;
+  /** The folders to index, for every agent. Default: each agent's own roots (e.g. CLAUDE_CONFIG_DIR, else ~/.config/claude and ~/.claude). */
   roots?: string[];
   /** Worker threads for summaries and analyses; 0 runs them inline. Default: one per core. */
   workers?: number;
@@ -106,12 +108,14 @@ interface IndexEvents {
 export class SessionIndex extends EventEmitter<IndexEvents> {
   readonly dbPath: string;
   readonly roots: string[];
+  readonly agents: AgentRegistry;
+  private readonly agentRoots: AgentRoots;
   /** Messages from opening the database (a damaged or newer one moved aside and rebuilt). */
   readonly notices: string[] = [];
   private db: Db;
   private st: Statements;
   private readonly pool: JobPool;
-  private readonly price = messagePricer();
+  private readonly pricers = new Map<string, (m: MessageUsage) => number | null>();
   private chain: Promise<unknown> = Promise.resolve();
   private poolNoticeGiven = false;
   private readonly nativeBinding: string | undefined;
@@ -121,7 +125,14 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     const env = options.env ?? process.env;
     const home = options.home ?? homedir();
     this.dbPath = options.dbPath ?? (options.dataDir ? join(options.dataDir, 'index.db') : defaultDbPath(env, home));
-    this.roots = options.roots ?? projectRoots(env, home);
+    this.agents = options.agents ?? defaultAgents();
+    const byAgent = new Map<string, string[]>();
+    for (const { agent, root } of this.agents.roots(env, home)) {
+      const list = byAgent.get(agent.format.id) ?? [];
+      byAgent.set(agent.format.id, [...list, ...(options.roots ?? [root]).filter((r) => !list.includes(r))]);
+    }
+    this.agentRoots = byAgent;
+    this.roots = [...new Set([...byAgent.values()].flat())];
     this.nativeBinding = options.nativeBinding;
     const opened = this.open();
     this.db = opened.db;
@@ -205,6 +216,16 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     await this.chain;
     await this.pool.close();
     this.db.close();
+  }
+
+  /** Each agent's messages are priced with its own table. */
+  private pricerFor(agent: string): (m: MessageUsage) => number | null {
+    let p = this.pricers.get(agent);
+    if (!p) {
+      p = messagePricer(this.agents.byId(agent).format.prices);
+      this.pricers.set(agent, p);
+    }
+    return p;
   }
 
   private rowOf(f: FileRow): SessionRow {
@@ -327,6 +348,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
         const resume = saved !== null;
         const result = await this.pool.run({
           type: 'summarize',
+          agent: row.agent,
           path: row.path,
           subagentFile: row.kind === 'subagent',
           fromOffset: resume ? row.parsed_offset : 0,
@@ -427,14 +449,14 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
         if (row) consider(rowAsFile(row), row.origin);
         else {
           const underRoot = this.roots.find((r) => path.startsWith(r + '/'));
-          const d = describeOpenedFile(path);
+          const d = describeOpenedFile(this.agents, path);
           consider({ ...d, root: underRoot ?? null }, underRoot ? 'discovered' : 'opened');
         }
       }
       const gone = paths.map((p) => rows.get(p)).filter((r): r is FileKey => !!r && !seenPaths.has(r.path));
       return { candidates, gone };
     }
-    const discovered = discoverFiles(this.roots);
+    const discovered = discoverFiles(this.agents, this.agentRoots);
     for (const d of discovered) consider(d, 'discovered');
     for (const row of rows.values()) if (row.origin === 'opened' && !seenPaths.has(row.path)) consider(rowAsFile(row), 'opened');
     const gone = [...rows.values()].filter((r) => !seenPaths.has(r.path));
@@ -446,7 +468,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     let state: SummaryState | null = null;
     let note: string | null = null;
     try {
-      const q = quickLook(c.file.path, c.file.kind === 'subagent');
+      const q = quickLook(c.file.path, c.file.kind === 'subagent', this.agents.byId(c.file.agent).format);
       state = q.state;
       c.fp = q.fingerprint;
       report.bytesRead += q.bytesRead;
@@ -459,6 +481,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     let parentPath = c.file.parentPath;
     if (c.file.kind === 'subagent' && !parentPath && sessionId) parentPath = join(dirname(c.file.path), `${sessionId}.jsonl`);
     const base: NewFileRow = {
+      agent: c.file.agent,
       path: c.file.path,
       root: c.file.root,
       origin: c.origin,
@@ -470,7 +493,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
       cwd: state?.cwd ?? null,
       git_branch: state?.gitBranch ?? null,
       version: state?.version ?? null,
-      title: state ? titleOf(state) : null,
+      title: state?.title ?? null,
       first_prompt: state?.firstPrompt ?? null,
       first_ts: state?.firstTs ?? null,
       last_ts: state?.lastTs ?? null,
@@ -531,7 +554,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
         if (now.level >= 2 || now.search_seq > 0) this.clearContent(now.id);
         seq = 0;
       }
-      foldMessages(s, result.messages, this.price);
+      foldMessages(s, result.messages, this.pricerFor(now.agent));
       if (result.searchText.length > 0 && seq < SEARCH_ROWS_PER_FILE - 1) {
         this.st.insertSearch.run(now.id * SEARCH_ROWS_PER_FILE + seq, result.searchText);
         seq++;
@@ -545,7 +568,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
         cwd: s.cwd,
         git_branch: s.gitBranch,
         version: s.version,
-        title: titleOf(s),
+        title: s.title,
         first_prompt: s.firstPrompt,
         first_ts: s.firstTs,
         last_ts: s.lastTs,
@@ -610,6 +633,7 @@ function fpColumns(fp: Fingerprint): Pick<FileRow, 'dev' | 'ino' | 'size' | 'mti
 
 function rowAsFile(row: FileKey): Candidate['file'] {
   return {
+    agent: row.agent,
     path: row.path,
     root: row.root,
     project: row.project,

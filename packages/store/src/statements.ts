@@ -3,6 +3,8 @@ import type { Db } from './db';
 /** A row of the `files` table, as stored. */
 export interface FileRow {
   id: number;
+  /** The agent whose transcript it is (the adapter that reads it). */
+  agent: string;
   path: string;
   root: string | null;
   origin: 'discovered' | 'opened';
@@ -52,7 +54,7 @@ export interface FileRow {
 export type NewFileRow = Omit<FileRow, 'id'>;
 
 const FILE_KEY_COLUMNS = [
-  'id', 'path', 'root', 'origin', 'kind', 'parent_path', 'agent_id', 'session_id', 'project', 'dev', 'ino', 'size',
+  'id', 'agent', 'path', 'root', 'origin', 'kind', 'parent_path', 'agent_id', 'session_id', 'project', 'dev', 'ino', 'size',
   'mtime_ms', 'level',
 ] as const;
 
@@ -63,7 +65,7 @@ export type FileKey = Pick<FileRow, (typeof FILE_KEY_COLUMNS)[number]>;
 export const SEARCH_ROWS_PER_FILE = 2 ** 21;
 
 const FILE_COLUMNS: (keyof NewFileRow)[] = [
-  'path', 'root', 'origin', 'kind', 'parent_path', 'agent_id', 'session_id', 'project', 'cwd', 'git_branch', 'version',
+  'agent', 'path', 'root', 'origin', 'kind', 'parent_path', 'agent_id', 'session_id', 'project', 'cwd', 'git_branch', 'version',
   'title', 'first_prompt', 'first_ts', 'last_ts', 'dev', 'ino', 'size', 'mtime_ms', 'level', 'parsed_offset',
   'parsed_lines', 'state', 'search_seq', 'turns', 'records', 'context_tokens', 'last_model', 'input_tokens',
   'output_tokens', 'cache_creation_tokens', 'cache_read_tokens', 'api_messages', 'cost_usd', 'unpriced_messages',

@@ -1,4 +1,4 @@
-import type { MessageUsage, RecentMessage, SummaryState } from './summary';
+import type { MessageUsage, RecentMessage, SummaryState } from '@glassbox/core';
 
 /**
  * How many of the last messages the checkpoint remembers. The records of one API reply are written

@@ -6,11 +6,13 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { runSummarize } = await import('./jobs.ts');
+const { defaultAgents } = await import('@glassbox/agents');
+const agents = defaultAgents();
 let runAnalyze = null;
 parentPort.on('message', async (msg) => {
   let result;
   try {
-    if (msg.job.type === 'summarize') result = runSummarize(msg.job);
+    if (msg.job.type === 'summarize') result = runSummarize(msg.job, agents.byId(msg.job.agent).format);
     else {
       runAnalyze ??= (await import('./analyze-job.ts')).runAnalyze;
       result = runAnalyze(msg.job);

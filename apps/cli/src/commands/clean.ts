@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SEGMENT_CLASSES, humanBytes, humanTokens, type DeadClass, type EvictionPlan } from '@glassbox/core';
-import type { RefusedAction, ValidationReport } from '@glassbox/adapter-claude-code';
+import type { RefusedAction, ValidationReport } from '@glassbox/core';
 import { planFromLines, previewFork, readSource, writeFork, type LinesPlan, type PlanLinesOptions, type WriteForkResult } from '@glassbox/store/fork';
 import { EXIT_REFUSED, UsageError } from '../exit-codes';
 import type { CliIO } from '../io';

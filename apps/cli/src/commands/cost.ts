@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { humanTokens } from '@glassbox/core';
 import { computeCost, type CostLine, type CostReport } from '@glassbox/analysis';
-import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
+import { AGENTS } from '../agents';
 import type { CliIO } from '../io';
 import { failOnFatal, loadPrices, resolveSessionPath } from '../session-args';
 import { paint, type Paint } from '../render/palette';
@@ -16,9 +16,10 @@ export function registerCost(program: Command, io: CliIO): void {
     .option('--json', 'print JSON')
     .action((arg: string, opts: { prices?: string; json?: boolean }) => {
       const path = resolveSessionPath(arg, io);
-      const { session, subagents } = loadSessionWithSubagents(path);
+      const agent = AGENTS.forFile(path);
+      const { session, subagents } = agent.locator.load(path);
       failOnFatal(session);
-      const report = computeCost(session, subagents, loadPrices(opts.prices, io));
+      const report = computeCost(session, subagents, loadPrices(opts.prices, io, agent.format.prices));
       if (opts.json) {
         io.out(JSON.stringify(report, null, 2));
         return;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../exit-codes';
 import type { CliIO } from '../io';
@@ -32,11 +32,11 @@ export const registerUi: RegisterCommand = (program: Command, io: CliIO) => {
       const port = parsePort(opts.port);
       const repoMap = parseRepoMap(opts.repo);
       // Loaded lazily: the host pulls in the whole engine, which other commands do not need.
-      const { createHost, startUiServer, WEB_DIR, DESKTOP_DIR } = await import('@glassbox/desktop/host');
-      if (!existsSync(join(WEB_DIR, 'index.html'))) {
+      const { createHost, startUiServer } = await import('@glassbox/host');
+      const { WEB_DIR, buildWeb, webBuilt } = await import('@glassbox/renderer/build');
+      if (!webBuilt()) {
         io.err('glassbox ui: building the web renderer (first run)…');
-        const { build } = await import('vite');
-        await build({ configFile: join(DESKTOP_DIR, 'vite.web.config.ts'), logLevel: 'warn' });
+        await buildWeb();
       }
       const env = opts.dataDir ? { ...io.env, GLASSBOX_DATA_DIR: resolve(opts.dataDir) } : io.env;
       const host = createHost(env, { repoMap, watch: opts.watch }, (n) => io.err(`glassbox ui: ${n}`));

@@ -1,7 +1,7 @@
 // The engine (index, watcher, analysis, fork) in an Electron utility process, so the window and main
 // never wait on SQLite or parsing. Main forwards validated requests; results and push events come back.
-import { createHost } from '../host/index';
-import type { EventChannel, EventMap } from '../shared/ipc-contract';
+import { createHost } from '@glassbox/host';
+import type { EventChannel, EventMap } from '@glassbox/contract';
 
 interface Request {
   id: number;

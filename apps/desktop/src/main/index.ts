@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BrowserWindow, Menu, app, dialog, ipcMain, session, utilityProcess, type MenuItemConstructorOptions, type UtilityProcess } from 'electron';
-import type { AppCommand, Result } from '../shared/ipc-contract';
+import type { AppCommand, Result } from '@glassbox/contract';
 import { createRouter } from './router';
 
 const here = import.meta.dirname;

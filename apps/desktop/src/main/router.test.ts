@@ -1,10 +1,8 @@
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultEngine } from '../host/engine-default';
-import { EngineHost } from '../host/host';
-import { ScanCatalog } from '../host/scan-catalog';
-import { seedConfigDir, type Seeded } from '../host/test-seed';
+import { EngineHost, ScanCatalog, defaultEngine } from '@glassbox/host';
+import { seedConfigDir, type Seeded } from '@glassbox/host/test-seed';
 import { createRouter, sameRenderer } from './router';
 
 let seeded: Seeded | null = null;

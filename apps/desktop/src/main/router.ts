@@ -1,4 +1,4 @@
-import { fail, isInvokeChannel, validateArgs, type IpcError, type Result } from '../shared/ipc-contract';
+import { fail, isInvokeChannel, validateArgs, type IpcError, type Result } from '@glassbox/contract';
 
 /**
  * The IPC layer of main, without Electron in it (so it can be tested under Node): a request is

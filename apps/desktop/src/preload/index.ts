@@ -1,7 +1,7 @@
 // The preload exposes exactly the contract's API as `window.glassbox`, and nothing else: invoke on a
 // known channel, subscribe to a known event, and the path of a dropped file.
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
-import { isEventChannel, isInvokeChannel, type GlassboxApi } from '../shared/ipc-contract';
+import { isEventChannel, isInvokeChannel, type GlassboxApi } from '@glassbox/contract';
 
 const api: GlassboxApi = {
   invoke(channel, args) {

@@ -1,6 +1,5 @@
 // Test helpers: transcripts of the corpus copied into the repository (fixtures/corpus), as raw lines.
 // Only tests import this file, so it may read the disk.
-/* eslint-disable no-restricted-imports */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildFork } from './apply';
-import { validateFork, type CheckId, type ValidationReport } from './validate';
+import { validateFork, type ValidationReport } from './validate';
 import { NEW_ID, candidateActions, generatedPath, readLines } from './test-corpus';
 
 // Records are edited freely here, as a damaged fork would be.
@@ -10,7 +10,7 @@ type Rec = Record<string, any>;
 const lines = readLines(generatedPath('01-superseded-reads'));
 const good = buildFork(lines, candidateActions(lines), NEW_ID);
 
-function failed(report: ValidationReport): CheckId[] {
+function failed(report: ValidationReport): string[] {
   return report.checks.filter((c) => !c.ok).map((c) => c.id);
 }
 

@@ -3,7 +3,7 @@ import { liveChain, parseLines, type LiveChain } from './chain';
 import { restoreSessionIdText } from './json-line';
 import { Structure, factsOf, type LineFacts } from './structure';
 import { compareTouched, type Rec } from './touched';
-import type { ForkAction } from './types';
+import type { CheckFailure, CheckResult as CoreCheckResult, ValidateOptions, ValidationReport } from '@glassbox/core';
 
 export type CheckId =
   | 'json'
@@ -21,36 +21,10 @@ export type CheckId =
   | 'tokens'
   | 'planned';
 
-export interface CheckFailure {
-  /** 1-based line in the fork (equal to the original's: a fork keeps every line in place). */
-  line?: number | undefined;
-  uuid?: string | undefined;
-  detail: string;
-}
+export type { CheckFailure, ValidateOptions, ValidationReport } from '@glassbox/core';
 
-export interface CheckResult {
+export interface CheckResult extends CoreCheckResult {
   id: CheckId;
-  title: string;
-  ok: boolean;
-  failures: CheckFailure[];
-  /** Failures beyond the ones listed. */
-  more: number;
-}
-
-export interface ValidationReport {
-  ok: boolean;
-  checks: CheckResult[];
-  original: { sessionId: string | null; lines: number; live: number; estimatedTokens: number; leafUuid: string | null };
-  fork: { sessionId: string | null; lines: number; live: number; estimatedTokens: number; leafUuid: string | null };
-  /** Lines whose payloads differ from the original's. */
-  touchedLines: number[];
-}
-
-export interface ValidateOptions {
-  /** When given, the lines that changed must be exactly the lines of these actions. */
-  actions?: readonly (ForkAction & { line?: number })[];
-  /** Lines the fork writer reports as touched (with `actions`, the check compares them). */
-  touchedLines?: readonly number[];
 }
 
 const TITLES: Record<CheckId, string> = {

@@ -1,6 +1,8 @@
-import { closeSync, existsSync, openSync, readSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import type { DiscoveredFile } from '@glassbox/core';
+import { CLAUDE_CODE } from '../identity';
 
 /**
  * The projects folders to look in: `CLAUDE_CONFIG_DIR` (one path or a comma list; each a config folder
@@ -19,49 +21,95 @@ export function projectRoots(env: NodeJS.ProcessEnv = process.env, home = homedi
   return roots;
 }
 
-export interface SessionFileRef {
-  sessionId: string;
-  path: string;
-  projectDir: string;
-  root: string;
-}
+const JSONL = /\.jsonl$/i;
 
-const SESSION_FILE = /^[^.].*\.jsonl$/i;
-
-/** Every session file under the given projects roots (subagent files excluded). */
-export function listSessionFiles(roots: readonly string[]): SessionFileRef[] {
-  const out: SessionFileRef[] = [];
+/**
+ * Every transcript under the given projects roots: `<root>/<project>/<session>.jsonl`, its
+ * `<session>/subagents/agent-*.jsonl`, and legacy `agent-*.jsonl` files beside the sessions (their
+ * parent is known only once their first record is read). Each folder is listed once, so discovery
+ * costs one readdir per project and per session that has a folder, whatever the tree's size.
+ */
+export function discoverFiles(roots: readonly string[]): DiscoveredFile[] {
+  const out: DiscoveredFile[] = [];
   for (const root of roots) {
-    let projects: string[];
-    try {
-      projects = readdirSync(root);
-    } catch {
-      continue;
-    }
-    for (const project of projects) {
-      const projectDir = join(root, project);
-      let entries: string[];
-      try {
-        entries = readdirSync(projectDir);
-      } catch {
-        continue;
-      }
-      for (const name of entries) {
-        if (!SESSION_FILE.test(name) || name.startsWith('agent-')) continue;
-        out.push({ sessionId: name.slice(0, -'.jsonl'.length), path: join(projectDir, name), projectDir, root });
+    for (const project of listDir(root)) {
+      if (!project.isDirectory()) continue;
+      const projectDir = join(root, project.name);
+      const entries = listDir(projectDir);
+      const dirs = new Set(entries.filter((e) => e.isDirectory()).map((e) => e.name));
+      for (const e of entries) {
+        if (e.isDirectory() || e.name.startsWith('.') || !JSONL.test(e.name)) continue;
+        const path = join(projectDir, e.name);
+        const id = e.name.slice(0, -'.jsonl'.length);
+        if (e.name.startsWith('agent-')) {
+          out.push({ agent: CLAUDE_CODE, path, root, project: project.name, kind: 'subagent', parentPath: null, agentId: id.slice(6), sessionId: '' });
+          continue;
+        }
+        out.push({ agent: CLAUDE_CODE, path, root, project: project.name, kind: 'session', parentPath: null, agentId: null, sessionId: id });
+        if (!dirs.has(id)) continue;
+        for (const s of listDir(join(projectDir, id, 'subagents'))) {
+          const m = /^agent-(.+)\.jsonl$/i.exec(s.name);
+          if (!m?.[1] || s.isDirectory()) continue;
+          out.push({
+            agent: CLAUDE_CODE,
+            path: join(projectDir, id, 'subagents', s.name),
+            root,
+            project: project.name,
+            kind: 'subagent',
+            parentPath: path,
+            agentId: m[1],
+            sessionId: id,
+          });
+        }
       }
     }
   }
   return out;
 }
 
-/** Finds a session file by id (or by an unambiguous id prefix of at least 6 characters). */
-export function findSessionById(id: string, roots: readonly string[]): { found: SessionFileRef[] } {
-  const all = listSessionFiles(roots);
+/**
+ * What a file opened from anywhere (dropped on the app, named on the command line) is: a subagent
+ * file when it sits in `<session>/subagents/`, else a session; its project is its folder's name.
+ */
+export function describeOpenedFile(path: string): Omit<DiscoveredFile, 'root'> {
+  const name = basename(path);
+  const id = name.replace(JSONL, '');
+  const dir = dirname(path);
+  const agent = /^agent-(.+)$/.exec(id);
+  if (agent?.[1] && basename(dir) === 'subagents') {
+    const sessionDir = dirname(dir);
+    return {
+      agent: CLAUDE_CODE,
+      path,
+      project: basename(dirname(sessionDir)),
+      kind: 'subagent',
+      parentPath: join(dirname(sessionDir), `${basename(sessionDir)}.jsonl`),
+      agentId: agent[1],
+      sessionId: basename(sessionDir),
+    };
+  }
+  if (agent?.[1]) {
+    // A legacy subagent file beside its session: the parent is known once its first record is read.
+    return { agent: CLAUDE_CODE, path, project: basename(dir), kind: 'subagent', parentPath: null, agentId: agent[1], sessionId: '' };
+  }
+  return { agent: CLAUDE_CODE, path, project: basename(dir), kind: 'session', parentPath: null, agentId: null, sessionId: id };
+}
+
+/** Session files (not subagent files) by id, or by an unambiguous id prefix of at least 6 characters. */
+export function findSessionById(id: string, roots: readonly string[]): { found: DiscoveredFile[] } {
+  const all = discoverFiles(roots).filter((f) => f.kind === 'session');
   const exact = all.filter((s) => s.sessionId === id);
   if (exact.length > 0) return { found: exact };
   if (id.length >= 6) return { found: all.filter((s) => s.sessionId.startsWith(id)) };
   return { found: [] };
+}
+
+function listDir(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
 }
 
 export interface SubagentFile {

@@ -1,11 +1,13 @@
-export { scanLines, readSessionFile, ioProblem, type ScanResult, type LineSink, type ReadSessionResult } from './read-file';
+export { scanLines, readSessionFile, ioProblem, type ReadSessionResult } from './read-file';
+export type { ScanResult, LineSink } from '@glassbox/file-io';
 export {
   projectRoots,
-  listSessionFiles,
+  discoverFiles,
+  describeOpenedFile,
   findSessionById,
   listSubagentFiles,
   listToolResultFiles,
-  type SessionFileRef,
   type SubagentFile,
 } from './discover';
-export { loadSessionWithSubagents, type LoadedSession } from './load';
+export { loadSessionWithSubagents } from './load';
+export { claudeCodeLocator } from './locator';

@@ -1,12 +1,6 @@
-import type { Session, SubagentRef } from '@glassbox/core';
+import type { LoadedSession, Session, SubagentRef } from '@glassbox/core';
 import { listSubagentFiles } from './discover';
 import { readSessionFile } from './read-file';
-
-export interface LoadedSession {
-  session: Session;
-  /** Subagent transcripts of the session, each its own window, linked through `session.subagents`. */
-  subagents: Session[];
-}
 
 /** Parses a session and its subagent files, linking each subagent to the tool call that started it. */
 export function loadSessionWithSubagents(path: string, options: { subagents?: boolean } = {}): LoadedSession {

@@ -1,10 +1,10 @@
 import { estimateTokensFromBytes, type Block, type ChainNode } from '@glassbox/core';
 import { isObject, str, type JsonObject } from '../record-types';
-import { SYNTHETIC_MODEL } from '../request/models';
+import { SYNTHETIC_MODEL } from '../summary/placeholder';
 import { renderAttachment } from './attachments';
 import { imageBlock, jsonBytes, otherBlock, parseUsage, preview, textBlock } from './blocks';
 import { dropCapturedTextBefore, readBoundary, readMicroBoundary } from './compaction';
-import { displayPrompt, isHarnessText } from './prompt-text';
+import { displayPrompt, userRecordKind } from '../user-text';
 import type { ParseState } from './state';
 import { takeToolResult, takeToolUse } from './tool-links';
 
@@ -12,20 +12,15 @@ import { takeToolResult, takeToolUse } from './tool-links';
 export function takeUser(state: ParseState, r: JsonObject, node: ChainNode): void {
   const message = r['message'];
   const content = isObject(message) ? message['content'] : undefined;
-  const isMeta = r['isMeta'] === true;
-  if (r['isCompactSummary'] === true) node.kind = 'compact-summary';
-  else if (isMeta) node.kind = 'meta';
-  else node.kind = 'prompt';
+  const { kind, promptText } = userRecordKind(r);
+  node.kind = kind;
+  if (kind === 'prompt' && promptText !== null) notePrompt(state, node, promptText);
 
   if (typeof content === 'string') {
     node.blocks.push(textBlock(0, 'text', content));
-    if (node.kind === 'prompt' && isHarnessText(content)) node.kind = 'meta';
-    if (node.kind === 'prompt') notePrompt(state, node, content);
     return;
   }
   if (!Array.isArray(content)) return;
-  let hasResult = false;
-  let promptText: string | null = null;
   const mirror = r['toolUseResult'];
   if (mirror !== undefined) {
     const bytes = jsonBytes(mirror);
@@ -36,23 +31,15 @@ export function takeUser(state: ParseState, r: JsonObject, node: ChainNode): voi
     if (!isObject(block)) return;
     const btype = str(block['type']);
     if (btype === 'tool_result') {
-      hasResult = true;
       node.blocks.push(takeToolResult(state, block, index, node, mirror));
     } else if (btype === 'text') {
-      const text = str(block['text']) ?? '';
-      if (promptText === null) promptText = text;
-      node.blocks.push(textBlock(index, 'text', text));
+      node.blocks.push(textBlock(index, 'text', str(block['text']) ?? ''));
     } else if (btype === 'image' || btype === 'document') {
       node.blocks.push(imageBlock(index, btype));
     } else {
       node.blocks.push(otherBlock(index, block));
     }
   });
-  if (hasResult) node.kind = 'tool-results';
-  else if (node.kind === 'prompt' && promptText !== null) {
-    if (isHarnessText(promptText)) node.kind = 'meta';
-    else notePrompt(state, node, promptText);
-  }
 }
 
 function notePrompt(state: ParseState, node: ChainNode, text: string): void {

@@ -6,9 +6,6 @@
 /** The model 2.1.197 uses when none is named and the session's own cannot be restored (first-party API). */
 export const CLIENT_DEFAULT_MODEL = 'claude-opus-4-8';
 
-/** The client's name for replies it writes itself. */
-export const SYNTHETIC_MODEL = '<synthetic>';
-
 /** Model families in 2.1.197's catalog: a session on any other family is not restored. */
 const KNOWN_FAMILIES = new Set([
   'claude-3-5-haiku',

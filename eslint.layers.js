@@ -1,0 +1,118 @@
+// The layering of ARCHITECTURE.md as lint rules, one place: which element may import which. Imports are
+// resolved to files (package names and relative paths alike), so `../../store/src/db` is the store too.
+// eslint.layers.test.ts lints deliberate violations and fails if any goes unflagged.
+import boundaries from 'eslint-plugin-boundaries';
+
+/** Folders → element types. More specific folders first: the first match wins. */
+export const ELEMENTS = [
+  { type: 'adapter-node', pattern: 'packages/adapter-*/src/node', capture: ['adapter'] },
+  { type: 'adapter', pattern: 'packages/adapter-*/src', capture: ['adapter'] },
+  { type: 'file-io', pattern: 'packages/file-io/src' },
+  { type: 'core', pattern: 'packages/core/src' },
+  { type: 'analysis', pattern: 'packages/analysis/src' },
+  { type: 'store', pattern: 'packages/store/src' },
+  { type: 'agents', pattern: 'packages/agents/src' },
+  { type: 'contract', pattern: 'packages/contract/src' },
+  { type: 'host', pattern: 'packages/host/src' },
+  { type: 'renderer', pattern: 'packages/renderer/src' },
+  { type: 'renderer-build', pattern: 'packages/renderer/node' },
+  { type: 'cli', pattern: 'apps/cli/src' },
+  { type: 'desktop-main', pattern: 'apps/desktop/src' },
+].map((e) => ({ ...e, partialMatch: false }));
+
+/** Who may import whom (besides itself). Everything else is refused. */
+export const ALLOWED = {
+  core: [],
+  adapter: ['core'],
+  'adapter-node': ['adapter', 'core', 'file-io'],
+  'file-io': ['core'],
+  analysis: ['core'],
+  agents: ['adapter', 'adapter-node', 'core'],
+  // The store is handed its adapters; only its worker entry builds them from the composition root.
+  store: ['core', 'analysis', 'agents', 'file-io'],
+  contract: ['core'],
+  host: ['core', 'contract', 'analysis', 'store', 'agents', 'file-io'],
+  renderer: ['core', 'contract'],
+  'renderer-build': [],
+  cli: ['core', 'contract', 'analysis', 'store', 'agents', 'host', 'renderer-build', 'file-io'],
+  'desktop-main': ['core', 'contract', 'host', 'agents'],
+};
+
+/**
+ * Files still being moved behind the agent seam (issue 10): they may import the Claude Code adapter
+ * directly until the store's fork writer and the host take their adapters from the registry. This list
+ * only ever shrinks.
+ */
+const TRANSITIONAL = [
+  'apps/cli/src/session-args.ts',
+  'packages/host/src/engine-default.ts',
+  'packages/host/src/host.ts',
+  'packages/host/src/scan-catalog.ts',
+  'packages/host/src/source-bytes.ts',
+  'packages/store/src/analyze-job.ts',
+  'packages/store/src/fork/ops.ts',
+  'packages/store/src/fork/plan-lines.ts',
+  'packages/store/src/fork/preview.ts',
+  'packages/store/src/fork/sidecars.ts',
+  'packages/store/src/fork/writer.ts',
+];
+
+const NODE_BUILTINS = [
+  'node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'stream', 'stream/*',
+  'url', 'util', 'worker_threads', 'zlib', 'readline', 'events', 'buffer', 'process', 'module', 'tty', 'assert',
+];
+
+export const layerConfigs = [
+  {
+    files: ['packages/*/src/**/*.{ts,tsx}', 'packages/*/node/**/*.ts', 'apps/*/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', '**/test-support/**', '**/test-seed.ts', '**/test-corpus.ts', '**/recorded-snapshots.ts'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': ELEMENTS,
+      'boundaries/root-path': import.meta.dirname,
+      'import/resolver': { typescript: { alwaysTryTypes: true, project: `${import.meta.dirname}/tsconfig.base.json` }, node: true },
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          policies: [
+            ...Object.entries(ALLOWED).map(([from, to]) => ({
+              from: { element: { type: from } },
+              allow: { to: { element: { types: { anyOf: [from, ...to] } } } },
+            })),
+            // An adapter knows only its own agent: never another adapter's package.
+            {
+              from: { element: { types: { anyOf: ['adapter', 'adapter-node'] } } },
+              disallow: {
+                to: { element: { types: { anyOf: ['adapter', 'adapter-node'] }, captured: { adapter: '!{{ from.element.captured.adapter }}' } } },
+              },
+            },
+          ],
+        },
+      ],
+    },
+  },
+];
+
+export { NODE_BUILTINS };
+
+if (TRANSITIONAL.length > 0) {
+  layerConfigs.push({
+    files: TRANSITIONAL,
+    plugins: { boundaries },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          policies: Object.entries(ALLOWED).map(([from, to]) => ({
+            from: { element: { type: from } },
+            allow: { to: { element: { types: { anyOf: [from, ...to, 'adapter', 'adapter-node'] } } } },
+          })),
+        },
+      ],
+    },
+  });
+}

@@ -1,0 +1,23 @@
+import type { AgentFormat } from '@glassbox/core';
+import { buildFork, validateFork } from './fork';
+import { CLAUDE_CODE, CLAUDE_CODE_LABEL } from './identity';
+import { TranscriptParser } from './parser';
+import { CLAUDE_PRICES } from './prices';
+import { recogniseClaudeCode } from './recognise';
+import { resumeCommand } from './resume';
+import { ClaudeSummarizer } from './summary/summarizer';
+import { readTail } from './summary/tail';
+
+/** Claude Code's transcript format, as the rest of Glassbox sees it (see AgentFormat in core). */
+export const claudeCodeFormat: AgentFormat = {
+  id: CLAUDE_CODE,
+  label: CLAUDE_CODE_LABEL,
+  recognise: recogniseClaudeCode,
+  createParser: (options) => new TranscriptParser(options),
+  createSummarizer: (state, subagentFile) => new ClaudeSummarizer(state, subagentFile),
+  readTail,
+  prices: CLAUDE_PRICES,
+  buildFork,
+  validateFork,
+  resumeCommand,
+};

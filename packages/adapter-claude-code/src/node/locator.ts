@@ -1,0 +1,16 @@
+import { homedir } from 'node:os';
+import type { AgentLocator } from '@glassbox/core';
+import { claudeCodeFormat } from '../agent';
+import { describeOpenedFile, discoverFiles, projectRoots } from './discover';
+import { loadSessionWithSubagents } from './load';
+import { readSessionFile } from './read-file';
+
+/** Claude Code's Node side: its projects folders, its files, and reading them. */
+export const claudeCodeLocator: AgentLocator = {
+  format: claudeCodeFormat,
+  roots: (env, home) => projectRoots(env, home || homedir()),
+  discover: discoverFiles,
+  describe: describeOpenedFile,
+  load: (path, options) => loadSessionWithSubagents(path, options),
+  parseFile: (path) => readSessionFile(path).session,
+};

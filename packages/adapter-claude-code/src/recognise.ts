@@ -1,0 +1,25 @@
+import type { Recognition } from '@glassbox/core';
+import { KNOWN_RECORD_TYPES, isObject } from './record-types';
+
+/**
+ * A Claude Code transcript is JSON lines whose records have a `type` the client writes (user,
+ * assistant, summary, last-prompt, …). One such record among the first lines decides; JSON objects
+ * that are none of them decide the other way; anything else (blank, unparsable) cannot tell.
+ */
+export function recogniseClaudeCode(head: readonly string[]): Recognition {
+  let objects = 0;
+  for (const text of head) {
+    if (text.trim() === '') continue;
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    if (!isObject(v)) continue;
+    objects++;
+    const type = v['type'];
+    if (typeof type === 'string' && KNOWN_RECORD_TYPES.has(type) && !('payload' in v)) return { verdict: 'yes' };
+  }
+  return objects > 0 ? { verdict: 'no' } : { verdict: 'unknown' };
+}

@@ -1,0 +1,86 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { computeCost, findPrice, validatePriceTable } from '@glassbox/analysis';
+import { describe, expect, it } from 'vitest';
+import { readRolloutFile } from './node/read-file';
+import { CODEX_PRICES } from './prices';
+import { MOONMIND_058, REPO_ROOT, allRollouts, firstRollout, scenarioRollouts } from './test-support/corpus';
+
+describe('the OpenAI price table', () => {
+  it('is valid in the overridable format and prices every model in the corpus', () => {
+    expect(validatePriceTable(CODEX_PRICES)).toBeNull();
+    expect(findPrice('gpt-5.5', CODEX_PRICES)?.label).toBe('GPT-5.5');
+    expect(findPrice('gpt-5.1-codex', CODEX_PRICES)?.label).toBe('GPT-5 / 5.1 / Codex');
+    expect(findPrice('gpt-5-codex', CODEX_PRICES)?.label).toBe('GPT-5 / 5.1 / Codex');
+    expect(findPrice('gpt-5.1-codex-mini', CODEX_PRICES)?.label).toBe('GPT-5.1-Codex mini');
+    expect(findPrice('gpt-5.3-codex', CODEX_PRICES)?.label).toBe('GPT-5.2 / 5.3-Codex');
+    expect(findPrice('gpt-5.3-codex-spark', CODEX_PRICES)).toBeNull();
+    expect(findPrice('o3', CODEX_PRICES)).toBeNull();
+  });
+
+  it('gives a hand-computed cost (04, five gpt-5.5 requests)', () => {
+    const s = readRolloutFile(firstRollout('04-read-grammar-and-fork'));
+    expect(s.requests.map((r) => [r.input, r.cachedInput, r.output])).toEqual([
+      [9180, 0, 62],
+      [9907, 9088, 45],
+      [10492, 9856, 43],
+      [11026, 10368, 77],
+      [12039, 11008, 12],
+    ]);
+    // uncached input 9180 + 819 + 636 + 658 + 1031 = 12 324 at $5/M    = $0.061 620
+    // cached input   0 + 9088 + 9856 + 10 368 + 11 008 = 40 320 at $0.50/M = $0.020 160
+    // output         62 + 45 + 43 + 77 + 12 = 239 at $30/M            = $0.007 170
+    const c = computeCost(s, [], CODEX_PRICES);
+    expect(c.total.usage).toMatchObject({ inputTokens: 12324, cacheReadTokens: 40320, outputTokens: 239, cacheCreationTokens: 0 });
+    expect(c.total.responses).toBe(5);
+    expect(c.total.cost).toBeCloseTo(0.08895, 9);
+  });
+
+  it('gives a hand-computed cost for a 2025 rollout (0.58, gpt-5.1-codex)', () => {
+    const c = computeCost(readRolloutFile(MOONMIND_058), [], CODEX_PRICES);
+    // 45 265 × $1.25/M + 1 019 264 × $0.125/M + 25 658 × $10/M
+    expect(c.total.cost).toBeCloseTo((45265 * 1.25 + 1019264 * 0.125 + 25658 * 10) / 1e6, 9);
+  });
+});
+
+interface CcTotals { inputTokens: number; cacheReadTokens: number; outputTokens: number; reasoningOutputTokens: number; costUSD: number }
+
+/** ccusage 20.0.24 on one rollout alone, in a Codex home of its own, offline. */
+function ccusage(path: string): { sessions: number; totals: CcTotals } {
+  const home = mkdtempSync(join(tmpdir(), 'codex-cc-'));
+  mkdirSync(join(home, 'sessions/2026/01/01'), { recursive: true });
+  copyFileSync(path, join(home, 'sessions/2026/01/01', basename(path)));
+  const cli = join(REPO_ROOT, 'node_modules/ccusage/src/cli.js');
+  const r = spawnSync(process.execPath, [cli, 'codex', 'session', '--json', '--offline'], { env: { ...process.env, CODEX_HOME: home }, encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  const out = JSON.parse(r.stdout) as { sessions: unknown[]; totals: CcTotals };
+  return { sessions: out.sessions.length, totals: out.totals };
+}
+
+describe('totals against ccusage 20.0.24 (codex session --json --offline), every rollout in the corpus', () => {
+  const forkFile = scenarioRollouts('04-read-grammar-and-fork')[1] as string;
+
+  it.each(allRollouts().filter((p) => p !== forkFile).map((p) => [basename(p), p]))('%s: equal', (_name, path) => {
+    const s = readRolloutFile(path);
+    const ours = computeCost(s, [], CODEX_PRICES);
+    const cc = ccusage(path);
+    expect(cc.sessions).toBe(1);
+    expect(ours.total.usage.inputTokens).toBe(cc.totals.inputTokens);
+    expect(ours.total.usage.cacheReadTokens).toBe(cc.totals.cacheReadTokens);
+    expect(ours.total.usage.outputTokens).toBe(cc.totals.outputTokens);
+    expect(s.requests.reduce((n, r) => n + r.reasoningOutput, 0)).toBe(cc.totals.reasoningOutputTokens);
+    expect(ours.total.cost).toBeCloseTo(cc.totals.costUSD, 6);
+  });
+
+  it('a `codex exec fork` file: ccusage leaves it out; its own requests are counted here', () => {
+    const s = readRolloutFile(forkFile);
+    expect(s.forkedFromId).not.toBeNull();
+    expect(ccusage(forkFile).sessions).toBe(0);
+    // The fork's token_count totals run on from its parent's, but last_token_usage is the fork's own
+    // four requests: they were made and billed, so they count.
+    expect(s.requests).toHaveLength(4);
+    expect(computeCost(s, [], CODEX_PRICES).total.cost).toBeCloseTo((13177 * 5 + 37376 * 0.5 + 58 * 30) / 1e6, 9);
+  });
+});

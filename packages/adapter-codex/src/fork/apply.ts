@@ -1,0 +1,135 @@
+import { utf8Bytes } from '../hash';
+import { isObject, parseObject, str, type JsonObject } from '../json';
+import { renameIdValues } from './ids';
+import { valueSpan } from './json-span';
+
+/**
+ * One tool output to replace by a tombstone. A plan's `PlannedAction` fits: Codex nodes are named
+ * `L<line>`, the output is the record's only block, `toolUseId` is the call id.
+ */
+export interface CodexForkAction {
+  uuid?: string;
+  line: number;
+  blockIndex?: number;
+  target?: 'tool-result' | 'tool-input';
+  toolUseId?: string;
+  tombstone: string;
+  segmentId?: string;
+}
+
+export type CodexRefusalCode =
+  | 'line_not_found'
+  | 'uuid_mismatch'
+  | 'not_an_output'
+  | 'call_mismatch'
+  | 'not_text_output'
+  | 'not_smaller'
+  | 'empty_tombstone'
+  | 'tool_input'
+  | 'duplicate_action'
+  | 'unsplicable';
+
+export interface CodexAppliedAction {
+  action: CodexForkAction;
+  line: number;
+  callId: string;
+  /** The output text removed (for the archive). */
+  removed: string;
+  bytesBefore: number;
+  bytesAfter: number;
+}
+
+export interface CodexRefusedAction {
+  action: CodexForkAction;
+  code: CodexRefusalCode;
+  message: string;
+}
+
+export interface CodexForkResult {
+  /** Null when the whole file cannot be forked (see `refusedFile`). */
+  lines: string[] | null;
+  newSessionId: string;
+  originalSessionId: string | null;
+  /** Why no fork was built at all. */
+  refusedFile: string | null;
+  applied: CodexAppliedAction[];
+  refused: CodexRefusedAction[];
+  touchedLines: number[];
+}
+
+const OUTPUT_TYPES = new Set(['function_call_output', 'custom_tool_call_output']);
+
+/**
+ * A fork of a rollout: every line in place, the session id renamed wherever it is a whole JSON value,
+ * and the outputs named by `actions` replaced by their tombstones, spliced into the line so that no
+ * other byte moves. Ordinals, `world_state`, `turn_context` and `compacted` records are kept as they
+ * are. No I/O: lines in, lines out.
+ */
+export function buildCodexFork(originalLines: readonly string[], actions: readonly CodexForkAction[], newSessionId: string): CodexForkResult {
+  const first = firstRecord(originalLines);
+  const meta = first && first.record['type'] === 'session_meta' && isObject(first.record['payload']) ? first.record['payload'] : first?.record;
+  const oldId = meta ? (str(meta['id']) ?? null) : null;
+  const base: CodexForkResult = { lines: null, newSessionId, originalSessionId: oldId, refusedFile: null, applied: [], refused: [], touchedLines: [] };
+  if (!meta || oldId === null) return { ...base, refusedFile: 'the file has no session header with an id: it is not a Codex rollout this fork can rename' };
+  if (isObject(meta['history_base'])) {
+    return {
+      ...base,
+      refusedFile: 'this rollout was written by `codex exec fork` and holds only its own records: it resumes through its parent file, so a copy of it alone would not resume',
+    };
+  }
+  if (newSessionId === oldId) return { ...base, refusedFile: 'the new session id is the old one' };
+
+  const lines = originalLines.map((l) => renameIdValues(l, oldId, newSessionId).text);
+  const seen = new Set<number>();
+  for (const action of actions) {
+    const outcome = applyOne(action, lines, seen);
+    if ('code' in outcome) base.refused.push(outcome);
+    else {
+      base.applied.push(outcome);
+      seen.add(outcome.line);
+    }
+  }
+  return { ...base, lines, touchedLines: [...seen].sort((a, b) => a - b) };
+}
+
+function applyOne(action: CodexForkAction, lines: string[], seen: Set<number>): CodexAppliedAction | CodexRefusedAction {
+  const refuse = (code: CodexRefusalCode, message: string): CodexRefusedAction => ({ action, code, message });
+  const line = action.line;
+  if (action.target === 'tool-input') return refuse('tool_input', `line ${line}: Codex sends call inputs again on resume; only outputs are tombstoned`);
+  if (action.tombstone.trim() === '') return refuse('empty_tombstone', 'the tombstone is empty');
+  if (seen.has(line)) return refuse('duplicate_action', `line ${line} is named twice`);
+  if (action.uuid !== undefined && action.uuid !== `L${line}`) return refuse('uuid_mismatch', `node ${action.uuid} is not on line ${line}`);
+  const text = lines[line - 1];
+  const record = text === undefined ? null : parseObject(text);
+  if (text === undefined || !record) return refuse('line_not_found', `line ${line} is not a JSON record`);
+  // The 2025 bare generation writes items without an envelope.
+  const inEnvelope = record['type'] === 'response_item' && isObject(record['payload']);
+  const item = inEnvelope ? (record['payload'] as JsonObject) : record;
+  const type = str(item['type']) ?? '';
+  if (!OUTPUT_TYPES.has(type)) return refuse('not_an_output', `line ${line} holds a ${type || 'record'}, not a tool output`);
+  const callId = str(item['call_id']) ?? '';
+  if (action.toolUseId !== undefined && action.toolUseId !== callId) return refuse('call_mismatch', `line ${line} answers ${callId}, not ${action.toolUseId}`);
+  const output = item['output'];
+  if (typeof output !== 'string') return refuse('not_text_output', `the output on line ${line} is not a text`);
+  const bytesBefore = utf8Bytes(output);
+  const bytesAfter = utf8Bytes(action.tombstone);
+  if (bytesAfter >= bytesBefore) return refuse('not_smaller', `the tombstone (${bytesAfter} B) is not smaller than the output on line ${line} (${bytesBefore} B)`);
+  const span = valueSpan(text, inEnvelope ? ['payload', 'output'] : ['output']);
+  if (!span) return refuse('unsplicable', `the output value on line ${line} could not be located in the text`);
+  const next = text.slice(0, span.start) + JSON.stringify(action.tombstone) + text.slice(span.end);
+  const back = parseObject(next);
+  const backItem = back ? (inEnvelope ? back['payload'] : back) : null;
+  if (!isObject(backItem) || backItem['output'] !== action.tombstone) return refuse('unsplicable', `splicing the tombstone into line ${line} did not give the expected record`);
+  lines[line - 1] = next;
+  return { action, line, callId, removed: output, bytesBefore, bytesAfter };
+}
+
+function firstRecord(lines: readonly string[]): { record: JsonObject; index: number } | null {
+  for (let i = 0; i < lines.length; i++) {
+    const t = lines[i] as string;
+    if (t.trim() === '') continue;
+    const r = parseObject(t);
+    return r ? { record: r, index: i } : null;
+  }
+  return null;
+}

@@ -1,0 +1,20 @@
+/** Response item types by role in the conversation. */
+export const ASSISTANT_ITEMS = new Set(['reasoning', 'function_call', 'custom_tool_call', 'local_shell_call', 'web_search_call', 'tool_search_call', 'image_generation_call']);
+export const OUTPUT_ITEMS = new Set(['function_call_output', 'custom_tool_call_output', 'tool_search_output', 'mcp_tool_call_output']);
+/** Items Codex records but does not send to the model. */
+export const CLIENT_ONLY_ITEMS = new Set(['ghost_snapshot']);
+/** The prefix Codex puts before a compaction summary it sends as a user message. */
+export const SUMMARY_PREFIX = 'Another language model started to solve this problem';
+
+/** Context Codex injects as user messages: environment, AGENTS.md, user instructions, turn aborts. */
+export function isContextText(text: string): boolean {
+  const t = text.trimStart();
+  return (
+    t.startsWith('<environment_context>') ||
+    t.startsWith('<user_instructions>') ||
+    t.startsWith('# AGENTS.md instructions') ||
+    t.startsWith('<turn_aborted>') ||
+    t.startsWith('<user_shell_command>') ||
+    t.startsWith('<skill>')
+  );
+}

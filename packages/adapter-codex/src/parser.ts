@@ -1,0 +1,387 @@
+import {
+  estimateTokensFromBytes,
+  type Block,
+  type ChainNode,
+  type Problem,
+  type SessionStats,
+  type ToolCall,
+  type UsageRecord,
+} from '@glassbox/core';
+import { contentBlocks, contentText, outputBlock, outputText, preview, reasoningBlocks } from './blocks';
+import { normaliseRecord, recogniseFirstRecord, type Generation, type RolloutRecord } from './generation';
+import { isObject, str, type Json, type JsonObject } from './json';
+import { readFromOutput } from './read-grammar';
+import { CallLinker } from './call-linker';
+import { neutralUsage, parseTokenCount, type CodexRequestUsage } from './usage';
+import { utf8Bytes } from './hash';
+import { ASSISTANT_ITEMS, CLIENT_ONLY_ITEMS, OUTPUT_ITEMS, SUMMARY_PREFIX, isContextText } from './item-kinds';
+import type { CodexSession, ParserOptions } from './session-types';
+import { WindowChain } from './window-chain';
+
+export type { CodexSession, ParserOptions } from './session-types';
+
+interface Group {
+  id: string;
+  nodes: ChainNode[];
+  hasUsage: boolean;
+}
+
+/** A rollout parser that takes one line at a time; it never needs the file as one string. */
+export class RolloutParser {
+  private readonly path: string;
+  private readonly fallbackId: string;
+  private readonly calls: CallLinker;
+  private readonly win = new WindowChain();
+  private readonly problems: Problem[] = [];
+  private readonly stats: SessionStats = { lines: 0, bytes: 0, records: 0, byType: {}, unknownTypes: {}, mirrorBytes: 0, invalidLines: 0 };
+  private readonly requests: CodexRequestUsage[] = [];
+  private generation: Generation | null = null;
+  private refused: Problem | null = null;
+  private firstRecordSeen = false;
+  private sessionId: string | null = null;
+  private cwd: string | null = null;
+  private turnCwd: string | null = null;
+  private version: string | null = null;
+  private gitBranch: string | null = null;
+  private model = 'unknown';
+  private firstPrompt: string | null = null;
+  private firstTimestamp: string | null = null;
+  private lastTimestamp: string | null = null;
+  private group: Group | null = null;
+  private groups = 0;
+  private lastCumulative: number | null = null;
+  private reported: CodexSession['reported'] = null;
+  private forkedFromId: string | null = null;
+  private historyBase: CodexSession['historyBase'] = null;
+  private lastInvalid: number | null = null;
+  private readonly promptBlocks: Block[][] = [];
+
+  constructor(options: ParserOptions) {
+    this.path = options.path;
+    this.fallbackId = options.fallbackId ?? '';
+    this.calls = new CallLinker(options.keepCapturedText === true);
+  }
+
+  /** Feeds one line (without its newline). `offset` is the byte offset of the line in the file. */
+  push(text: string, line: number, offset: number, byteLength: number): void {
+    this.stats.lines = line;
+    this.stats.bytes = offset + byteLength;
+    if (this.refused || text.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      this.invalid(line, `invalid JSON (${(error as Error).message})`);
+      return;
+    }
+    if (!isObject(value)) {
+      this.invalid(line, 'the line is JSON but not an object');
+      return;
+    }
+    this.lastInvalid = null;
+    this.stats.records++;
+    if (!this.firstRecordSeen) {
+      this.firstRecordSeen = true;
+      const r = recogniseFirstRecord(value);
+      if (r.kind !== 'codex') {
+        const message =
+          r.kind === 'claude-code'
+            ? 'this is a Claude Code transcript, not a Codex rollout'
+            : r.kind === 'unknown-generation'
+              ? `a Codex rollout of an unknown generation: ${r.reason}`
+              : `this is not a Codex rollout: ${r.reason}`;
+        this.refused = { code: 'not_a_transcript', severity: 'error', file: this.path, line, message: `${this.path}:${line}: ${message}` };
+        return;
+      }
+      this.generation = r.generation;
+    }
+    const record = normaliseRecord(value, this.generation as Generation, this.stats.records === 1);
+    if (!record) {
+      this.problem('invalid_record', 'warning', line, 'a record of an unexpected shape was skipped');
+      return;
+    }
+    try {
+      this.take(record, line, offset, byteLength);
+    } catch (error) {
+      this.problem('invalid_record', 'warning', line, `a record of an unexpected shape was skipped (${(error as Error).message})`);
+    }
+  }
+
+  /** Ends the parse; `endsWithNewline` tells whether a bad last line is a torn write of a live session. */
+  finish(endsWithNewline = true): CodexSession {
+    if (this.lastInvalid !== null && this.lastInvalid === this.stats.lines && !endsWithNewline) {
+      const p = this.problems.find((q) => q.code === 'invalid_json' && q.line === this.lastInvalid);
+      if (p) {
+        p.code = 'torn_last_line';
+        p.message = `${this.path}:${p.line}: the last line is incomplete (the session may still be writing); it was skipped`;
+      }
+    }
+    if (this.refused) this.problems.unshift(this.refused);
+    else if (this.stats.records === 0 && this.stats.invalidLines === 0) {
+      this.problems.push({ code: 'file_empty', severity: 'error', file: this.path, message: `${this.path}: the file is empty; there is no session to read` });
+    } else if (this.generation === null) {
+      this.problems.push({ code: 'not_a_transcript', severity: 'error', file: this.path, line: 1, message: `${this.path}: no line holds a Codex record` });
+    }
+    for (const [type, count] of Object.entries(this.stats.unknownTypes)) {
+      this.problems.push({ code: 'unknown_record_type', severity: 'info', file: this.path, message: `${this.path}: ${count} record(s) of unknown type "${type}" were kept and not analysed` });
+    }
+    for (const [callId, pending] of this.calls.pendingOutputs) {
+      this.problem('orphan_tool_result', 'warning', pending.node.line, `the output of ${callId} answers no call in the file (Codex drops it when it resumes)`);
+    }
+    for (const call of this.calls.toolCalls.values()) {
+      if (call.resultUuid === undefined) {
+        this.problem('unanswered_tool_use', 'warning', call.useLine, `call ${call.id} (${call.name}) has no output (Codex answers it with "aborted" when it resumes)`);
+      }
+    }
+    const session: CodexSession = {
+      agent: 'codex',
+      id: this.sessionId ?? this.fallbackId,
+      path: this.path,
+      cwd: this.cwd,
+      version: this.version,
+      gitBranch: this.gitBranch,
+      title: null,
+      firstPrompt: this.firstPrompt,
+      firstTimestamp: this.firstTimestamp,
+      lastTimestamp: this.lastTimestamp,
+      nodes: this.win.nodes,
+      order: this.win.order,
+      leafUuid: this.win.lastUuid,
+      toolCalls: this.calls.toolCalls,
+      subagents: [],
+      problems: this.problems,
+      stats: this.stats,
+      parentFallbackMs: 0,
+      prunedUsage: this.win.prunedUsage,
+      prunedRecords: this.win.prunedRecords,
+      generation: this.generation,
+      requests: this.requests,
+      reported: this.reported,
+      forkedFromId: this.forkedFromId,
+      historyBase: this.historyBase,
+    };
+    return session;
+  }
+
+  /** The text a pure read captured, from its output line as read back from the file. */
+  capturedTextFromOutputLine(call: ToolCall, lineText: string): string | null {
+    const found = this.calls.readSpecs.get(call.id);
+    const record = parseLine(lineText);
+    if (!found || !record) return null;
+    const item = this.generation === 'bare' ? record : record['payload'];
+    if (!isObject(item) || item['call_id'] !== call.id) return null;
+    const { body } = outputBlock(call.id, outputText(item['output']));
+    return readFromOutput(found.spec, body, found.workdir, true)?.capturedText ?? null;
+  }
+
+  private invalid(line: number, reason: string): void {
+    this.stats.invalidLines++;
+    this.lastInvalid = line;
+    this.problem('invalid_json', 'warning', line, `${reason}; the line was skipped (Codex skips it too)`);
+  }
+
+  private problem(code: Problem['code'], severity: Problem['severity'], line: number, message: string): void {
+    this.problems.push({ code, severity, file: this.path, line, message: `${this.path}:${line}: ${message}` });
+  }
+
+  private take(record: RolloutRecord, line: number, offset: number, length: number): void {
+    const p = record.payload;
+    const sub = str(p['type']);
+    const key = record.type === 'response_item' || record.type === 'event_msg' ? `${record.type}/${sub ?? '?'}` : record.type;
+    this.stats.byType[key] = (this.stats.byType[key] ?? 0) + 1;
+    if (record.timestamp) {
+      this.firstTimestamp ??= record.timestamp;
+      this.lastTimestamp = record.timestamp;
+    }
+    switch (record.type) {
+      case 'session_meta':
+        this.takeMeta(p);
+        return;
+      case 'turn_context':
+        this.model = str(p['model']) ?? this.model;
+        this.turnCwd = str(p['cwd']) ?? this.turnCwd;
+        return;
+      case 'response_item':
+        this.takeItem(p, line, offset, length, record.timestamp);
+        return;
+      case 'compacted':
+        this.takeCompacted(p, line, offset, length, record.timestamp);
+        return;
+      case 'event_msg':
+        if (sub === 'token_count') this.takeTokenCount(p, line, record.timestamp);
+        return;
+      case 'state':
+      case 'world_state':
+      case 'token_usage_record':
+      case 'inter_agent_communication':
+      case 'inter_agent_communication_metadata':
+      case 'security_risk_score':
+      case 'retained_context':
+      case 'realtime_item':
+        return;
+      default:
+        this.stats.unknownTypes[record.type] = (this.stats.unknownTypes[record.type] ?? 0) + 1;
+    }
+  }
+
+  private takeMeta(p: JsonObject): void {
+    this.sessionId ??= str(p['id']) ?? null;
+    this.cwd ??= str(p['cwd']) ?? null;
+    this.version ??= str(p['cli_version']) ?? null;
+    const git = p['git'];
+    if (isObject(git)) this.gitBranch ??= str(git['branch']) ?? null;
+    this.forkedFromId ??= str(p['forked_from_id']) ?? null;
+    const base = p['history_base'];
+    if (isObject(base) && typeof base['thread_id'] === 'string') {
+      const end = base['end_ordinal_exclusive'];
+      this.historyBase = { threadId: base['thread_id'], endOrdinalExclusive: typeof end === 'number' ? end : null };
+    }
+  }
+
+  private newNode(uuid: string, rawType: string, line: number, offset: number, length: number, ts?: string): ChainNode {
+    const node: ChainNode = { uuid, parentUuid: this.win.lastUuid, kind: 'other', rawType, line, offset, length, isSidechain: false, blocks: [], mirrorBytes: 0 };
+    if (ts) node.timestamp = ts;
+    return node;
+  }
+
+  private append(node: ChainNode): void {
+    this.win.append(node);
+  }
+
+  /** Builds the node of one Responses API item (shared by file items and replacement history). */
+  private itemNode(item: JsonObject, uuid: string, line: number, offset: number, length: number, ts: string | undefined, carried: boolean): ChainNode {
+    const type = str(item['type']) ?? '?';
+    const node = this.newNode(uuid, `response_item/${type}`, line, offset, length, ts);
+    if (type === 'message') {
+      const role = str(item['role']) ?? '';
+      node.blocks = contentBlocks(item['content']);
+      const text = contentText(item['content']);
+      if (role === 'assistant') node.kind = 'assistant';
+      else if (role === 'user' && text.startsWith(SUMMARY_PREFIX)) node.kind = 'compact-summary';
+      else if (role === 'user' && !carried && !isContextText(text)) {
+        node.kind = 'prompt';
+        node.promptText = text.slice(0, 400).split('').join('');
+        this.firstPrompt ??= node.promptText;
+        this.promptBlocks.push(node.blocks);
+      } else {
+        node.kind = 'meta';
+        node.subtype = carried ? 'replacement history' : role === 'user' ? 'context' : role || 'message';
+      }
+    } else if (type === 'reasoning') {
+      node.kind = 'assistant';
+      node.blocks = reasoningBlocks(item['summary'], item['content'], str(item['encrypted_content']));
+    } else if (ASSISTANT_ITEMS.has(type)) {
+      node.kind = 'assistant';
+      node.blocks = [this.takeCall(item, node)];
+    } else if (OUTPUT_ITEMS.has(type)) {
+      node.kind = 'tool-results';
+      node.blocks = [this.takeOutput(item, node)];
+    } else if (type === 'compaction' || type === 'compaction_summary') {
+      node.kind = 'compact-summary';
+      const enc = str(item['encrypted_content']) ?? '';
+      const bytes = utf8Bytes(enc);
+      node.blocks = [{ index: 0, kind: 'redacted-thinking', bytes, tokens: estimateTokensFromBytes(bytes), preview: `(encrypted compaction summary, ${bytes} bytes)` }];
+    } else if (CLIENT_ONLY_ITEMS.has(type)) {
+      node.kind = 'other';
+      node.subtype = type;
+    } else {
+      this.stats.unknownTypes[`response_item/${type}`] = (this.stats.unknownTypes[`response_item/${type}`] ?? 0) + 1;
+    }
+    return node;
+  }
+
+  private takeItem(item: JsonObject, line: number, offset: number, length: number, ts: string | undefined): void {
+    const node = this.itemNode(item, `L${line}`, line, offset, length, ts, false);
+    if (node.kind === 'assistant') {
+      if (!this.group || this.group.hasUsage) this.group = { id: `response-${++this.groups}`, nodes: [], hasUsage: false };
+      node.messageId = this.group.id;
+      node.model = this.model;
+      this.group.nodes.push(node);
+    }
+    this.append(node);
+  }
+
+  private takeCall(item: JsonObject, node: ChainNode): Block {
+    return this.calls.takeCall(item, node, this.turnCwd ?? this.cwd);
+  }
+
+  private takeOutput(item: JsonObject, node: ChainNode): Block {
+    return this.calls.takeOutput(item, node);
+  }
+
+  private takeTokenCount(p: JsonObject, line: number, ts: string | undefined): void {
+    const tc = parseTokenCount(p);
+    if (!tc) return;
+    // Codex writes the same count twice at times; an unchanged running total is not a new request.
+    if (tc.cumulativeTotal !== null && tc.cumulativeTotal === this.lastCumulative) return;
+    this.lastCumulative = tc.cumulativeTotal ?? this.lastCumulative;
+    if (tc.last.input === 0 && tc.last.output === 0) return;
+    const req: CodexRequestUsage = { line, model: this.model, ...tc.last };
+    if (ts) req.timestamp = ts;
+    this.requests.push(req);
+    this.reported = { line, inputTokens: tc.last.input, totalTokens: tc.last.total, contextWindow: tc.contextWindow };
+    const usage = neutralUsage(tc.last);
+    const group = this.group;
+    if (group && !group.hasUsage) {
+      group.hasUsage = true;
+      for (const n of group.nodes) n.usage = usage;
+      return;
+    }
+    // A request whose reply left no item in the file: its usage still counts.
+    const u: UsageRecord = { messageId: `request-L${line}`, model: this.model, line, usage, isSidechain: false };
+    if (ts) u.timestamp = ts;
+    this.win.prunedUsage.push(u);
+  }
+
+  /**
+   * After a compaction, the next request carries the replacement history and what follows it: what
+   * precedes is let go (its usage and prompts are kept for cost and history). Without a replacement
+   * history, 2026 Codex ignores the compaction (it replays everything), and the 2025 generations
+   * rebuilt the history from the prompts so far and the summary.
+   */
+  private takeCompacted(p: JsonObject, line: number, offset: number, length: number, ts: string | undefined): void {
+    const history = p['replacement_history'];
+    if (!Array.isArray(history) && this.generation === 'paginated') {
+      this.problem('invalid_record', 'info', line, 'a compaction without its replacement history: Codex ignores it and replays the whole history, and so does this view');
+      return;
+    }
+    const carriedPrompts = this.promptBlocks.slice();
+    this.win.prune();
+    this.calls.forgetCallsNotIn(this.win.nodes);
+    if (this.group) this.group = { ...this.group, nodes: [] };
+    const boundary = this.newNode(`L${line}`, 'compacted', line, offset, length, ts);
+    boundary.kind = 'compact-boundary';
+    boundary.parentUuid = null;
+    boundary.subtype = 'compacted';
+    this.win.lastUuid = null;
+    this.append(boundary);
+    if (Array.isArray(history)) {
+      history.forEach((entry: Json, i) => {
+        if (!isObject(entry)) return;
+        this.append(this.itemNode(entry, `L${line}.${i}`, line, offset, length, ts, true));
+      });
+      return;
+    }
+    carriedPrompts.forEach((blocks, i) => {
+      const n = this.newNode(`L${line}.${i}`, 'compacted/prompt', line, offset, length, ts);
+      n.kind = 'meta';
+      n.subtype = 'replacement history';
+      n.blocks = blocks.map((b) => ({ ...b }));
+      this.append(n);
+    });
+    const summary = this.newNode(`L${line}.summary`, 'compacted/message', line, offset, length, ts);
+    summary.kind = 'compact-summary';
+    summary.blocks = [{ index: 0, kind: 'text', bytes: utf8Bytes(str(p['message']) ?? ''), tokens: estimateTokensFromBytes(utf8Bytes(str(p['message']) ?? '')), preview: preview(str(p['message']) ?? '') }];
+    this.append(summary);
+  }
+
+}
+
+function parseLine(text: string): JsonObject | null {
+  try {
+    const v: unknown = JSON.parse(text);
+    return isObject(v) ? v : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The composition root: the one place that names the agents Glassbox supports. The store, the host,
+ * the CLI and the desktop app receive the registry made here and never import an adapter themselves.
+ * Adding an agent is one adapter package and one line below (see CONTRIBUTING.md).
+ */
+import { claudeCodeFormat } from '@glassbox/adapter-claude-code';
+import { claudeCodeLocator } from '@glassbox/adapter-claude-code/node';
+import { AgentRegistry, type Agent } from '@glassbox/core';
+
+export { agentForFile, headLines } from './recognise-file';
+
+const CLAUDE_CODE_AGENT: Agent = { format: claudeCodeFormat, locator: claudeCodeLocator };
+
+/** Every supported agent, most common first (the first also reads files no adapter recognises). */
+export function defaultAgents(): AgentRegistry {
+  return new AgentRegistry([CLAUDE_CODE_AGENT]);
+}

@@ -1,0 +1,36 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import type { Agent, AgentRegistry } from '@glassbox/core';
+
+const HEAD_BYTES = 64 * 1024;
+const HEAD_LINES = 40;
+
+/** The first complete lines of a file (at most 64 KB), for recognising its format. [] when unreadable. */
+export function headLines(path: string): string[] {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return [];
+  }
+  try {
+    const buf = Buffer.allocUnsafe(HEAD_BYTES);
+    const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
+    const text = buf.toString('utf8', 0, n);
+    const lines = text.split('\n');
+    // The last piece may be cut in the middle of a line, unless the file ended there.
+    if (n === HEAD_BYTES) lines.pop();
+    return lines.slice(0, HEAD_LINES);
+  } catch {
+    return [];
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The agent that wrote a file, from its first lines; when no adapter recognises it, the first agent
+ * reads it (its parser then reports what is wrong, with file and line).
+ */
+export function agentForFile(registry: AgentRegistry, path: string): Agent {
+  return registry.recognise(headLines(path)).agent ?? registry.byId(null);
+}

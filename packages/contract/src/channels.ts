@@ -1,0 +1,79 @@
+/** The channels: invoke requests with their argument and result types, push events, and the runtime lists. */
+import type { Result } from './results';
+import type {
+  FileOpenArgs, FileOpened, ForkArgs, ForkPreview, ForkWritten, HostInfo, IndexProgress, RepoMapArgs, SegmentDetail,
+  SegmentDetailArgs, SessionRow, SessionsListArgs, SessionsListResult, SnapshotArgs, SnapshotView,
+} from './values';
+
+export interface InvokeMap {
+  'host:info': { args: Record<string, never>; result: HostInfo };
+  'sessions:list': { args: SessionsListArgs; result: SessionsListResult };
+  'sessions:refresh': { args: Record<string, never>; result: IndexProgress };
+  'session:snapshot': { args: SnapshotArgs; result: SnapshotView };
+  'segment:detail': { args: SegmentDetailArgs; result: SegmentDetail };
+  'fork:preview': { args: ForkArgs; result: ForkPreview };
+  'fork:write': { args: ForkArgs; result: ForkWritten };
+  'file:open': { args: FileOpenArgs; result: FileOpened };
+  'repo:map': { args: RepoMapArgs; result: HostInfo };
+}
+export type InvokeChannel = keyof InvokeMap;
+export type ArgsOf<C extends InvokeChannel> = InvokeMap[C]['args'];
+export type ResultOf<C extends InvokeChannel> = InvokeMap[C]['result'];
+
+export interface SessionChanged {
+  path: string;
+  /** The row as it is now, or null when the file went away. */
+  row: SessionRow | null;
+  reason: 'appended' | 'added' | 'removed' | 'changed';
+}
+
+/** A menu item or the OS asked the window to do something (Electron only). */
+export interface AppCommand {
+  command: 'open-path' | 'fork' | 'search' | 'refresh';
+  path?: string;
+}
+
+export interface EventMap {
+  'index:progress': IndexProgress;
+  'session:changed': SessionChanged;
+  'app:command': AppCommand;
+}
+export type EventChannel = keyof EventMap;
+
+/** Each key of a type exactly once: the compiler rejects a list that misses or invents a channel. */
+type Exhaustive<K extends string, L extends readonly string[]> = [K] extends [L[number]]
+  ? [L[number]] extends [K]
+    ? L
+    : never
+  : never;
+
+const invokeChannels = [
+  'host:info',
+  'sessions:list',
+  'sessions:refresh',
+  'session:snapshot',
+  'segment:detail',
+  'fork:preview',
+  'fork:write',
+  'file:open',
+  'repo:map',
+] as const;
+const eventChannels = ['index:progress', 'session:changed', 'app:command'] as const;
+
+export const INVOKE_CHANNELS: Exhaustive<InvokeChannel, typeof invokeChannels> = invokeChannels;
+export const EVENT_CHANNELS: Exhaustive<EventChannel, typeof eventChannels> = eventChannels;
+
+export function isInvokeChannel(name: unknown): name is InvokeChannel {
+  return typeof name === 'string' && (INVOKE_CHANNELS as readonly string[]).includes(name);
+}
+export function isEventChannel(name: unknown): name is EventChannel {
+  return typeof name === 'string' && (EVENT_CHANNELS as readonly string[]).includes(name);
+}
+
+/** The API the preload exposes as `window.glassbox`, and the HTTP transport implements in browser mode. */
+export interface GlassboxApi {
+  invoke<C extends InvokeChannel>(channel: C, args: ArgsOf<C>): Promise<Result<ResultOf<C>>>;
+  on<E extends EventChannel>(event: E, listener: (payload: EventMap[E]) => void): () => void;
+  /** Electron only: the path of a dropped File (browser files have none). */
+  pathForFile?(file: File): string | null;
+}

@@ -1,0 +1,157 @@
+/** Argument validation: the host never trusts what crosses the boundary. */
+import type { DeadClass, SegmentClass } from '@glassbox/core';
+import type { IpcError } from './results';
+import type { ArgsOf, InvokeChannel } from './channels';
+import { SESSION_SORTS, type ForkArgs, type SessionSort, type SessionsListArgs, type SnapshotArgs } from './values';
+
+const DEAD_CLASSES: readonly DeadClass[] = ['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'];
+const MAX_PATH = 4096;
+/** An API model id, with an optional context suffix such as `[1m]`. */
+const MODEL_ID = /^[A-Za-z0-9._:@/-]{1,100}(\[[0-9a-z]{1,8}\])?$/;
+/** Dropped bytes travel as text; larger files must be opened by path (Electron, or `glassbox ui <file>`). */
+export const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
+
+type Validator<C extends InvokeChannel> = (raw: unknown) => ArgsOf<C> | string;
+
+function obj(raw: unknown): Record<string, unknown> | string {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) return 'arguments must be an object';
+  return raw as Record<string, unknown>;
+}
+
+function onlyKeys(o: Record<string, unknown>, keys: readonly string[]): string | null {
+  for (const k of Object.keys(o)) if (!keys.includes(k)) return `unexpected argument "${k}"`;
+  return null;
+}
+
+function pathArg(v: unknown, name = 'path'): string | null {
+  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_PATH || v.includes('\0')) return null;
+  void name;
+  return v;
+}
+
+function classesArg(v: unknown): DeadClass[] | string {
+  if (!Array.isArray(v)) return 'classes must be an array';
+  const out: DeadClass[] = [];
+  for (const c of v) {
+    if (!DEAD_CLASSES.includes(c as DeadClass)) return `unknown class "${String(c)}"`;
+    if (!out.includes(c as DeadClass)) out.push(c as DeadClass);
+  }
+  return out;
+}
+
+function protectArg(v: unknown): number | undefined | string {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 1000) return 'protectTail must be a whole number 0–1000';
+  return v;
+}
+
+function none<C extends InvokeChannel>(): Validator<C> {
+  return (raw) => {
+    const o = obj(raw);
+    if (typeof o === 'string') return o;
+    return onlyKeys(o, []) ?? ({} as ArgsOf<C>);
+  };
+}
+
+const forkArgs = (raw: unknown): ForkArgs | string => {
+  const o = obj(raw);
+  if (typeof o === 'string') return o;
+  const extra = onlyKeys(o, ['path', 'classes', 'protectTail']);
+  if (extra) return extra;
+  const path = pathArg(o['path']);
+  if (!path) return 'path must be a non-empty string';
+  const classes = classesArg(o['classes']);
+  if (typeof classes === 'string') return classes;
+  const protectTail = protectArg(o['protectTail']);
+  if (typeof protectTail === 'string') return protectTail;
+  return protectTail === undefined ? { path, classes } : { path, classes, protectTail };
+};
+
+export const VALIDATORS: { [C in InvokeChannel]: Validator<C> } = {
+  'host:info': none(),
+  'sessions:refresh': none(),
+  'sessions:list': (raw) => {
+    const o = obj(raw);
+    if (typeof o === 'string') return o;
+    const extra = onlyKeys(o, ['query', 'sort']);
+    if (extra) return extra;
+    const out: SessionsListArgs = {};
+    if (o['query'] !== undefined) {
+      if (typeof o['query'] !== 'string' || o['query'].length > 500) return 'query must be a string';
+      out.query = o['query'];
+    }
+    if (o['sort'] !== undefined) {
+      if (!SESSION_SORTS.includes(o['sort'] as SessionSort)) return `sort must be one of ${SESSION_SORTS.join(', ')}`;
+      out.sort = o['sort'] as SessionSort;
+    }
+    return out;
+  },
+  'session:snapshot': (raw) => {
+    const o = obj(raw);
+    if (typeof o === 'string') return o;
+    const extra = onlyKeys(o, ['path', 'withSpent', 'model']);
+    if (extra) return extra;
+    const path = pathArg(o['path']);
+    if (!path) return 'path must be a non-empty string';
+    if (o['withSpent'] !== undefined && typeof o['withSpent'] !== 'boolean') return 'withSpent must be true or false';
+    const out: SnapshotArgs = { path };
+    if (o['withSpent'] !== undefined) out.withSpent = o['withSpent'];
+    if (o['model'] !== undefined) {
+      if (typeof o['model'] !== 'string' || !MODEL_ID.test(o['model'])) return 'model must be a model id such as claude-sonnet-4-6';
+      out.model = o['model'];
+    }
+    return out;
+  },
+  'segment:detail': (raw) => {
+    const o = obj(raw);
+    if (typeof o === 'string') return o;
+    const extra = onlyKeys(o, ['path', 'segmentId']);
+    if (extra) return extra;
+    const path = pathArg(o['path']);
+    if (!path) return 'path must be a non-empty string';
+    if (typeof o['segmentId'] !== 'string' || o['segmentId'].length === 0 || o['segmentId'].length > 300) {
+      return 'segmentId must be a non-empty string';
+    }
+    return { path, segmentId: o['segmentId'] };
+  },
+  'fork:preview': forkArgs,
+  'fork:write': forkArgs,
+  'file:open': (raw) => {
+    const o = obj(raw);
+    if (typeof o === 'string') return o;
+    if ('path' in o) {
+      const extra = onlyKeys(o, ['path']);
+      if (extra) return extra;
+      const path = pathArg(o['path']);
+      return path ? { path } : 'path must be a non-empty string';
+    }
+    const extra = onlyKeys(o, ['name', 'text']);
+    if (extra) return extra;
+    if (typeof o['name'] !== 'string' || o['name'].length === 0 || o['name'].length > 1000) return 'name must be a string';
+    if (typeof o['text'] !== 'string') return 'text must be a string';
+    if (o['text'].length > MAX_UPLOAD_BYTES) return 'the file is too large to send from a browser; open it by path';
+    return { name: o['name'], text: o['text'] };
+  },
+  'repo:map': (raw) => {
+    const o = obj(raw);
+    if (typeof o === 'string') return o;
+    const extra = onlyKeys(o, ['cwd', 'folder']);
+    if (extra) return extra;
+    const cwd = pathArg(o['cwd']);
+    if (!cwd) return 'cwd must be a non-empty string';
+    if (o['folder'] === null) return { cwd, folder: null };
+    const folder = pathArg(o['folder']);
+    return folder ? { cwd, folder } : 'folder must be a path or null';
+  },
+};
+
+/** Validates the arguments of a channel: the typed value, or an error result to send back. */
+export function validateArgs<C extends InvokeChannel>(channel: C, raw: unknown): { args: ArgsOf<C> } | { error: IpcError } {
+  const v = VALIDATORS[channel](raw);
+  if (typeof v === 'string') return { error: { code: 'bad_args', message: `${channel}: ${v}` } };
+  return { args: v };
+}
+
+/** Classes in display order, for legends and the wizard. */
+export const CLASS_ORDER: readonly SegmentClass[] = ['live', 'gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'];

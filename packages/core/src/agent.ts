@@ -1,0 +1,107 @@
+/**
+ * The seam between Glassbox and one coding agent (Claude Code, Codex CLI, …). Everything that knows an
+ * agent's file format, where it keeps its sessions, what its client sends and how it resumes lives in
+ * that agent's adapter package, behind these two interfaces; the store, the host, the CLI and the
+ * desktop app receive adapters from one composition root (`packages/agents`) and never name one.
+ *
+ * `AgentFormat` is pure (runs anywhere); `AgentLocator` is its Node side (finding and reading files).
+ */
+import type { ForkAction, ForkResult, ValidateOptions, ValidationReport } from './fork';
+import type { PriceTable } from './prices';
+import type { Session } from './session';
+import type { SummaryState, TranscriptSummarizer } from './summary';
+
+/** A parser fed one line at a time: it never needs the file as one string. */
+export interface TranscriptLineParser {
+  /** One line (without its newline); `offset` is its byte offset in the file. */
+  push(text: string, line: number, offset: number, byteLength: number): void;
+  /** Ends the parse; `endsWithNewline` tells a torn last line (a live session) from a bad one. */
+  finish(endsWithNewline: boolean): Session;
+}
+
+export interface ParseOptions {
+  /** The file being parsed, for problem messages and the session path. */
+  path: string;
+  /** The session id from the file name, used when no record names one. */
+  fallbackId?: string;
+  /** Keep the text reads captured in memory (for callers with no file to read it back from). */
+  keepCapturedText?: boolean;
+}
+
+/** How sure an adapter is that some lines are its agent's transcript. */
+export type Recognition =
+  | { verdict: 'yes' }
+  /** Certainly another format; `what` names it when known ("a Codex CLI rollout"). */
+  | { verdict: 'no'; what?: string }
+  /** Nothing in these lines decides (empty, only unknown record types). */
+  | { verdict: 'unknown' };
+
+export interface AgentFormat {
+  /** Stable id stored in the index and shown as the agent badge: `claude-code`, `codex`. */
+  readonly id: string;
+  /** For people: "Claude Code". */
+  readonly label: string;
+  /** Decides from a file's first lines (JSON text, in order) whether it is this agent's transcript. */
+  recognise(head: readonly string[]): Recognition;
+  createParser(options: ParseOptions): TranscriptLineParser;
+  /** The resumable summary for the session list; `state` resumes a previous pass. */
+  createSummarizer(state: SummaryState | null, subagentFile: boolean): TranscriptSummarizer;
+  /**
+   * Reads the closing lines of a file (in file order) into a head-only state: last activity, the
+   * latest title and the last reported context. True when it found the last reported context.
+   */
+  readTail(lines: readonly string[], state: SummaryState): boolean;
+  /** The provider's dated list prices (users may override them). */
+  readonly prices: PriceTable;
+  /** Builds the fork in memory: lines in, lines out, payloads replaced by tombstones. No I/O. */
+  buildFork(lines: readonly string[], actions: readonly ForkAction[], newSessionId: string): ForkResult;
+  /** Differential validation: what the fork introduced, stricter than the client. */
+  validateFork(original: readonly string[], fork: readonly string[], options?: ValidateOptions): ValidationReport;
+  /** The command that resumes a session in the agent's own client, run from `cwd`. */
+  resumeCommand(sessionId: string, cwd: string | null): string;
+}
+
+/** A transcript file found under one of an agent's roots. */
+export interface DiscoveredFile {
+  /** The agent whose transcript it is (its format id). */
+  agent: string;
+  path: string;
+  root: string;
+  /** The project the file belongs to, as the agent names it (Claude Code: the project folder's slug). */
+  project: string;
+  kind: 'session' | 'subagent';
+  /** For subagents: the session file they belong to (null until known). */
+  parentPath: string | null;
+  agentId: string | null;
+  /** The session id the file name gives (subagents: the parent's). */
+  sessionId: string;
+}
+
+export interface LoadedSession {
+  session: Session;
+  /** Subagent transcripts of the session, each its own window, linked through `session.subagents`. */
+  subagents: Session[];
+}
+
+/** Environment the locator may read: the process's, or a test's. */
+export type AgentEnv = Readonly<Record<string, string | undefined>>;
+
+export interface AgentLocator {
+  readonly format: AgentFormat;
+  /** Where this agent keeps sessions on this machine (may not exist). */
+  roots(env: AgentEnv, home: string): string[];
+  /** Every transcript under the roots (sessions and their subagent files). */
+  discover(roots: readonly string[]): DiscoveredFile[];
+  /** What a file opened from anywhere is (a session or a subagent file), from its path alone. */
+  describe(path: string): Omit<DiscoveredFile, 'root'>;
+  /** Parses a session and its subagent files. Bad input is a problem on the session, never a throw. */
+  load(path: string, options?: { subagents?: boolean }): LoadedSession;
+  /** Parses one file alone (for benchmarks and subagent windows opened on their own). */
+  parseFile(path: string): Session;
+}
+
+/** One agent: its format and its Node side. */
+export interface Agent {
+  readonly format: AgentFormat;
+  readonly locator: AgentLocator;
+}

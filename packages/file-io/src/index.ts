@@ -1,0 +1,7 @@
+/**
+ * Reading transcript files on Node, shared by every agent adapter's Node side and the store: one
+ * chunked line reader (line numbers and byte offsets, resumable from an offset, never holding a file
+ * whole) and I/O failures as problems. No agent knowledge here.
+ */
+export { scanLines, type LineSink, type ScanResult } from './scan-lines';
+export { ioProblem } from './io-problem';

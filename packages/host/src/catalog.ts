@@ -1,0 +1,54 @@
+import type { IndexProgress, SessionRow } from '@glassbox/contract';
+
+/**
+ * Where the session browser's rows come from. The seam for the store's SQLite index: the host asks
+ * for rows, a refresh with progress, and change notices; scan-catalog.ts is the implementation that
+ * needs no database (a scan of the projects roots with an in-memory summary cache).
+ */
+export interface SessionCatalog {
+  roots(): string[];
+  /** Every known session (main-thread files, not subagent files); a catalog may sort and search itself. */
+  list(sort?: 'activity' | 'size' | 'context' | 'reclaimable', search?: string): SessionRow[];
+  /** Re-reads the roots; only changed files are summarised again. */
+  refresh(onProgress: (p: IndexProgress) => void): Promise<void>;
+  /** The row for one file, summarised now if it changed; null when it is gone. */
+  update(path: string): SessionRow | null;
+  /** Full-text search beyond titles (prompts, paths, commands): the matching paths, when supported. */
+  search?(query: string): Set<string>;
+  /** Indexes a new file now (a fork just written), when the catalog needs telling. */
+  add?(path: string): Promise<SessionRow | null>;
+  /** Marks a file as a fork written by Glassbox. */
+  markFork(path: string): void;
+  /** Starts watching the roots; returns a stop function. */
+  watch(onChange: (change: CatalogChange) => void): () => void;
+  close(): void;
+}
+
+export interface CatalogChange {
+  path: string;
+  reason: 'added' | 'appended' | 'changed' | 'removed';
+  /** The new row when the catalog has it at hand; undefined to look it up. */
+  row?: SessionRow | null;
+}
+
+export function matchesQuery(row: SessionRow, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  if (!q) return true;
+  return [row.title, row.project, row.cwd, row.id, row.projectDir].some((v) => v?.toLowerCase().includes(q));
+}
+
+export function sortRows(rows: SessionRow[], sort: 'activity' | 'size' | 'context' | 'reclaimable'): SessionRow[] {
+  const key = (r: SessionRow): number => {
+    switch (sort) {
+      case 'activity':
+        return r.lastActivity ? Date.parse(r.lastActivity) : 0;
+      case 'size':
+        return r.bytes;
+      case 'context':
+        return r.contextTokens ?? r.estimatedTokens;
+      case 'reclaimable':
+        return r.reclaimableShare;
+    }
+  };
+  return [...rows].sort((a, b) => key(b) - key(a) || a.path.localeCompare(b.path));
+}

@@ -1,0 +1,337 @@
+import { createHash } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { basename, extname, join, resolve } from 'node:path';
+import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
+import type { LoadedSession } from '@glassbox/core';
+import { isFatal, type ClassifiedSnapshot, type Session } from '@glassbox/core';
+import {
+  fail,
+  isInvokeChannel,
+  ok,
+  validateArgs,
+  type ArgsOf,
+  type EventChannel,
+  type EventMap,
+  type FileOpened,
+  type HostInfo,
+  type IndexProgress,
+  type InvokeChannel,
+  type Result,
+  type ResultOf,
+} from '@glassbox/contract';
+import { matchesQuery, sortRows, type SessionCatalog } from './catalog';
+import type { Engine } from './engine';
+import { loadSamples, type SampleSet } from './samples';
+import { ScanCatalog } from './scan-catalog';
+import { detailOf } from './segment-detail';
+import { fileBytes, memoryBytes, parseBuffer, type SourceBytes } from './source-bytes';
+
+export interface HostOptions {
+  mode: 'electron' | 'browser';
+  /** Projects roots to list sessions from (see projectRoots()). */
+  roots: string[];
+  /** Glassbox's own folder: index, archive of originals. */
+  dataDir: string;
+  /** Folder of bundled sample sessions; null for none. */
+  samplesDir: string | null;
+  /** Recorded working directory → folder on this machine. */
+  repoMap?: Record<string, string>;
+  engine: Engine;
+  /** The session list's source; the scan catalog when not given. */
+  catalog?: (host: { engine: Engine; repoRootFor: (cwd: string | null) => string | null }) => SessionCatalog;
+  version?: string;
+  /** Start the file watcher (live rows). */
+  watch?: boolean;
+}
+
+type Listener = <E extends EventChannel>(event: E, payload: EventMap[E]) => void;
+
+interface Opened {
+  size: number;
+  mtimeMs: number;
+  loaded: LoadedSession;
+  bytes: SourceBytes;
+  external: boolean;
+  /** By `withSpent` and model (see `snapshotKey`). */
+  snapshots: Map<string, ClassifiedSnapshot>;
+}
+
+const UPLOAD_PREFIX = 'upload:';
+const MAX_OPEN = 6;
+
+/**
+ * The engine host: every IPC channel implemented against the engine packages, with no Electron in
+ * sight. Electron runs it in a utility process; `glassbox ui` serves it over HTTP.
+ */
+export class EngineHost {
+  private readonly listeners = new Set<Listener>();
+  private readonly opened = new Map<string, Opened>();
+  private readonly uploads = new Map<string, Buffer>();
+  private readonly repoMap: Record<string, string>;
+  private readonly samples: SampleSet;
+  private readonly catalog: SessionCatalog;
+  private progress: IndexProgress = { phase: 'idle', done: 0, total: 0 };
+  private refreshing: Promise<void> | null = null;
+  private stopWatch: (() => void) | null = null;
+
+  constructor(private readonly options: HostOptions) {
+    this.samples = loadSamples(options.samplesDir);
+    this.repoMap = { ...this.samples.repoMap, ...(options.repoMap ?? {}) };
+    const repoRootFor = (cwd: string | null) => this.repoRootFor(cwd);
+    this.catalog = options.catalog
+      ? options.catalog({ engine: options.engine, repoRootFor })
+      : new ScanCatalog(options.roots, options.engine, repoRootFor);
+  }
+
+  /** Indexes the roots and (optionally) starts watching them. Resolves when the first pass is done. */
+  start(): Promise<void> {
+    if (this.options.watch) {
+      this.stopWatch = this.catalog.watch((change) => {
+        this.opened.delete(change.path);
+        const row = change.row !== undefined ? change.row : change.reason === 'removed' ? null : this.catalog.update(change.path);
+        this.emit('session:changed', { path: change.path, row, reason: change.reason });
+      });
+    }
+    return this.refresh();
+  }
+
+  /** The projects roots sessions are listed from. */
+  roots(): string[] {
+    return this.catalog.roots();
+  }
+
+  close(): void {
+    this.stopWatch?.();
+    this.catalog.close();
+    this.listeners.clear();
+  }
+
+  onEvent(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** One request from the renderer: validated, dispatched, and always answered with a Result. */
+  async handle(channel: unknown, rawArgs: unknown): Promise<Result<unknown>> {
+    if (!isInvokeChannel(channel)) return fail('unknown_channel', `unknown channel ${String(channel).slice(0, 60)}`);
+    const v = validateArgs(channel, rawArgs);
+    if ('error' in v) return { ok: false, error: v.error };
+    try {
+      return await this.dispatch(channel, v.args);
+    } catch (error) {
+      return fail('internal', `Glassbox hit an unexpected problem: ${(error as Error).message}`, 'Try again; if it persists, run the CLI with GLASSBOX_DEBUG=1 for details.');
+    }
+  }
+
+  private async dispatch<C extends InvokeChannel>(channel: C, args: ArgsOf<C>): Promise<Result<ResultOf<C>>> {
+    type R = Result<ResultOf<C>>;
+    switch (channel) {
+      case 'host:info':
+        return ok(this.info()) as R;
+      case 'sessions:refresh':
+        void this.refresh();
+        return ok(this.progress) as R;
+      case 'sessions:list': {
+        const a = args as ArgsOf<'sessions:list'>;
+        const query = a.query?.trim() ?? '';
+        const deep = query && this.catalog.search ? this.catalog.search(query) : new Set<string>();
+        const rows = sortRows(
+          this.catalog.list(a.sort ?? 'activity').filter((r) => matchesQuery(r, query) || deep.has(r.path)),
+          a.sort ?? 'activity',
+        );
+        return ok({ sessions: rows, roots: this.catalog.roots(), progress: this.progress, samples: this.samples.sessions }) as R;
+      }
+      case 'session:snapshot': {
+        const a = args as ArgsOf<'session:snapshot'>;
+        const o = this.open(a.path);
+        if (!o.ok) return o as R;
+        const snapshot = this.snapshotOf(o.value, a.withSpent ?? false, a.model);
+        const cwd = o.value.loaded.session.cwd;
+        const mapped = this.repoRootFor(cwd);
+        const repoNote = !cwd ? 'no working directory recorded' : mapped && mapped !== cwd ? `${cwd} → ${mapped}` : cwd;
+        return ok({ snapshot, external: o.value.external, repoNote, bytes: o.value.size, analysedAt: new Date().toISOString() }) as R;
+      }
+      case 'segment:detail': {
+        const a = args as ArgsOf<'segment:detail'>;
+        const o = this.open(a.path);
+        if (!o.ok) return o as R;
+        const snapshot = [...o.value.snapshots.values()].find((s) => s.segments.some((g) => g.id === a.segmentId)) ?? this.snapshotOf(o.value, false);
+        const segment = snapshot.segments.find((s) => s.id === a.segmentId);
+        if (!segment) return fail('not_found', 'That segment is no longer in the window (the session changed).', 'Reopen the session.') as R;
+        return ok(detailOf(o.value.loaded.session, snapshot, segment, o.value.bytes)) as R;
+      }
+      case 'fork:preview':
+      case 'fork:write': {
+        const a = args as ArgsOf<'fork:preview'>;
+        if (a.path.startsWith(UPLOAD_PREFIX)) {
+          return fail('refused', 'A dropped file can be inspected but not forked: it has no project folder here.', 'Open the session from the list (or by path in the desktop app) to fork it.') as R;
+        }
+        const o = this.open(a.path);
+        if (!o.ok) return o as R;
+        const input = {
+          path: a.path,
+          session: o.value.loaded.session,
+          snapshot: this.snapshotOf(o.value, a.classes.includes('spent')),
+          classes: a.classes,
+          protectTail: a.protectTail,
+          dataDir: this.options.dataDir,
+        };
+        if (channel === 'fork:preview') return ok(this.options.engine.previewFork(input)) as R;
+        const written = this.options.engine.writeFork(input);
+        if (!written.ok) {
+          const failing = written.checks.filter((c) => !c.ok).map((c) => `${c.label}: ${c.detail}`);
+          return fail('refused', `Nothing was written. ${written.message}`, failing.join('; ') || undefined) as R;
+        }
+        this.catalog.markFork(written.value.path);
+        const row = this.catalog.add ? await this.catalog.add(written.value.path) : this.catalog.update(written.value.path);
+        this.emit('session:changed', { path: written.value.path, row, reason: 'added' });
+        return ok(written.value) as R;
+      }
+      case 'file:open':
+        return this.fileOpen(args as ArgsOf<'file:open'>) as R;
+      case 'repo:map': {
+        const a = args as ArgsOf<'repo:map'>;
+        if (a.folder === null) delete this.repoMap[a.cwd];
+        else {
+          const folder = resolve(a.folder);
+          if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+            return fail('not_found', `${folder} is not a folder on this machine.`, 'Give the folder that holds the project now.') as R;
+          }
+          this.repoMap[a.cwd] = folder;
+        }
+        for (const o of this.opened.values()) o.snapshots.clear();
+        return ok(this.info()) as R;
+      }
+    }
+    return fail('unknown_channel', `unknown channel ${channel}`) as R;
+  }
+
+  private info(): HostInfo {
+    return {
+      mode: this.options.mode,
+      version: this.options.version ?? '0.1.0',
+      roots: this.catalog.roots(),
+      dataDir: this.options.dataDir,
+      repoMap: { ...this.repoMap },
+    };
+  }
+
+  private refresh(): Promise<void> {
+    if (this.refreshing) return this.refreshing;
+    this.refreshing = this.catalog
+      .refresh((p) => {
+        this.progress = p;
+        this.emit('index:progress', p);
+      })
+      .finally(() => {
+        this.refreshing = null;
+      });
+    return this.refreshing;
+  }
+
+  private emit<E extends EventChannel>(event: E, payload: EventMap[E]): void {
+    for (const l of this.listeners) {
+      try {
+        l(event, payload);
+      } catch {
+        // A listener that throws must not stop the others.
+      }
+    }
+  }
+
+  /** Working directory as recorded → where it is on this machine (a mapped folder, or itself). */
+  repoRootFor(cwd: string | null): string | null {
+    if (!cwd) return null;
+    if (this.repoMap[cwd]) return this.repoMap[cwd];
+    let best: string | null = null;
+    for (const key of Object.keys(this.repoMap)) {
+      if (cwd.startsWith(key + '/') && (!best || key.length > best.length)) best = key;
+    }
+    return best ? join(this.repoMap[best] as string, cwd.slice(best.length + 1)) : cwd;
+  }
+
+  private snapshotOf(o: Opened, withSpent: boolean, model?: string): ClassifiedSnapshot {
+    const key = `${withSpent ? 'spent' : 'proven'}:${model ?? ''}`;
+    const hit = o.snapshots.get(key);
+    if (hit) return hit;
+    const options = { repoRoot: this.repoRootFor(o.loaded.session.cwd), withSpent, ...(model !== undefined ? { model } : {}) };
+    const snap = this.options.engine.analyze(o.loaded, options);
+    o.snapshots.set(key, snap);
+    return snap;
+  }
+
+  /** Parses (or reuses) a session by path or upload key. */
+  private open(path: string): Result<Opened> {
+    if (path.startsWith(UPLOAD_PREFIX)) {
+      const hit = this.opened.get(path);
+      return hit ? ok(hit) : fail('not_found', 'That dropped file is no longer open.', 'Drop it again.');
+    }
+    if (extname(path).toLowerCase() !== '.jsonl') return fail('not_jsonl', notJsonlMessage(path), 'Claude Code keeps sessions as .jsonl files under ~/.claude/projects.');
+    let st;
+    try {
+      st = statSync(path);
+    } catch {
+      return fail('not_found', `${path} does not exist (any more).`, 'Refresh the session list.');
+    }
+    if (!st.isFile()) return fail('unreadable', `${path} is not a file.`);
+    const hit = this.opened.get(path);
+    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return ok(hit);
+    const loaded = loadSessionWithSubagents(path);
+    const fatal = fatalMessage(loaded.session);
+    if (fatal) return fail('not_a_transcript', fatal, 'Glassbox reads Claude Code session transcripts (~/.claude/projects/<project>/<session>.jsonl).');
+    const entry: Opened = {
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+      loaded,
+      bytes: fileBytes(path),
+      external: !this.catalog.roots().some((r) => path.startsWith(r + '/')),
+      snapshots: new Map(),
+    };
+    this.remember(path, entry);
+    return ok(entry);
+  }
+
+  private fileOpen(args: ArgsOf<'file:open'>): Result<FileOpened> {
+    if ('path' in args) {
+      const o = this.open(args.path);
+      if (!o.ok) return o;
+      const s = o.value.loaded.session;
+      return ok({ path: args.path, title: s.title ?? s.firstPrompt?.slice(0, 140) ?? basename(args.path), sessionId: s.id, problems: s.problems });
+    }
+    if (extname(args.name).toLowerCase() !== '.jsonl') {
+      return fail('not_jsonl', notJsonlMessage(args.name), 'Drop a session transcript: a .jsonl file from ~/.claude/projects/<project>/.');
+    }
+    const buf = Buffer.from(args.text, 'utf8');
+    const key = `${UPLOAD_PREFIX}${createHash('sha256').update(buf).digest('hex').slice(0, 16)}/${basename(args.name)}`;
+    const session = parseBuffer(buf, args.name, basename(args.name).replace(/\.jsonl$/i, ''));
+    const fatal = fatalMessage(session);
+    if (fatal) return fail('not_a_transcript', fatal, 'Glassbox reads Claude Code session transcripts; nothing was written.');
+    this.uploads.set(key, buf);
+    this.remember(key, { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), external: true, snapshots: new Map() });
+    return ok({ path: key, title: session.title ?? session.firstPrompt?.slice(0, 140) ?? args.name, sessionId: session.id, problems: session.problems });
+  }
+
+  private remember(key: string, entry: Opened): void {
+    this.opened.delete(key);
+    this.opened.set(key, entry);
+    while (this.opened.size > MAX_OPEN) {
+      const oldest = this.opened.keys().next().value as string;
+      this.opened.delete(oldest);
+      this.uploads.delete(oldest);
+    }
+  }
+}
+
+function notJsonlMessage(name: string): string {
+  const ext = extname(name);
+  return `${basename(name)} is not a session transcript: Glassbox opens .jsonl files${ext ? `, and this is a ${ext} file` : ''}. Nothing was written.`;
+}
+
+function fatalMessage(session: Session): string | null {
+  if (!isFatal(session.problems)) return null;
+  const p = session.problems.find((q) => q.severity === 'error');
+  const code = p?.code;
+  if (code === 'file_empty') return `${basename(session.path)} is empty: there is no session in it. Nothing was written.`;
+  if (code === 'not_a_transcript') return `${basename(session.path)} is not a Claude Code transcript: no line holds a user, assistant or session record. Nothing was written.`;
+  return p?.message ?? 'The file cannot be read.';
+}

@@ -1,0 +1,130 @@
+import { openIndex, watchRoots, type SessionIndex, type SessionRow as IndexRow, type RootWatcher } from '@glassbox/store';
+import type { IndexProgress, SessionRow, SessionSort } from '@glassbox/contract';
+import type { AgentRegistry } from '@glassbox/core';
+import type { CatalogChange, SessionCatalog } from './catalog';
+import { LIVE_MS } from './scan-catalog';
+
+const STAGE: Record<string, string> = { discover: 'Looking for sessions', list: 'Listing', summary: 'Reading', analysis: 'Analysing' };
+
+const SORT: Record<SessionSort, 'activity' | 'size' | 'tokens' | 'reclaimable'> = {
+  activity: 'activity',
+  size: 'size',
+  context: 'tokens',
+  reclaimable: 'reclaimable',
+};
+
+/**
+ * The session list from the store's SQLite index (incremental, worker-thread summaries and analyses,
+ * chokidar watcher): what the app uses. The scan catalog is the fallback when the index cannot open.
+ */
+export class IndexCatalog implements SessionCatalog {
+  private readonly index: SessionIndex;
+  private readonly forks = new Set<string>();
+  private watcher: RootWatcher | null = null;
+
+  constructor(options: { roots: string[]; dataDir: string; agents?: AgentRegistry; workers?: number; nativeBinding?: string; workerUrl?: URL }) {
+    this.index = openIndex({
+      roots: options.roots,
+      ...(options.agents ? { agents: options.agents } : {}),
+      dataDir: options.dataDir,
+      ...(options.workers === undefined ? {} : { workers: options.workers }),
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+      ...(options.workerUrl ? { workerUrl: options.workerUrl } : {}),
+    });
+  }
+
+  roots(): string[] {
+    return [...this.index.roots];
+  }
+
+  notices(): string[] {
+    return [...this.index.notices];
+  }
+
+  list(sort: SessionSort = 'activity'): SessionRow[] {
+    return this.index
+      .list({ sort: SORT[sort] })
+      .filter((r) => r.kind === 'session')
+      .map((r) => this.toRow(r));
+  }
+
+  search(query: string): Set<string> {
+    try {
+      return new Set(this.index.list({ search: query }).map((r) => r.path));
+    } catch {
+      // A query the full-text engine cannot parse matches titles and projects only.
+      return new Set();
+    }
+  }
+
+  async refresh(onProgress: (p: IndexProgress) => void): Promise<void> {
+    onProgress({ phase: 'scanning', done: 0, total: 0 });
+    const report = await this.index.refresh({
+      onProgress: (p) =>
+        onProgress(
+          p.phase === 'done'
+            ? { phase: 'done', done: p.files, total: p.filesTotal }
+            : { phase: 'indexing', done: p.files, total: p.filesTotal, current: STAGE[p.phase] ?? 'Indexing' },
+        ),
+    });
+    onProgress({ phase: 'done', done: report.files, total: report.files });
+  }
+
+  update(path: string): SessionRow | null {
+    const row = this.index.get(path)[0];
+    return row && row.kind === 'session' ? this.toRow(row) : null;
+  }
+
+  async add(path: string): Promise<SessionRow | null> {
+    const row = await this.index.indexFile(path);
+    return row.kind === 'session' ? this.toRow(row) : null;
+  }
+
+  markFork(path: string): void {
+    this.forks.add(path);
+  }
+
+  watch(onChange: (change: CatalogChange) => void): () => void {
+    if (!this.watcher) {
+      this.watcher = watchRoots(this.index, (c) => {
+        if (c.kind !== 'session') return;
+        const reason = c.type === 'removed' ? 'removed' : c.reason === 'new' ? 'added' : c.reason === 'appended' ? 'appended' : 'changed';
+        onChange({ path: c.path, reason, row: c.row ? this.toRow(c.row) : null });
+      });
+    }
+    return () => {
+      void this.watcher?.close();
+      this.watcher = null;
+    };
+  }
+
+  close(): void {
+    void this.watcher?.close();
+    this.watcher = null;
+    void this.index.close();
+  }
+
+  private toRow(r: IndexRow): SessionRow {
+    const whole = r.contextTokens ?? r.estimatedTokens ?? 0;
+    const reclaim = r.reclaimableTokens ?? 0;
+    const last = Date.parse(r.lastActivity);
+    return {
+      id: r.sessionId,
+      path: r.path,
+      projectDir: r.project,
+      project: r.cwd ? (r.cwd.split(/[\\/]/).filter(Boolean).pop() ?? r.project) : r.project,
+      cwd: r.cwd,
+      title: r.title ?? r.firstPrompt?.split('\n')[0]?.slice(0, 140) ?? null,
+      lastActivity: r.lastActivity,
+      bytes: r.size,
+      contextTokens: r.contextTokens,
+      estimatedTokens: r.estimatedTokens ?? 0,
+      reclaimableTokens: reclaim,
+      reclaimableShare: whole > 0 ? Math.min(1, reclaim / whole) : 0,
+      live: Number.isFinite(last) && Date.now() - last < LIVE_MS,
+      fork: this.forks.has(r.path),
+      subagents: r.subagents,
+      problem: r.stage === 'unreadable' ? (r.problemNote ?? 'unreadable') : null,
+    };
+  }
+}

@@ -1,0 +1,56 @@
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { homedir } from 'node:os';
+import { defaultAgents } from '@glassbox/agents';
+import type { AgentRegistry } from '@glassbox/core';
+import { defaultDataDir } from '@glassbox/store';
+import { defaultEngine } from './engine-default';
+import { EngineHost, type HostOptions } from './host';
+import { IndexCatalog } from './index-catalog';
+import { ScanCatalog } from './scan-catalog';
+
+export { EngineHost, type HostOptions } from './host';
+export { startUiServer, CSP, type UiServer, type UiServerOptions } from './http-server';
+export { defaultEngine } from './engine-default';
+export { ScanCatalog } from './scan-catalog';
+export type { Engine } from './engine';
+
+/** The bundled sample sessions: the generated corpus in a checkout (a packaged app passes its own). */
+export const DEFAULT_SAMPLES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../fixtures/corpus/generated');
+
+export { defaultDataDir };
+
+/**
+ * A host with the machine's defaults: every agent's roots (e.g. CLAUDE_CONFIG_DIR), data from GLASSBOX_DATA_DIR, the
+ * session list from the store's SQLite index — or, if the index cannot open (a better-sqlite3 built
+ * for another ABI), from a plain scan, with a notice on stderr.
+ */
+export function createHost(
+  env: NodeJS.ProcessEnv,
+  overrides: Partial<HostOptions> = {},
+  onNotice: (text: string) => void = () => {},
+  index: { workers?: number; nativeBinding?: string } = {},
+  agents: AgentRegistry = defaultAgents(),
+): EngineHost {
+  const roots = overrides.roots ?? agents.roots(env, env['HOME'] ?? homedir()).map((r) => r.root);
+  const dataDir = overrides.dataDir ?? defaultDataDir(env);
+  return new EngineHost({
+    mode: 'browser',
+    roots,
+    dataDir,
+    samplesDir: env['GLASSBOX_SAMPLES_DIR'] ?? DEFAULT_SAMPLES_DIR,
+    engine: defaultEngine(),
+    watch: true,
+    catalog: ({ engine, repoRootFor }) => {
+      try {
+        const catalog = new IndexCatalog({ roots, dataDir, agents, ...index });
+        for (const n of catalog.notices()) onNotice(n);
+        return catalog;
+      } catch (error) {
+        onNotice(`The session index could not open (${(error as Error).message}); listing sessions by scanning instead.`);
+        return new ScanCatalog(roots, engine, repoRootFor);
+      }
+    },
+    ...overrides,
+  });
+}

@@ -1,0 +1,157 @@
+import type { ClassifiedSnapshot, Proof, Segment, Session } from '@glassbox/core';
+import type { SegmentDetail } from '@glassbox/contract';
+import type { SourceBytes } from './source-bytes';
+
+/** The inspector shows at most this much text; the rest is counted, not sent. */
+const DISPLAY_CAP = 2 * 1024 * 1024;
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/** The segment's payload as the model sees it, read from the record's own line (never from a cache). */
+export function segmentContent(session: Session, segment: Segment, bytes: SourceBytes): string {
+  const node = session.nodes.get(segment.uuid);
+  if (!node) return segment.preview;
+  let record: Json;
+  try {
+    record = JSON.parse(bytes.line(node.offset, node.length)) as Json;
+  } catch {
+    return segment.preview;
+  }
+  if (!isObj(record)) return segment.preview;
+  const message = record['message'];
+  const content = isObj(message) ? message['content'] : undefined;
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    const block = content[segment.blockIndex];
+    if (segment.kind === 'tool-input' && isObj(block)) return toolInputText(block['input'] ?? block);
+    if (block !== undefined) return blockText(block);
+  }
+  if (record['attachment'] !== undefined) return pretty(record['attachment']);
+  if (typeof record['content'] === 'string') return record['content'];
+  return segment.preview;
+}
+
+/** A tool call's input as fields, with multi-line strings (an Edit's text, a Write's content) shown as text. */
+function toolInputText(input: Json): string {
+  if (!isObj(input)) return pretty(input);
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(input)) {
+    if (typeof v === 'string' && v.includes('\n')) out.push(`${k}:`, ...v.split('\n').map((l) => `  ${l}`));
+    else out.push(`${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  }
+  return out.join('\n');
+}
+
+function blockText(block: Json): string {
+  if (!isObj(block)) return typeof block === 'string' ? block : pretty(block);
+  switch (block['type']) {
+    case 'text':
+      return str(block['text']);
+    case 'thinking':
+      return str(block['thinking']);
+    case 'redacted_thinking':
+      return '[redacted thinking: encrypted by the provider]';
+    case 'tool_use':
+      return toolInputText(block['input'] ?? null);
+    case 'tool_result': {
+      const c = block['content'];
+      if (typeof c === 'string') return c;
+      if (Array.isArray(c)) return c.map((part) => (isObj(part) && part['type'] === 'text' ? str(part['text']) : `[${isObj(part) ? str(part['type']) : 'part'}]`)).join('\n');
+      return '';
+    }
+    case 'image':
+      return '[image]';
+    default:
+      return pretty(block);
+  }
+}
+
+export function detailOf(
+  session: Session,
+  snapshot: ClassifiedSnapshot,
+  segment: Segment,
+  bytes: SourceBytes,
+): SegmentDetail {
+  const full = segmentContent(session, segment, bytes);
+  const contentBytes = Buffer.byteLength(full, 'utf8');
+  const truncated = full.length > DISPLAY_CAP;
+  return {
+    segment,
+    content: truncated ? full.slice(0, DISPLAY_CAP) : full,
+    contentBytes,
+    truncated,
+    explanation: explain(segment, snapshot),
+    provedBy: provedBy(segment.proof, snapshot),
+  };
+}
+
+/** The proof in one plain sentence. */
+export function explain(segment: Segment, snapshot: ClassifiedSnapshot): string {
+  const p = segment.proof;
+  if (!p) {
+    if (segment.class !== 'live') return `Classified ${segment.class}.`;
+    if (segment.isError) return 'Live: errors are never evicted — they explain what went wrong.';
+    if (segment.kind === 'thinking') return 'Live: thinking blocks are never modified (the API rejects changed thinking).';
+    if (segment.kind === 'prompt' || segment.kind === 'assistant-text') return 'Live: prose is never evicted.';
+    if (segment.kind === 'compact-summary') return 'Live: the compaction summary carries everything before it.';
+    if (segment.protected) return 'Live: it is in the protected tail of the conversation.';
+    return 'Live: nothing proves it dead, so it stays.';
+  }
+  const when = (iso: string | undefined) => (iso ? ` at ${shortTime(iso)}` : '');
+  const rel = (path: string) => relative(path, snapshot.session.cwd);
+  switch (p.class) {
+    case 'gone':
+      return `The file ${rel(p.path)} no longer exists: ${p.checkedPath} was checked${when(p.checkedAt)} and is missing.`;
+    case 'stale-drift':
+      return `The file ${rel(p.path)} changed since it was read: ${rangeText(p.range)} as captured differ from the file now (${p.checkedPath}, checked${when(p.checkedAt)}).`;
+    case 'stale-superseded': {
+      const ref = snapshot.segments.find((s) => s.id === p.by.segmentId);
+      const byTime = p.by.timestamp ?? ref?.timestamp;
+      const later = `A later ${p.by.kind} of ${rel(p.path)} (line ${p.by.line}${when(byTime)})`;
+      if (segment.kind === 'tool-input') return `${later} shows the file as it is after this change, so the text this ${segment.toolName ?? 'edit'} carries is no longer needed.`;
+      return p.by.kind === 'write'
+        ? `${later} replaced the whole file, so this read of ${rangeText(p.range)} is out of date.`
+        : `${later} covers ${rangeText(p.range)} of this read.`;
+    }
+    case 'duplicate':
+      return `An identical copy (${p.bytes.toLocaleString()} bytes, sha-256 ${p.hash.slice(0, 12)}…) is kept at line ${p.kept.line}; this is one of ${p.copies} copies.`;
+    case 'spent':
+      return `Inferred, not proven: ${p.reason}`;
+  }
+}
+
+function shortTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isFinite(d.getTime()) ? d.toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : iso;
+}
+
+function relative(path: string, cwd: string | null): string {
+  return cwd && path.startsWith(cwd + '/') ? path.slice(cwd.length + 1) : path;
+}
+
+function rangeText(r: { startLine: number; endLine: number; full: boolean }): string {
+  return r.full ? 'the whole file' : `lines ${r.startLine}–${r.endLine}`;
+}
+
+function provedBy(p: Proof | undefined, snapshot: ClassifiedSnapshot): SegmentDetail['provedBy'] {
+  if (!p) return null;
+  const ref = p.class === 'stale-superseded' ? p.by : p.class === 'duplicate' ? p.kept : null;
+  if (!ref) return null;
+  const target = snapshot.segments.find((s) => s.id === ref.segmentId);
+  const label = p.class === 'stale-superseded' ? `the later ${p.by.kind} (line ${ref.line})` : `the kept copy (line ${ref.line})`;
+  return { segmentId: target?.id ?? ref.segmentId, line: ref.line, label };
+}
+
+function isObj(v: Json | undefined): v is { [k: string]: Json } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+function str(v: Json | undefined): string {
+  return typeof v === 'string' ? v : '';
+}
+function pretty(v: Json | undefined): string {
+  try {
+    return JSON.stringify(v, null, 2) ?? '';
+  } catch {
+    return String(v);
+  }
+}

@@ -1,0 +1,40 @@
+// Test support: a temporary CLAUDE_CONFIG_DIR seeded from the corpus copied into the repository.
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const GENERATED = join(REPO_ROOT, 'fixtures/corpus/generated');
+
+export interface Seeded {
+  dir: string;
+  configDir: string;
+  projectsDir: string;
+  dataDir: string;
+  /** Scenario name → its session file in the seeded projects folder. */
+  sessions: Record<string, string>;
+  /** Recorded cwd → the scenario's project-after folder. */
+  repoMap: Record<string, string>;
+  cleanup(): void;
+}
+
+export function seedConfigDir(scenarios: string[]): Seeded {
+  const dir = mkdtempSync(join(tmpdir(), 'glassbox-desktop-'));
+  const configDir = join(dir, 'claude');
+  const projectsDir = join(configDir, 'projects');
+  const sessions: Record<string, string> = {};
+  const repoMap: Record<string, string> = {};
+  for (const name of scenarios) {
+    const manifest = JSON.parse(readFileSync(join(GENERATED, name, 'manifest.json'), 'utf8')) as {
+      project_slug: string;
+      session_ids: string[];
+      cwd: string;
+    };
+    const target = join(projectsDir, manifest.project_slug);
+    cpSync(join(GENERATED, name, 'claude-project'), target, { recursive: true });
+    sessions[name] = join(target, `${manifest.session_ids[0]}.jsonl`);
+    repoMap[manifest.cwd] = join(GENERATED, name, 'project-after');
+  }
+  return { dir, configDir, projectsDir, dataDir: join(dir, 'data'), sessions, repoMap, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}

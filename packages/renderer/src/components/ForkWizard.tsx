@@ -1,0 +1,256 @@
+import { useEffect, useState } from 'react';
+import { PROVABLE_CLASSES, type DeadClass } from '@glassbox/core';
+import type { ForkPreview, ForkWritten, IpcError } from '@glassbox/contract';
+import { CLASS_COLOUR, CLASS_LABEL, HATCHED } from '../palette';
+import { exact, humanTokens } from '../format';
+import { useApp } from '../store';
+
+type Step = 'classes' | 'preview' | 'checks' | 'written';
+const STEPS: { id: Step; label: string }[] = [
+  { id: 'classes', label: 'Classes' },
+  { id: 'preview', label: 'Preview' },
+  { id: 'checks', label: 'Checks' },
+  { id: 'written', label: 'Written' },
+];
+const ALL: DeadClass[] = ['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'];
+
+/** classes → preview → validation checklist → write → the new session and how to resume it. */
+export function ForkWizard() {
+  const view = useApp((s) => s.view);
+  const api = useApp((s) => s.api);
+  const path = useApp((s) => s.selectedPath);
+  const close = () => useApp.getState().setWizardOpen(false);
+  const [step, setStep] = useState<Step>('classes');
+  const [classes, setClasses] = useState<DeadClass[]>([...PROVABLE_CLASSES]);
+  const [preview, setPreview] = useState<ForkPreview | null>(null);
+  const [written, setWritten] = useState<ForkWritten | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<IpcError | null>(null);
+  const [copied, setCopied] = useState(false);
+  /** Exchanges at the end that are never touched; empty = the engine's default. */
+  const [protect, setProtect] = useState('');
+  const protectTail = protect.trim() === '' ? undefined : Math.max(0, Math.min(1000, Math.round(Number(protect)) || 0));
+  const forkArgs = () => (protectTail === undefined ? { path: path ?? '', classes } : { path: path ?? '', classes, protectTail });
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') close();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  if (!view || !path) return null;
+  const byClass = view.snapshot.reclaimable.byClass;
+
+  const runPreview = async () => {
+    setBusy(true);
+    setError(null);
+    const r = await api.invoke('fork:preview', forkArgs());
+    setBusy(false);
+    if (!r.ok) return setError(r.error);
+    setPreview(r.value);
+    setStep('preview');
+  };
+  const write = async () => {
+    setBusy(true);
+    setError(null);
+    const r = await api.invoke('fork:write', forkArgs());
+    setBusy(false);
+    if (!r.ok) return setError(r.error);
+    setWritten(r.value);
+    setStep('written');
+    void useApp.getState().loadSessions();
+  };
+
+  return (
+    <div className="sheet-backdrop" role="presentation" onClick={close}>
+      <section className="sheet" role="dialog" aria-modal="true" aria-label="Fork wizard" data-testid="fork-wizard" onClick={(e) => e.stopPropagation()}>
+        <header className="sheet-head">
+          <h2>Fork a cleaned session</h2>
+          <ol className="steps">
+            {STEPS.map((s, i) => (
+              <li key={s.id} className={s.id === step ? 'on' : STEPS.findIndex((x) => x.id === step) > i ? 'done' : ''}>
+                {i + 1}. {s.label}
+              </li>
+            ))}
+          </ol>
+          <button type="button" className="close" onClick={close} aria-label="Close">
+            ×
+          </button>
+        </header>
+        <p className="dim sheet-sub">The original is never changed. A new session file is written beside it, only after every check passes.</p>
+
+        {step === 'classes' ? (
+          <div className="sheet-body">
+            <h3>What to remove</h3>
+            <ul className="class-picks">
+              {ALL.map((k) => (
+                <li key={k}>
+                  <label>
+                    <input
+                      type="checkbox"
+                      checked={classes.includes(k)}
+                      onChange={(e) => setClasses(e.target.checked ? [...classes, k] : classes.filter((c) => c !== k))}
+                      data-testid={`pick-${k}`}
+                    />
+                    <span className={`swatch${HATCHED.has(k) ? ' hatched' : ''}`} style={{ background: CLASS_COLOUR[k] }} />
+                    <span className="pick-name">{CLASS_LABEL[k]}</span>
+                    <span className="dim">
+                      {k === 'spent' && !view.snapshot.classes.enabled.includes('spent')
+                        ? 'inferred, not proven — off by default'
+                        : `${byClass[k].segments} segment(s), ${humanTokens(byClass[k].tokens)} tokens`}
+                    </span>
+                  </label>
+                </li>
+              ))}
+            </ul>
+            <label className="protect">
+              Never touch the last{' '}
+              <input type="number" min={0} max={1000} value={protect} placeholder="3" onChange={(e) => setProtect(e.target.value)} aria-label="Exchanges to protect" data-testid="protect" />{' '}
+              exchanges
+            </label>
+            <p className="dim small">The lossless default removes only what is proven dead. Errors, prose, thinking, the compaction summary and the last exchanges are never touched.</p>
+          </div>
+        ) : null}
+
+        {step === 'preview' && preview ? (
+          <div className="sheet-body" data-testid="fork-preview">
+            <div className="figures">
+              <Figure label="before" value={preview.tokensBefore} />
+              <Figure label="after" value={preview.tokensAfter} />
+              <Figure label="removed" value={preview.reclaimed} />
+              <Figure label="tombstones" value={preview.tombstoneTokens} />
+              <Figure label="net saved" value={preview.netReclaimed} strong />
+            </div>
+            {preview.largest.length > 0 ? (
+              <>
+                <h3>Largest removals</h3>
+                <table className="removals">
+                  <tbody>
+                    {preview.largest.map((a) => (
+                      <tr key={a.segmentId}>
+                        <td>
+                          <span className="swatch" style={{ background: CLASS_COLOUR[a.class] }} /> {CLASS_LABEL[a.class]}
+                        </td>
+                        <td className="src" title={a.source}>
+                          {a.source}
+                        </td>
+                        <td className="num">{humanTokens(a.tokensFreed)}</td>
+                        <td className="dim num">line {a.line}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </>
+            ) : null}
+            {preview.reasons.length > 0 ? (
+              <ul className="reasons">
+                {preview.reasons.map((r) => (
+                  <li key={r}>{r}</li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
+        ) : null}
+
+        {step === 'checks' && preview ? (
+          <div className="sheet-body">
+            <h3>Checks the fork must pass</h3>
+            <ul className="checks" data-testid="fork-checks">
+              {preview.checks.map((c) => (
+                <li key={c.id} className={c.ok ? 'pass' : 'fail'} data-check={c.id} data-ok={c.ok}>
+                  <span className="mark">{c.ok ? '✓' : '✗'}</span>
+                  <span>{c.label}</span>
+                  {!c.ok || c.detail !== 'passes' ? <span className="dim small detail">{c.detail}</span> : null}
+                </li>
+              ))}
+            </ul>
+            {!preview.canWrite ? <p className="warn">Writing is disabled: a check fails. Nothing will be written.</p> : null}
+          </div>
+        ) : null}
+
+        {step === 'written' && written ? (
+          <div className="sheet-body" data-testid="fork-written">
+            <h3>Fork written — {humanTokens(written.netReclaimed)} tokens lighter</h3>
+            <dl className="written">
+              <dt>session id</dt>
+              <dd>
+                <code data-testid="fork-id">{written.sessionId}</code>
+              </dd>
+              <dt>file</dt>
+              <dd>
+                <code>{written.path}</code>
+              </dd>
+              <dt>resume it</dt>
+              <dd className="cmd">
+                <code data-testid="resume-command">{written.resumeCommand}</code>
+                <button
+                  type="button"
+                  onClick={() => {
+                    void navigator.clipboard?.writeText(written.resumeCommand).then(
+                      () => setCopied(true),
+                      () => setCopied(false),
+                    );
+                  }}
+                >
+                  {copied ? 'Copied' : 'Copy'}
+                </button>
+              </dd>
+            </dl>
+            <p className="dim small">Run it from the project folder. The fork also appears in the session list.</p>
+          </div>
+        ) : null}
+
+        {error ? (
+          <div className="error-box" role="alert" data-testid="fork-error">
+            <p>{error.message}</p>
+            {error.hint ? <p className="dim small">{error.hint}</p> : null}
+          </div>
+        ) : null}
+
+        <footer className="sheet-foot">
+          {step === 'classes' ? (
+            <button type="button" className="primary" disabled={busy || classes.length === 0} onClick={() => void runPreview()} data-testid="fork-next">
+              {busy ? 'Planning…' : 'Preview'}
+            </button>
+          ) : null}
+          {step === 'preview' ? (
+            <>
+              <button type="button" onClick={() => setStep('classes')}>
+                Back
+              </button>
+              <button type="button" className="primary" onClick={() => setStep('checks')} data-testid="fork-next">
+                Check
+              </button>
+            </>
+          ) : null}
+          {step === 'checks' && preview ? (
+            <>
+              <button type="button" onClick={() => setStep('preview')}>
+                Back
+              </button>
+              <button type="button" className="primary" disabled={busy || !preview.canWrite} onClick={() => void write()} data-testid="fork-write">
+                {busy ? 'Writing…' : 'Write fork'}
+              </button>
+            </>
+          ) : null}
+          {step === 'written' ? (
+            <button type="button" className="primary" onClick={close}>
+              Done
+            </button>
+          ) : null}
+        </footer>
+      </section>
+    </div>
+  );
+}
+
+function Figure({ label, value, strong }: { label: string; value: number; strong?: boolean }) {
+  return (
+    <div className={`figure${strong ? ' strong' : ''}`} title={`${exact(value)} tokens`}>
+      <div className="fig-num">{humanTokens(value)}</div>
+      <div className="dim small">{label}</div>
+    </div>
+  );
+}

@@ -1,0 +1,213 @@
+import { create } from 'zustand';
+import type {
+  FileOpenArgs,
+  GlassboxApi,
+  IndexProgress,
+  IpcError,
+  SampleSession,
+  SegmentDetail,
+  SessionChanged,
+  SessionRow,
+  SessionSort,
+  SnapshotView,
+} from '@glassbox/contract';
+import { pickTransport } from './api';
+
+export type GroupBy = 'class' | 'source';
+
+export interface Notice {
+  kind: 'error' | 'info';
+  message: string;
+  hint?: string;
+}
+
+export interface AppState {
+  api: GlassboxApi;
+  // Session browser
+  sessions: SessionRow[];
+  roots: string[];
+  samples: SampleSession[];
+  progress: IndexProgress;
+  query: string;
+  sort: SessionSort;
+  listLoaded: boolean;
+  /** Rows just changed on disk, for a brief highlight. */
+  flashed: Record<string, number>;
+  // Window
+  selectedPath: string | null;
+  view: SnapshotView | null;
+  viewLoading: boolean;
+  viewError: IpcError | null;
+  groupBy: GroupBy;
+  zoom: string[];
+  withSpent: boolean;
+  /** The model of the next request the window is drawn for; null: the one the client would resume on. */
+  model: string | null;
+  /** Draw the system prompt, tools and memory (reported minus transcript) in the treemap. */
+  showUnattributed: boolean;
+  // Inspector
+  selectedSegmentId: string | null;
+  detail: SegmentDetail | null;
+  detailLoading: boolean;
+  // Chrome
+  wizardOpen: boolean;
+  notice: Notice | null;
+
+  loadSessions(): Promise<void>;
+  setQuery(q: string): void;
+  setSort(s: SessionSort): void;
+  openSession(path: string): Promise<void>;
+  reloadView(): Promise<void>;
+  setGroupBy(g: GroupBy): void;
+  setZoom(z: string[]): void;
+  setWithSpent(v: boolean): void;
+  setModel(m: string | null): void;
+  setShowUnattributed(v: boolean): void;
+  selectSegment(id: string | null): Promise<void>;
+  openFile(args: FileOpenArgs): Promise<void>;
+  applyChange(change: SessionChanged): void;
+  setWizardOpen(v: boolean): void;
+  notify(n: Notice | null): void;
+  mapRepo(cwd: string, folder: string): Promise<boolean>;
+}
+
+let listSeq = 0;
+/** A burst of file changes (first indexing, a live session streaming) becomes one list and one view reload. */
+let listTimer: ReturnType<typeof setTimeout> | undefined;
+let viewTimer: ReturnType<typeof setTimeout> | undefined;
+const LIST_DEBOUNCE_MS = 120;
+const VIEW_DEBOUNCE_MS = 150;
+let viewSeq = 0;
+let detailSeq = 0;
+
+export const useApp = create<AppState>()((set, get) => ({
+  api: pickTransport(),
+  sessions: [],
+  roots: [],
+  samples: [],
+  progress: { phase: 'idle', done: 0, total: 0 },
+  query: '',
+  sort: 'activity',
+  listLoaded: false,
+  flashed: {},
+  selectedPath: null,
+  view: null,
+  viewLoading: false,
+  viewError: null,
+  groupBy: 'class',
+  zoom: [],
+  withSpent: false,
+  model: null,
+  showUnattributed: true,
+  selectedSegmentId: null,
+  detail: null,
+  detailLoading: false,
+  wizardOpen: false,
+  notice: null,
+
+  async loadSessions() {
+    const seq = ++listSeq;
+    const { api, query, sort } = get();
+    const r = await api.invoke('sessions:list', { query, sort });
+    if (seq !== listSeq) return;
+    if (!r.ok) return set({ notice: { kind: 'error', message: r.error.message, ...(r.error.hint ? { hint: r.error.hint } : {}) }, listLoaded: true });
+    set({ sessions: r.value.sessions, roots: r.value.roots, samples: r.value.samples, progress: r.value.progress, listLoaded: true });
+  },
+  setQuery(q) {
+    set({ query: q });
+    void get().loadSessions();
+  },
+  setSort(s) {
+    set({ sort: s });
+    void get().loadSessions();
+  },
+
+  async openSession(path) {
+    const seq = ++viewSeq;
+    set({ selectedPath: path, viewLoading: true, viewError: null, zoom: [], selectedSegmentId: null, detail: null, wizardOpen: false, model: null });
+    const r = await get().api.invoke('session:snapshot', { path, withSpent: get().withSpent });
+    if (seq !== viewSeq) return;
+    if (!r.ok) return set({ view: null, viewLoading: false, viewError: r.error });
+    set({ view: r.value, viewLoading: false });
+  },
+  async reloadView() {
+    const { selectedPath, api, withSpent, selectedSegmentId, model } = get();
+    if (!selectedPath) return;
+    const seq = ++viewSeq;
+    const r = await api.invoke('session:snapshot', model ? { path: selectedPath, withSpent, model } : { path: selectedPath, withSpent });
+    if (seq !== viewSeq) return;
+    if (!r.ok) return set({ viewError: r.error });
+    const stillThere = selectedSegmentId && r.value.snapshot.segments.some((s) => s.id === selectedSegmentId);
+    set({ view: r.value, viewError: null, ...(stillThere ? {} : { selectedSegmentId: null, detail: null }) });
+  },
+  setGroupBy(g) {
+    set({ groupBy: g, zoom: [] });
+  },
+  setZoom(z) {
+    set({ zoom: z });
+  },
+  setWithSpent(v) {
+    set({ withSpent: v });
+    void get().reloadView();
+  },
+  setModel(m) {
+    set({ model: m });
+    void get().reloadView();
+  },
+
+  setShowUnattributed(v) {
+    set({ showUnattributed: v, zoom: [] });
+  },
+
+  async selectSegment(id) {
+    const seq = ++detailSeq;
+    const { selectedPath, api } = get();
+    if (!id || !selectedPath) return set({ selectedSegmentId: null, detail: null });
+    set({ selectedSegmentId: id, detailLoading: true });
+    const r = await api.invoke('segment:detail', { path: selectedPath, segmentId: id });
+    if (seq !== detailSeq) return;
+    if (!r.ok) return set({ detail: null, detailLoading: false, notice: { kind: 'error', message: r.error.message, ...(r.error.hint ? { hint: r.error.hint } : {}) } });
+    set({ detail: r.value, detailLoading: false });
+  },
+
+  async openFile(args) {
+    const r = await get().api.invoke('file:open', args);
+    if (!r.ok) {
+      set({ notice: { kind: 'error', message: r.error.message, ...(r.error.hint ? { hint: r.error.hint } : {}) } });
+      return;
+    }
+    set({ notice: null });
+    await get().openSession(r.value.path);
+  },
+
+  applyChange(change) {
+    const { sessions, selectedPath } = get();
+    const rest = sessions.filter((s) => s.path !== change.path);
+    const next = change.row ? [...rest, change.row] : rest;
+    // Only growth flashes: the first indexing pass reports every file as new.
+    set({ sessions: next, ...(change.reason === 'appended' ? { flashed: { ...get().flashed, [change.path]: Date.now() } } : {}) });
+    // Re-sort and re-filter through the host so the list matches the query.
+    clearTimeout(listTimer);
+    listTimer = setTimeout(() => void get().loadSessions(), LIST_DEBOUNCE_MS);
+    if (change.path === selectedPath && change.row) {
+      clearTimeout(viewTimer);
+      viewTimer = setTimeout(() => void get().reloadView(), VIEW_DEBOUNCE_MS);
+    }
+  },
+
+  setWizardOpen(v) {
+    set({ wizardOpen: v && get().view !== null });
+  },
+  notify(n) {
+    set({ notice: n });
+  },
+  async mapRepo(cwd, folder) {
+    const r = await get().api.invoke('repo:map', { cwd, folder });
+    if (!r.ok) {
+      set({ notice: { kind: 'error', message: r.error.message, ...(r.error.hint ? { hint: r.error.hint } : {}) } });
+      return false;
+    }
+    await get().reloadView();
+    return true;
+  },
+}));
