@@ -20,7 +20,7 @@ export interface ResidentWindow {
 }
 
 /**
- * Rebuilds the live branch the way the client does when it resumes (FORMAT.md A3.3): walk parents
+ * Rebuilds the live branch the way the client does when it resumes (docs/claude-code/transcript-format.md): walk parents
  * from the leaf to the last compaction boundary, splice in the segment the compaction preserved,
  * then re-collect the records of split responses and the results of parallel tool calls, which the
  * parent chain alone skips.
@@ -93,7 +93,7 @@ function walkToRoot(session: Session, leaf: ChainNode, problems: Problem[]): Cha
   return out.reverse();
 }
 
-/** The client re-links a missing parent to the closest earlier record within a few seconds (A3.3 step 3). */
+/** The client re-links a missing parent to the closest earlier record within a few seconds (docs/claude-code/). */
 function timestampFallback(session: Session, node: ChainNode, seen: Set<string>): ChainNode | undefined {
   if (!node.timestamp) return undefined;
   const t = Date.parse(node.timestamp);
