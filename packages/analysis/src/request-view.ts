@@ -39,7 +39,8 @@ export function applyRequestView(session: Session, window: ResidentWindow, optio
       }
     }
   }
-  dropUnpaired(window, drop);
+  // Pairing is a rule of the client's API; without the agent's policy nothing is assumed about it.
+  if (policy) dropUnpaired(window, drop);
 }
 
 /** A request carries a call only with its answer, and an answer only after its call. */
