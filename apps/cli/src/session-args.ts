@@ -1,11 +1,13 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { isFatal, type ClassifiedSnapshot, type Session } from '@glassbox/core';
 import { findSessionById, loadSessionWithSubagents, projectRoots } from '@glassbox/adapter-claude-code/node';
+import { fileKind } from '@glassbox/store';
 import { analyzeSession, DEFAULT_PROTECT_TAIL, mergePriceTables, validatePriceTable, type PriceTable } from '@glassbox/analysis';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
 import { UsageError } from './exit-codes';
+import { repoRootResolver } from './mappings';
 import type { CliIO } from './io';
 
 /** Options every session command shares. */
@@ -27,24 +29,73 @@ export function addSessionOptions(cmd: Command): Command {
     .option('--json', 'print JSON');
 }
 
-/** A path, or a session id found under the configured projects folders. */
+/**
+ * A path, or a session id found under the configured projects folders. Only regular files are ever
+ * read: a FIFO would block the read forever and a device never ends, so anything else (the session
+ * or one of its subagent files) is bad input, named. An id found in more than one project folder is
+ * ambiguous: the candidates are listed, none is picked.
+ */
 export function resolveSessionPath(arg: string, io: CliIO): string {
   const asPath = resolve(arg);
-  if (existsSync(asPath)) {
-    if (statSync(asPath).isDirectory()) throw new UsageError(`${asPath}: is a folder; give a session file (.jsonl) or a session id`);
-    return asPath;
-  }
+  if (existsSync(asPath)) return regularSession(asPath);
   if (/[\\/]/.test(arg) || arg.endsWith('.jsonl')) throw new UsageError(`${asPath}: no such file`);
   const roots = projectRoots(io.env);
   const { found } = findSessionById(arg, roots);
   if (found.length === 0) {
     throw new UsageError(`no session "${arg}" under ${roots.join(', ')} (set CLAUDE_CONFIG_DIR, or give the file's path)`);
   }
-  if (found.length > 1) {
-    const ids = [...new Set(found.map((f) => f.sessionId))];
-    if (ids.length > 1) throw new UsageError(`"${arg}" matches several sessions: ${ids.slice(0, 5).join(', ')}`);
+  // The same file reached through two roots (one linking to the other) is one candidate.
+  const byReal = new Map<string, { path: string; sessionId: string }>();
+  for (const f of found) byReal.set(realOr(f.path), f);
+  const candidates = [...byReal.values()];
+  if (candidates.length > 1) {
+    const list = candidates.slice(0, 8).map((c) => `  ${c.path}`).join('\n');
+    const more = candidates.length > 8 ? `\n  … and ${candidates.length - 8} more` : '';
+    throw new UsageError(`"${arg}" matches ${candidates.length} session files; give the path of the one you mean:\n${list}${more}`);
   }
-  return (found[0] as { path: string }).path;
+  return regularSession((candidates[0] as { path: string }).path);
+}
+
+function regularSession(path: string): string {
+  const st = statSync(path);
+  if (st.isDirectory()) throw new UsageError(`${path}: is a folder; give a session file (.jsonl) or a session id`);
+  if (!st.isFile()) throw new UsageError(`${path}: is ${fileKind(st)}, not a regular file; only transcript files are read`);
+  // Its subagent files are read with it: checked by their folder entries, without opening any.
+  const dir = dirname(path);
+  const id = basename(path).replace(/\.jsonl$/i, '');
+  const candidates = [
+    ...entries(dir).filter((n) => /^agent-.+\.jsonl$/i.test(n)).map((n) => join(dir, n)),
+    ...entries(join(dir, id, 'subagents')).filter((n) => /\.jsonl$/i.test(n)).map((n) => join(dir, id, 'subagents', n)),
+  ];
+  for (const sub of candidates) {
+    // A missing or unreadable one is reported by the loader as a problem; only what would block is refused.
+    let s;
+    try {
+      s = statSync(sub, { throwIfNoEntry: false });
+    } catch {
+      continue;
+    }
+    if (s && !s.isFile() && !s.isDirectory()) {
+      throw new UsageError(`${sub}: this subagent file is ${fileKind(s)}, not a regular file; only transcript files are read`);
+    }
+  }
+  return path;
+}
+
+function entries(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 export interface LoadedAnalysis {
@@ -58,8 +109,10 @@ export function loadAndAnalyze(arg: string, opts: SessionOptions, io: CliIO): Lo
   const path = resolveSessionPath(arg, io);
   const { session, subagents } = loadSessionWithSubagents(path);
   failOnFatal(session);
-  const repoRoot = opts.repo ? resolve(opts.repo) : null;
-  if (repoRoot && !existsSync(repoRoot)) throw new UsageError(`--repo ${repoRoot}: no such folder`);
+  const repo = opts.repo ? resolve(opts.repo) : null;
+  if (repo && !existsSync(repo)) throw new UsageError(`--repo ${repo}: no such folder`);
+  // --repo wins; else a folder mapping saved in the index (the same one the app's list uses).
+  const repoRoot = repoRootResolver(repo, io.env)(session.cwd);
   const snapshot = analyzeSession(session, nodeAnalysisPorts(), {
     repoRoot,
     withSpent: opts.withSpent === true,

@@ -1,4 +1,6 @@
 import {
+  DEAD_CLASSES,
+  INFERRED_CLASSES,
   PROVABLE_CLASSES,
   type ClassifiedSnapshot,
   type DeadClass,
@@ -52,7 +54,7 @@ export function analyzeSession(session: Session, ports: AnalysisPorts, options: 
   for (let i = 0; i < cal.reportedUpTo; i++) carried += segments[i]?.tokens ?? 0;
   const unattributedTokens = cal.reportedTokens === null ? 0 : Math.max(0, cal.reportedTokens - carried);
   const mirrorBytes = window.nodes.reduce((n, node) => n + node.mirrorBytes, 0);
-  const enabled: DeadClass[] = withSpent ? [...PROVABLE_CLASSES, 'spent'] : [...PROVABLE_CLASSES];
+  const enabled: DeadClass[] = withSpent ? [...DEAD_CLASSES] : [...PROVABLE_CLASSES];
 
   const problems = [...session.problems, ...window.problems];
   const cwdMissing = (repoRoot ?? session.cwd) !== null && !repoExists;
@@ -94,7 +96,7 @@ export function analyzeSession(session: Session, ports: AnalysisPorts, options: 
     turns: turnPoints(session),
     subagents: [...(options.subagents ?? []).map((sub) => linkedWindow(session, sub, viewOptions.now)), ...(session.inlineSubagents ?? [])],
     problems,
-    classes: { enabled, inferred: ['spent'] },
+    classes: { enabled, inferred: [...INFERRED_CLASSES] },
     checkedAt: ports.now().toISOString(),
   };
 }

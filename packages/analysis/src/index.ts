@@ -3,7 +3,9 @@ export { analyzeSession, DEFAULT_PROTECT_TAIL, type AnalyzeOptions } from './ana
 export { reconstructWindow, type ResidentWindow } from './resident';
 export { applyRequestView, requestSummary, type RequestViewOptions } from './request-view';
 export { buildSegments, SENT_KINDS } from './segments';
-export { planEviction, DEFAULT_MINIMUM_SAVINGS, type PlanOptions } from './plan';
+export { planEviction, withRefusals, exclusionsByReason, DEFAULT_MINIMUM_SAVINGS, type PlanOptions } from './plan';
+export { cacheModel, economicsOf, chooseForHorizon, totalCost, sessionTtl, type CacheModel, type CostedEviction, type EconomicsOptions } from './economics';
+export { folderFor } from './repo-map';
 export { tombstoneText, tombstoneTokens, deathReason, removedWhat, TOMBSTONE_TOKENS_ESTIMATE } from './tombstone';
 export { reclaimSummary, isReclaimable } from './reclaim';
 export { computeCost, type CostReport, type CostLine } from './cost';

@@ -52,6 +52,11 @@ export interface Block {
   sentWithModel?: string;
   /** What the block carries, for display, when its record type alone does not say (an attachment's hook name or file). */
   label?: string;
+  /**
+   * The payload is a Glassbox tombstone (see tombstone-format.ts): the archive hash prefix it names,
+   * '' when it names none. Set by the adapter from the text, so forks are recognised in any agent's files.
+   */
+  tombstone?: string;
 }
 
 /** A record that takes part in the conversation chain. */

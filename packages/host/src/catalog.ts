@@ -11,14 +11,21 @@ export interface SessionCatalog {
   list(sort?: 'activity' | 'size' | 'context' | 'reclaimable', search?: string): SessionRow[];
   /** Re-reads the roots; only changed files are summarised again. */
   refresh(onProgress: (p: IndexProgress) => void): Promise<void>;
+  /** Whether the list holds this exact path (the host lets the person open what the list shows). */
+  has?(path: string): boolean;
   /** The row for one file, summarised now if it changed; null when it is gone. */
   update(path: string): SessionRow | null;
   /** Full-text search beyond titles (prompts, paths, commands): the matching paths, when supported. */
   search?(query: string): Set<string>;
   /** Indexes a new file now (a fork just written), when the catalog needs telling. */
   add?(path: string): Promise<SessionRow | null>;
-  /** Marks a file as a fork written by Glassbox. */
-  markFork(path: string): void;
+  /** Folder mappings the catalog keeps across restarts (the index saves them); none for a plain scan. */
+  savedMappings?(): Record<string, string>;
+  /**
+   * Saves (or, with null, removes) a folder mapping and marks the sessions under that cwd for a new
+   * analysis; the next refresh applies it to their figures.
+   */
+  saveMapping(cwd: string, folder: string | null): void;
   /** Starts watching the roots; returns a stop function. */
   watch(onChange: (change: CatalogChange) => void): () => void;
   close(): void;

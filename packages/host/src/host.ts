@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
-import { basename, extname, join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename, extname, isAbsolute } from 'node:path';
 import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
 import type { LoadedSession } from '@glassbox/core';
-import { isFatal, type ClassifiedSnapshot, type Session } from '@glassbox/core';
+import { isFatal, windowFigures, type ClassifiedSnapshot, type Session } from '@glassbox/core';
+import { folderFor } from '@glassbox/analysis';
+import { checkMappingFolder } from '@glassbox/store';
+import type { ForkLineage } from '@glassbox/store/fork';
+import { rowsWithLineage, snapshotLineage } from './lineage';
 import {
   fail,
   isInvokeChannel,
@@ -13,14 +17,18 @@ import {
   type EventChannel,
   type EventMap,
   type FileOpened,
+  type ForkLineageView,
   type HostInfo,
   type IndexProgress,
   type InvokeChannel,
   type Result,
   type ResultOf,
+  type SessionRow,
 } from '@glassbox/contract';
 import { matchesQuery, sortRows, type SessionCatalog } from './catalog';
 import type { Engine } from './engine';
+import { Grants } from './grants';
+import { positionsOnly } from './problem-text';
 import { loadSamples, type SampleSet } from './samples';
 import { ScanCatalog } from './scan-catalog';
 import { detailOf } from './segment-detail';
@@ -52,7 +60,9 @@ interface Opened {
   loaded: LoadedSession;
   bytes: SourceBytes;
   external: boolean;
-  /** By `withSpent` and model (see `snapshotKey`). */
+  /** Dropped bytes: their recorded working directory is not this machine's unless mapped (repo:map). */
+  upload: boolean;
+  /** By `withSpent` and model (see `snapshotOf`). */
   snapshots: Map<string, ClassifiedSnapshot>;
 }
 
@@ -70,6 +80,7 @@ export class EngineHost {
   private readonly repoMap: Record<string, string>;
   private readonly samples: SampleSet;
   private readonly catalog: SessionCatalog;
+  private readonly grants: Grants;
   private progress: IndexProgress = { phase: 'idle', done: 0, total: 0 };
   private refreshing: Promise<void> | null = null;
   private stopWatch: (() => void) | null = null;
@@ -81,6 +92,13 @@ export class EngineHost {
     this.catalog = options.catalog
       ? options.catalog({ engine: options.engine, repoRootFor })
       : new ScanCatalog(options.roots, options.engine, repoRootFor);
+    // Mappings saved by an earlier run; this run's (--repo) take precedence.
+    this.repoMap = { ...this.samples.repoMap, ...(this.catalog.savedMappings?.() ?? {}), ...(options.repoMap ?? {}) };
+    this.grants = new Grants(
+      () => this.catalog.roots(),
+      (path) => this.catalog.has?.(path) ?? false,
+    );
+    for (const s of this.samples.sessions) this.grants.grant(s.path);
   }
 
   /** Indexes the roots and (optionally) starts watching them. Resolves when the first pass is done. */
@@ -139,7 +157,7 @@ export class EngineHost {
           this.catalog.list(a.sort ?? 'activity').filter((r) => matchesQuery(r, query) || deep.has(r.path)),
           a.sort ?? 'activity',
         );
-        return ok({ sessions: rows, roots: this.catalog.roots(), progress: this.progress, samples: this.samples.sessions }) as R;
+        return ok({ sessions: this.withLineage(rows), roots: this.catalog.roots(), progress: this.progress, samples: this.samples.sessions }) as R;
       }
       case 'session:snapshot': {
         const a = args as ArgsOf<'session:snapshot'>;
@@ -147,9 +165,21 @@ export class EngineHost {
         if (!o.ok) return o as R;
         const snapshot = this.snapshotOf(o.value, a.withSpent ?? false, a.model);
         const cwd = o.value.loaded.session.cwd;
-        const mapped = this.repoRootFor(cwd);
-        const repoNote = !cwd ? 'no working directory recorded' : mapped && mapped !== cwd ? `${cwd} → ${mapped}` : cwd;
-        return ok({ snapshot, external: o.value.external, repoNote, bytes: o.value.size, analysedAt: new Date().toISOString() }) as R;
+        const mapped = this.repoRootOf(o.value);
+        const repoNote = !cwd ? 'no working directory recorded' : mapped ? `${cwd} → ${mapped}` : cwd;
+        const note = o.value.upload && !mapped ? `${cwd ?? 'no working directory recorded'} (not looked up on this machine: map it to a folder to prove gone and drift)` : repoNote;
+        // An unmapped drop's cwd was not looked up: "missing here" would be wrong, the note says why.
+        const problems = snapshot.problems.filter((p) => !(o.value.upload && !mapped && p.code === 'repo_missing')).map(positionsOnly);
+        const shown = { ...snapshot, problems };
+        return ok({
+          snapshot: shown,
+          figures: windowFigures(shown),
+          lineage: this.lineageOf(snapshot),
+          external: o.value.external,
+          repoNote: note,
+          bytes: o.value.size,
+          analysedAt: new Date().toISOString(),
+        }) as R;
       }
       case 'segment:detail': {
         const a = args as ArgsOf<'segment:detail'>;
@@ -169,7 +199,7 @@ export class EngineHost {
         const o = this.open(a.path);
         if (!o.ok) return o as R;
         const input = {
-          path: a.path,
+          path: o.value.realPath,
           session: o.value.loaded.session,
           snapshot: this.snapshotOf(o.value, a.classes.includes('spent')),
           classes: a.classes,
@@ -182,24 +212,41 @@ export class EngineHost {
           const failing = written.checks.filter((c) => !c.ok).map((c) => `${c.label}: ${c.detail}`);
           return fail('refused', `Nothing was written. ${written.message}`, failing.join('; ') || undefined) as R;
         }
-        this.catalog.markFork(written.value.path);
-        const row = this.catalog.add ? await this.catalog.add(written.value.path) : this.catalog.update(written.value.path);
-        this.emit('session:changed', { path: written.value.path, row, reason: 'added' });
+        await this.announce(written.value.path);
         return ok(written.value) as R;
+      }
+      case 'fork:verify': {
+        const a = args as ArgsOf<'fork:verify'>;
+        return this.forkResult(this.options.engine.verifyFork(a.path, this.options.dataDir)) as R;
+      }
+      case 'fork:undo': {
+        const a = args as ArgsOf<'fork:undo'>;
+        const r = this.options.engine.undoFork(a.path, this.options.dataDir, (cwd) => this.repoRootFor(cwd));
+        if (r.ok) await this.announce(r.value.path);
+        return this.forkResult(r) as R;
+      }
+      case 'fork:payload': {
+        const a = args as ArgsOf<'fork:payload'>;
+        return this.forkResult(this.options.engine.forkPayload(a.path, a.segmentId, this.options.dataDir)) as R;
       }
       case 'file:open':
         return this.fileOpen(args as ArgsOf<'file:open'>) as R;
       case 'repo:map': {
         const a = args as ArgsOf<'repo:map'>;
-        if (a.folder === null) delete this.repoMap[a.cwd];
-        else {
-          const folder = resolve(a.folder);
-          if (!existsSync(folder) || !statSync(folder).isDirectory()) {
-            return fail('not_found', `${folder} is not a folder on this machine.`, 'Give the folder that holds the project now.') as R;
-          }
-          this.repoMap[a.cwd] = folder;
+        let folder: string | null = null;
+        if (a.folder !== null) {
+          if (!isAbsolute(a.folder)) return fail('bad_args', 'Give the folder as an absolute path; a relative path is refused.') as R;
+          const checked = checkMappingFolder(a.folder);
+          // A refused mapping saves nothing.
+          if (!checked.ok) return fail('not_found', `Not mapped: ${checked.reason}.`, 'Give the folder that holds the project now.') as R;
+          folder = checked.folder;
         }
+        if (folder === null) delete this.repoMap[a.cwd];
+        else this.repoMap[a.cwd] = folder;
+        // Kept across restarts, and applied to the list's figures by the next analysis.
+        this.catalog.saveMapping(a.cwd, folder);
         for (const o of this.opened.values()) o.snapshots.clear();
+        void this.refresh();
         return ok(this.info()) as R;
       }
     }
@@ -223,6 +270,12 @@ export class EngineHost {
         this.progress = p;
         this.emit('index:progress', p);
       })
+      .catch((error: unknown) => {
+        // A refresh that fails (the index locked past its wait, a full disk) must not take the
+        // server down with an unhandled rejection: say so, keep the list as it was.
+        this.progress = { phase: 'done', done: 0, total: 0, current: `The session list could not be refreshed: ${(error as Error).message}` };
+        this.emit('index:progress', this.progress);
+      })
       .finally(() => {
         this.refreshing = null;
       });
@@ -239,64 +292,104 @@ export class EngineHost {
     }
   }
 
-  /** Working directory as recorded → where it is on this machine (a mapped folder, or itself). */
+  /** The folder a recorded working directory is mapped to on this machine; null when it is not mapped. */
   repoRootFor(cwd: string | null): string | null {
-    if (!cwd) return null;
-    if (this.repoMap[cwd]) return this.repoMap[cwd];
-    let best: string | null = null;
-    for (const key of Object.keys(this.repoMap)) {
-      if (cwd.startsWith(key + '/') && (!best || key.length > best.length)) best = key;
-    }
-    return best ? join(this.repoMap[best] as string, cwd.slice(best.length + 1)) : cwd;
+    const mapped = folderFor(cwd, this.repoMap);
+    return mapped === cwd ? null : mapped;
+  }
+
+  /** A new session file (a fork, a restored original): indexed now and announced to the window. */
+  /** A session this run wrote (a fork, an undo): granted to the window and added to the list. */
+  private async announce(path: string): Promise<void> {
+    this.grants.grant(path);
+    const row = this.catalog.add ? await this.catalog.add(path) : this.catalog.update(path);
+    this.emit('session:changed', { path, row: row ? (this.withLineage([row])[0] ?? row) : null, reason: 'added' });
+  }
+
+  /** A fork operation's result as the CLI reports it: a fork or segment that does not exist, or a refusal. */
+  private forkResult<T>(r: { ok: true; value: T } | { ok: false; bad: boolean; message: string }): Result<T> {
+    if (r.ok) return ok(r.value);
+    return r.bad ? fail('not_found', r.message) : fail('refused', r.message, 'Nothing was changed.');
+  }
+
+  private lineage(): ForkLineage {
+    return this.options.engine.lineage(this.options.dataDir);
+  }
+
+  /** Rows that are forks link to their original; originals list their forks (from the archive's manifests). */
+  private withLineage(rows: SessionRow[]): SessionRow[] {
+    return rowsWithLineage(rows, this.lineage(), this.catalog.list());
+  }
+
+  private lineageOf(snapshot: ClassifiedSnapshot): ForkLineageView {
+    return snapshotLineage(snapshot, this.lineage(), this.catalog.list());
+  }
+
+  /**
+   * Where a session's recorded working directory is on this machine. A dropped file's cwd is taken
+   * only through an explicit mapping: its bytes came from anywhere, and proving "gone" for a path
+   * they name would tell whoever sent them which files exist here.
+   */
+  /** Where a session's working directory is looked up: its mapped folder, else (null) the recorded one — never for a dropped file. */
+  private repoRootOf(o: Opened): string | null {
+    return this.repoRootFor(o.loaded.session.cwd);
   }
 
   private snapshotOf(o: Opened, withSpent: boolean, model?: string): ClassifiedSnapshot {
     const key = `${withSpent ? 'spent' : 'proven'}:${model ?? ''}`;
     const hit = o.snapshots.get(key);
     if (hit) return hit;
-    const options = { repoRoot: this.repoRootFor(o.loaded.session.cwd), withSpent, ...(model !== undefined ? { model } : {}) };
+    const repoRoot = this.repoRootOf(o);
+    const options = { repoRoot, withSpent, diskless: o.upload && repoRoot === null, ...(model !== undefined ? { model } : {}) };
     const snap = this.options.engine.analyze(o.loaded, options);
     o.snapshots.set(key, snap);
     return snap;
   }
 
-  /** Parses (or reuses) a session by path or upload key. */
-  private open(path: string): Result<Opened> {
+  /** Parses (or reuses) a session by path or upload key; a path must be admitted by the grant list. */
+  private open(path: string): Result<Opened & { realPath: string }> {
     if (path.startsWith(UPLOAD_PREFIX)) {
       const hit = this.opened.get(path);
-      return hit ? ok(hit) : fail('not_found', 'That dropped file is no longer open.', 'Drop it again.');
+      return hit ? ok({ ...hit, realPath: path }) : fail('not_found', 'That dropped file is no longer open.', 'Drop it again.');
     }
     if (extname(path).toLowerCase() !== '.jsonl') return fail('not_jsonl', notJsonlMessage(path), 'Claude Code keeps sessions as .jsonl files under ~/.claude/projects.');
+    const admitted = this.grants.admit(path);
+    if (!admitted.ok) return admitted;
+    const real = admitted.value;
     let st;
     try {
-      st = statSync(path);
+      st = statSync(real);
     } catch {
       return fail('not_found', `${path} does not exist (any more).`, 'Refresh the session list.');
     }
-    if (!st.isFile()) return fail('unreadable', `${path} is not a file.`);
+    if (!st.isFile()) return fail('unreadable', `${path} is not a regular file.`);
     const hit = this.opened.get(path);
-    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return ok(hit);
-    const loaded = loadSessionWithSubagents(path);
+    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return ok({ ...hit, realPath: real });
+    const loaded = loadSessionWithSubagents(real);
     const fatal = fatalMessage(loaded.session);
     if (fatal) return fail('not_a_transcript', fatal, 'Glassbox reads Claude Code session transcripts (~/.claude/projects/<project>/<session>.jsonl).');
     const entry: Opened = {
       size: st.size,
       mtimeMs: st.mtimeMs,
       loaded,
-      bytes: fileBytes(path),
+      bytes: fileBytes(real),
       external: !this.catalog.roots().some((r) => path.startsWith(r + '/')),
+      upload: false,
       snapshots: new Map(),
     };
     this.remember(path, entry);
-    return ok(entry);
+    return ok({ ...entry, realPath: real });
   }
 
   private fileOpen(args: ArgsOf<'file:open'>): Result<FileOpened> {
     if ('path' in args) {
+      // In the desktop app a path arrives only from the Open dialog or a drop: the person chose it.
+      // In a browser there is no such path (a drop sends bytes), so only listed files open by path.
+      if (this.options.mode === 'electron' && isAbsolute(args.path)) this.grants.grant(args.path);
       const o = this.open(args.path);
       if (!o.ok) return o;
       const s = o.value.loaded.session;
-      return ok({ path: args.path, title: s.title ?? s.firstPrompt?.slice(0, 140) ?? basename(args.path), sessionId: s.id, problems: s.problems });
+      return ok({ path: args.path, title: s.title ?? s.firstPrompt?.slice(0, 140) ?? basename(args.path), sessionId: s.id, problems: s.problems.map(positionsOnly) });
     }
     if (extname(args.name).toLowerCase() !== '.jsonl') {
       return fail('not_jsonl', notJsonlMessage(args.name), 'Drop a session transcript: a .jsonl file from ~/.claude/projects/<project>/.');
@@ -307,8 +400,8 @@ export class EngineHost {
     const fatal = fatalMessage(session);
     if (fatal) return fail('not_a_transcript', fatal, 'Glassbox reads Claude Code session transcripts; nothing was written.');
     this.uploads.set(key, buf);
-    this.remember(key, { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), external: true, snapshots: new Map() });
-    return ok({ path: key, title: session.title ?? session.firstPrompt?.slice(0, 140) ?? args.name, sessionId: session.id, problems: session.problems });
+    this.remember(key, { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), external: true, upload: true, snapshots: new Map() });
+    return ok({ path: key, title: session.title ?? session.firstPrompt?.slice(0, 140) ?? args.name, sessionId: session.id, problems: session.problems.map(positionsOnly) });
   }
 
   private remember(key: string, entry: Opened): void {

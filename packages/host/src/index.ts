@@ -43,7 +43,7 @@ export function createHost(
     watch: true,
     catalog: ({ engine, repoRootFor }) => {
       try {
-        const catalog = new IndexCatalog({ roots, dataDir, agents, ...index });
+        const catalog = new IndexCatalog({ roots, dataDir, agents, ...index, ...(overrides.repoMap ? { repoMap: overrides.repoMap } : {}) });
         for (const n of catalog.notices()) onNotice(n);
         return catalog;
       } catch (error) {

@@ -1,4 +1,5 @@
 import type { Db } from './db';
+import { Stage } from './stage';
 import type { FileRow, Statements } from './statements';
 import { toSessionRow, type SessionRow } from './rows';
 
@@ -53,7 +54,7 @@ export function runListQuery(db: Db, st: Statements, q: ListQuery): SessionRow[]
     db
       .prepare<[], SubAgg>(
         `SELECT parent_path, count(*) AS count, sum(cost_usd) AS cost, sum(unpriced_messages) AS unpriced,
-           sum(level < 2) AS incomplete
+           sum(level < ${Stage.summarised}) AS incomplete
          FROM files WHERE kind = 'subagent' AND parent_path IS NOT NULL GROUP BY parent_path`,
       )
       .all()
@@ -102,7 +103,7 @@ function sortRows(rows: SessionRow[], key: SortKey, reverse: boolean): void {
       case 'tokens':
         return r.contextTokens ?? -1;
       case 'reclaimable':
-        return r.reclaimableTokens !== null && r.contextTokens ? r.reclaimableTokens / r.contextTokens : -1;
+        return r.reclaimableTokens !== null && r.windowTokens ? r.reclaimableTokens / r.windowTokens : -1;
       case 'cost':
         return r.totalCostUsd ?? r.costUsd ?? -1;
       case 'project':

@@ -1,3 +1,4 @@
+import { Stage } from './stage';
 import type { FileRow } from './statements';
 
 /** One session (or subagent) file as the browser and the CLI see it. Exact figures; format at display. */
@@ -46,8 +47,13 @@ export interface SessionRow {
   problemNote: string | null;
   /** From the last full analysis (possibly of fewer bytes than now: see stage). */
   estimatedTokens: number | null;
+  /** What the default fork removes net of its tombstones (core's windowFigures). */
   reclaimableTokens: number | null;
+  /** The window reclaimableTokens is a share of: the analysis's reported total, else its estimate. */
+  windowTokens: number | null;
   reclaimableByClass: Record<string, number> | null;
+  /** The folder the analysis checked the disk in (a mapped cwd); null: the recorded cwd itself. */
+  analysisRepo: string | null;
   analysisError: string | null;
   /** Sessions: their subagent files, and the cost with them (subagent files merged in, as ccusage does). */
   subagents: number;
@@ -56,14 +62,14 @@ export interface SessionRow {
 
 export function toSessionRow(f: FileRow, sub?: { count: number; cost: number | null; unpriced: number }): SessionRow {
   const stage: SessionRow['stage'] =
-    f.level < 0
+    f.level === Stage.unreadable
       ? 'unreadable'
-      : f.level < 2
+      : f.level < Stage.summarised
         ? 'listed'
         : f.analyzed_offset !== null && f.analyzed_offset === f.parsed_offset
           ? 'analysed'
           : 'summarised';
-  const own = f.level >= 2 && f.unpriced_messages === 0 ? (f.cost_usd ?? 0) : null;
+  const own = f.level >= Stage.summarised && f.unpriced_messages === 0 ? (f.cost_usd ?? 0) : null;
   const total = own === null || (sub && (sub.unpriced > 0 || sub.cost === null)) ? null : own + (sub?.cost ?? 0);
   return {
     rowId: f.id,
@@ -103,6 +109,8 @@ export function toSessionRow(f: FileRow, sub?: { count: number; cost: number | n
     problemNote: f.problem_note,
     estimatedTokens: f.estimated_tokens,
     reclaimableTokens: f.reclaimable_tokens,
+    windowTokens: f.window_tokens,
+    analysisRepo: f.analysis_repo,
     reclaimableByClass: f.reclaimable_json ? (JSON.parse(f.reclaimable_json) as Record<string, number>) : null,
     analysisError: f.analysis_error,
     subagents: sub?.count ?? 0,

@@ -1,4 +1,4 @@
-import { IMAGE_TOKENS, estimateTokensFromBytes, type Block, type ChainNode, type ToolCall } from '@glassbox/core';
+import { IMAGE_TOKENS, estimateTokensFromBytes, tombstoneHash, type Block, type ChainNode, type ToolCall } from '@glassbox/core';
 import { sha256, utf8Bytes } from '../hash';
 import { isObject, str, type Json, type JsonObject } from '../record-types';
 import { opFromInput, refineRead } from '../tool-ops';
@@ -51,6 +51,8 @@ export function takeToolResult(state: ParseState, block: JsonObject, index: numb
   };
   if (isError) out.isError = true;
   if (hashInput !== null && bytes >= HASH_MIN_BYTES) out.hash = sha256(hashInput);
+  const tombstone = text === null ? null : tombstoneHash(text);
+  if (tombstone !== null) out.tombstone = tombstone;
 
   const call = state.toolCalls.get(toolUseId);
   if (call) linkResult(state, call, out, node, mirror, text);
@@ -82,7 +84,25 @@ export function takeToolUse(state: ParseState, block: JsonObject, index: number,
     toolName: name,
   };
   if (op.kind === 'write' && op.contentBytes >= HASH_MIN_BYTES) out.hash = op.contentHash;
+  const tombstone = tombstoneInInput(input);
+  if (tombstone !== null) out.tombstone = tombstone;
   return out;
+}
+
+/** A Glassbox tombstone in a tool input's string fields (a forked Write's content, an Edit's new_string). */
+function tombstoneInInput(input: JsonObject): string | null {
+  for (const v of Object.values(input)) {
+    if (typeof v === 'string') {
+      const t = tombstoneHash(v);
+      if (t !== null) return t;
+    } else if (Array.isArray(v)) {
+      for (const e of v) {
+        const t = isObject(e) && typeof e['new_string'] === 'string' ? tombstoneHash(e['new_string']) : null;
+        if (t !== null) return t;
+      }
+    }
+  }
+  return null;
 }
 
 function linkResult(state: ParseState, call: ToolCall, out: Block, node: ChainNode, mirror: Json | undefined, text: string | null): void {
