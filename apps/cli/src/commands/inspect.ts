@@ -113,7 +113,7 @@ function windowSection(snap: ClassifiedSnapshot, p: Paint): string[] {
 }
 
 /** The request the window stands for: the model assumed, and what the client leaves out. */
-export function requestLines(snap: ClassifiedSnapshot, p: Paint): string[] {
+function requestLines(snap: ClassifiedSnapshot, p: Paint): string[] {
   const r = snap.request;
   if (!r) return [];
   const out = [`  next request on ${r.model ?? 'an unknown model'}  ${p.dim(truncate(`(${r.modelBasis}; --model to change)`, WIDTH - 22 - (r.model?.length ?? 0)))}`];
