@@ -18,6 +18,7 @@ export interface SessionOptions {
   withSpent?: boolean;
   protect?: string;
   json?: boolean;
+  model?: string;
 }
 
 export function addSessionOptions(cmd: Command): Command {
@@ -26,6 +27,7 @@ export function addSessionOptions(cmd: Command): Command {
     .option('--repo <dir>', "map the session's working directory to this folder (a moved checkout)")
     .option('--with-spent', 'also mark inferred one-shot outputs as spent (never proven)')
     .option('--protect <n>', `never evict the last N API exchanges (default ${DEFAULT_PROTECT_TAIL})`)
+    .option('--model <id>', "the model of the next request, e.g. claude-sonnet-4-6 (only its own reasoning is sent); default: the one Claude Code would resume on")
     .option('--json', 'print JSON');
 }
 
@@ -117,8 +119,16 @@ export function loadAndAnalyze(arg: string, opts: SessionOptions, io: CliIO): Lo
     withSpent: opts.withSpent === true,
     protectTail: parseProtect(opts.protect),
     subagents,
+    ...modelOption(opts.model),
   });
   return { session, subagents, snapshot };
+}
+
+/** `--model`: an API model id (letters, digits, dots, dashes; an optional `[1m]`-style suffix). */
+export function modelOption(value: string | undefined): { model?: string } {
+  if (value === undefined) return {};
+  if (!/^[A-Za-z0-9._:@/-]{1,100}(\[[0-9a-z]{1,8}\])?$/.test(value)) throw new UsageError(`--model ${value}: give a model id such as claude-sonnet-4-6`);
+  return { model: value };
 }
 
 export function failOnFatal(session: Session): void {

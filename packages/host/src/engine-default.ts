@@ -42,7 +42,12 @@ export function defaultEngine(agents: AgentRegistry = defaultAgents()): Engine {
 
   return {
     analyze: (input, options) =>
-      analyzeSession(input.session, options.diskless ? diskless : ports, { repoRoot: options.repoRoot, withSpent: options.withSpent, subagents: input.subagents }),
+      analyzeSession(input.session, options.diskless ? diskless : ports, {
+        repoRoot: options.repoRoot,
+        withSpent: options.withSpent,
+        subagents: input.subagents,
+        ...(options.model !== undefined ? { model: options.model } : {}),
+      }),
 
     previewFork(input) {
       // Plan from the exact lines that would be forked, build the fork in memory and validate it: what

@@ -101,6 +101,22 @@ describe('engine host', () => {
     expect(again.snapshot.segments.some((s) => s.class === 'gone')).toBe(true);
   });
 
+  it('session:snapshot takes the model of the next request: only that model\'s reasoning is in the window', async () => {
+    seeded = seedConfigDir(['11-model-switch']);
+    host = scanHost(seeded);
+    const path = seeded.sessions['11-model-switch'] as string;
+    const byDefault = await value<SnapshotView>(host.handle('session:snapshot', { path }));
+    expect(byDefault.snapshot.request?.model).toBe('claude-sonnet-4-6');
+    expect(byDefault.snapshot.request?.models.sort()).toEqual(['claude-opus-4-8', 'claude-sonnet-4-6']);
+    const thinking = (v: SnapshotView) => v.snapshot.segments.filter((s) => s.kind === 'thinking').map((s) => s.id);
+    const onOpus = await value<SnapshotView>(host.handle('session:snapshot', { path, model: 'claude-opus-4-8' }));
+    expect(onOpus.snapshot.request?.modelBasis).toBe('named by the caller');
+    expect(thinking(onOpus)).toHaveLength(2);
+    expect(thinking(onOpus).some((id) => thinking(byDefault).includes(id))).toBe(false);
+    const bad = await host.handle('session:snapshot', { path, model: 'not a model' });
+    expect(bad.ok).toBe(false);
+  });
+
   it('previews and writes a fork that validates, leaves the original untouched and joins the list', async () => {
     seeded = seedConfigDir(['01-superseded-reads']);
     host = scanHost(seeded);

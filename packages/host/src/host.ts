@@ -63,7 +63,8 @@ interface Opened {
   external: boolean;
   /** Dropped bytes: their recorded working directory is not this machine's unless mapped (repo:map). */
   upload: boolean;
-  snapshots: Map<boolean, ClassifiedSnapshot>;
+  /** By `withSpent` and model (see `snapshotOf`). */
+  snapshots: Map<string, ClassifiedSnapshot>;
 }
 
 const UPLOAD_PREFIX = 'upload:';
@@ -161,7 +162,7 @@ export class EngineHost {
         const a = args as ArgsOf<'session:snapshot'>;
         const o = this.open(a.path);
         if (!o.ok) return o as R;
-        const snapshot = this.snapshotOf(o.value, a.withSpent ?? false);
+        const snapshot = this.snapshotOf(o.value, a.withSpent ?? false, a.model);
         const cwd = o.value.loaded.session.cwd;
         const mapped = this.repoRootOf(o.value);
         const repoNote = !cwd ? 'no working directory recorded' : mapped ? `${cwd} → ${mapped}` : cwd;
@@ -183,7 +184,7 @@ export class EngineHost {
         const a = args as ArgsOf<'segment:detail'>;
         const o = this.open(a.path);
         if (!o.ok) return o as R;
-        const snapshot = o.value.snapshots.get(true) ?? this.snapshotOf(o.value, false);
+        const snapshot = [...o.value.snapshots.values()].find((s) => s.segments.some((g) => g.id === a.segmentId)) ?? this.snapshotOf(o.value, false);
         const segment = snapshot.segments.find((s) => s.id === a.segmentId);
         if (!segment) return fail('not_found', 'That segment is no longer in the window (the session changed).', 'Reopen the session.') as R;
         return ok(detailOf(o.value.loaded.session, snapshot, segment, o.value.bytes)) as R;
@@ -333,12 +334,14 @@ export class EngineHost {
     return this.repoRootFor(o.loaded.session.cwd);
   }
 
-  private snapshotOf(o: Opened, withSpent: boolean): ClassifiedSnapshot {
-    const hit = o.snapshots.get(withSpent);
+  private snapshotOf(o: Opened, withSpent: boolean, model?: string): ClassifiedSnapshot {
+    const key = `${withSpent ? 'spent' : 'proven'}:${model ?? ''}`;
+    const hit = o.snapshots.get(key);
     if (hit) return hit;
     const repoRoot = this.repoRootOf(o);
-    const snap = this.options.engine.analyze(o.loaded, { repoRoot, withSpent, diskless: o.upload && repoRoot === null });
-    o.snapshots.set(withSpent, snap);
+    const options = { repoRoot, withSpent, diskless: o.upload && repoRoot === null, ...(model !== undefined ? { model } : {}) };
+    const snap = this.options.engine.analyze(o.loaded, options);
+    o.snapshots.set(key, snap);
     return snap;
   }
 
