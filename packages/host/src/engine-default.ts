@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { ValidationReport } from '@glassbox/core';
-import { claudeCodeFormat } from '@glassbox/adapter-claude-code';
+import type { AgentRegistry, ValidationReport } from '@glassbox/core';
+import { agentForFile, defaultAgents } from '@glassbox/agents';
 import { analyzeSession, exclusionsByReason, type AnalysisPorts } from '@glassbox/analysis';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
 import {
@@ -14,8 +14,8 @@ import {
   verifyFork,
   writeFork,
   type ForkPreview as StoreForkPreview,
+  type FilePlanOptions,
   type LinesPlan,
-  type PlanLinesOptions,
 } from '@glassbox/store/fork';
 import type { ForkCheck, ForkPreview } from '@glassbox/contract';
 import type { Engine, ForkInput, ForkResult } from './engine';
@@ -28,20 +28,25 @@ const PAYLOAD_DISPLAY_CHARS = 200_000;
  * The engine host's engine: the lead's analysis, and the store's fork planner and writer (the same
  * code as `glassbox clean --fork`, `verify`, `undo` and `show`), so the app and the CLI do the same.
  */
-export function defaultEngine(): Engine {
+export function defaultEngine(agents: AgentRegistry = defaultAgents()): Engine {
   const ports = nodeAnalysisPorts();
   const lineages = new Map<string, LineageCache>();
   const archiveOf = (dataDir: string): string => join(dataDir, 'archive');
   const diskless: AnalysisPorts = { ...ports, repo: { kind: () => 'unreadable', readText: () => null } };
-  const planOptions = (input: ForkInput): PlanLinesOptions => {
-    const o: PlanLinesOptions = { repoRoot: input.snapshot.session.repoRoot, withSpent: input.classes.includes('spent'), classes: input.classes, at: new Date() };
+  const planOptions = (input: ForkInput): FilePlanOptions => {
+    const o: FilePlanOptions = { repoRoot: input.snapshot.session.repoRoot, withSpent: input.classes.includes('spent'), classes: input.classes, at: new Date(), agent: agentForFile(agents, input.path) };
     if (input.protectTail !== undefined) o.protectTail = input.protectTail;
     return o;
   };
 
   return {
     analyze: (input, options) =>
-      analyzeSession(input.session, options.diskless ? diskless : ports, { repoRoot: options.repoRoot, withSpent: options.withSpent, subagents: input.subagents }),
+      analyzeSession(input.session, options.diskless ? diskless : ports, {
+        repoRoot: options.repoRoot,
+        withSpent: options.withSpent,
+        subagents: input.subagents,
+        ...(options.model !== undefined ? { model: options.model } : {}),
+      }),
 
     previewFork(input) {
       // Plan from the file as it would be forked, build the fork line by line and validate it: what
@@ -55,6 +60,7 @@ export function defaultEngine(): Engine {
       try {
         const result = writeFork({
           sourcePath: input.path,
+          ...(options.agent ? { format: options.agent.format } : {}),
           archiveDir: archiveOf(input.dataDir),
           prepare: (src) => {
             const planned = planFromFile(src.path, { ...options, forkSessionId: src.forkId });
@@ -68,7 +74,7 @@ export function defaultEngine(): Engine {
           return { ok: false, checks, message: 'The fork failed validation.' };
         }
         const planned = first as LinesPlan | null;
-        const resume = resumeInstruction({ cwd: planned?.session.cwd ?? null, mapped: input.snapshot.session.repoRoot, sessionId: result.forkId, sessionPath: result.forkPath, command: claudeCodeFormat.resumeCommand });
+        const resume = resumeInstruction({ cwd: planned?.session.cwd ?? null, mapped: input.snapshot.session.repoRoot, sessionId: result.forkId, sessionPath: result.forkPath, format: agents.byId(input.session.agent).format });
         return {
           ok: true,
           value: {
@@ -113,7 +119,7 @@ export function defaultEngine(): Engine {
     undoFork(forkPath, dataDir, mapped) {
       return attempt(() => {
         const r = undoFork(forkPath, { archiveDir: archiveOf(dataDir) });
-        const resume = resumeInstruction({ cwd: r.manifest.cwd, mapped: mapped(r.manifest.cwd), sessionId: r.sessionId, sessionPath: r.path, command: claudeCodeFormat.resumeCommand });
+        const resume = resumeInstruction({ cwd: r.manifest.cwd, mapped: mapped(r.manifest.cwd), sessionId: r.sessionId, sessionPath: r.path, format: agentForFile(agents, r.path).format });
         return { sessionId: r.sessionId, path: r.path, resumeCommand: resume.command, resumeNote: resume.note, checks: checksOf(r.report), netReclaimed: 0 };
       });
     },
