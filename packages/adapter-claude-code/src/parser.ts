@@ -69,6 +69,8 @@ export class TranscriptParser {
       subagentHints: new Map(),
       prunedUsage: [],
       prunedRecords: 0,
+      settledHistory: 0,
+      models: new Map(),
     };
   }
 
@@ -272,7 +274,10 @@ export class TranscriptParser {
     if (nodes.has(uuid)) {
       // A record written twice (a resumed copy): the later line wins, as in the client's uuid map.
       const i = order.indexOf(uuid);
-      if (i >= 0) order.splice(i, 1);
+      if (i >= 0) {
+        order.splice(i, 1);
+        if (i < this.state.settledHistory) this.state.settledHistory--;
+      }
     }
     nodes.set(uuid, node);
     order.push(uuid);

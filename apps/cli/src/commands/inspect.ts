@@ -5,7 +5,7 @@ import { parseAt } from '../cache-args';
 import { archiveDir, forkLineage, forkWillSend, type ForkLineage } from '@glassbox/store/fork';
 import { AGENTS } from '../agents';
 import { economicsJson, renderEconomics } from '../render/economics';
-import type { CliIO } from '../io';
+import { outJson, type CliIO } from '../io';
 import { addSessionOptions, loadAndAnalyze, type SessionOptions } from '../session-args';
 import { paint, type Paint } from '../render/palette';
 import { WIDTH, bar, header, padLeft, padRight, row, rule, truncate, truncateLeft, type Column } from '../render/layout';
@@ -24,7 +24,7 @@ export function registerInspect(program: Command, io: CliIO): void {
       const economics = economicsOf(cacheModel(snapshot, { at, prices }), planEviction(snapshot));
       const lineage = lineageOf(snapshot, forkLineage(archiveDir(io.env)));
       if (opts.json) {
-        io.out(JSON.stringify({ ...(snapshotJson(snapshot) as object), economics: economicsJson(economics), lineage }, null, 2));
+        outJson(io, { ...(snapshotJson(snapshot) as object), economics: economicsJson(economics), lineage });
         return;
       }
       io.out(renderInspect(snapshot, paint(io.color), Math.max(1, Number(opts.top) || 12), economics, lineage));

@@ -1,4 +1,4 @@
-import type { ChainNode, UsageRecord } from '@glassbox/core';
+import type { ChainNode, Usage, UsageRecord } from '@glassbox/core';
 import { isObject, str, type JsonObject } from '../record-types';
 import type { ParseState } from './state';
 
@@ -31,34 +31,78 @@ export function readMicroBoundary(r: JsonObject, node: ChainNode): void {
  * A main-thread compaction boundary starts a new root: what precedes it is never resumed again,
  * except the messages it preserves. Those earlier records are let go (keeping their usage, and
  * the prompts and boundaries that the history needs), so memory follows the window.
+ *
+ * Only the records since the settled history are looked at (what an earlier boundary kept for good —
+ * prompts, boundaries, side chains — stays as it is), so each record is let go once and a long file
+ * costs no more per boundary than a short one. Consecutive usage of one response (a reply written
+ * over several records) is kept as one entry, its largest figures, as `responsesOf` would count it.
  */
 export function pruneBefore(state: ParseState, boundary: ChainNode): void {
   const keep = new Set(boundary.preservedUuids ?? []);
+  const { order, nodes } = state;
   const kept: string[] = [];
-  for (const uuid of state.order) {
-    const n = state.nodes.get(uuid);
+  let settled = state.settledHistory;
+  for (let i = state.settledHistory; i < order.length; i++) {
+    const uuid = order[i] as string;
+    const n = nodes.get(uuid);
     if (!n) continue;
-    if (n.isSidechain || keep.has(uuid) || n.kind === 'prompt' || n.kind === 'compact-boundary') {
+    if (n.isSidechain || n.kind === 'prompt' || n.kind === 'compact-boundary') {
+      kept.push(uuid);
+      // History kept for good: no later boundary needs to look at it again.
+      if (kept.length + state.settledHistory - 1 === settled) settled++;
+      continue;
+    }
+    if (keep.has(uuid)) {
       kept.push(uuid);
       continue;
     }
-    if (n.kind === 'assistant' && n.usage) {
-      const u: UsageRecord = { messageId: n.messageId ?? n.uuid, model: n.model ?? 'unknown', line: n.line, usage: n.usage, isSidechain: false };
-      if (n.requestId) u.requestId = n.requestId;
-      if (n.timestamp) u.timestamp = n.timestamp;
-      if (n.synthetic) u.synthetic = true;
-      state.prunedUsage.push(u);
-    }
-    state.nodes.delete(uuid);
+    if (n.kind === 'assistant' && n.usage) keepUsage(state, n);
+    nodes.delete(uuid);
     state.prunedRecords++;
   }
-  state.order.length = 0;
-  state.order.push(...kept);
+  order.length = state.settledHistory;
+  for (const uuid of kept) order.push(uuid);
+  state.settledHistory = settled;
   for (const [id, call] of state.toolCalls) {
-    const used = state.nodes.has(call.useUuid);
-    const answered = call.resultUuid !== undefined && state.nodes.has(call.resultUuid);
+    const used = nodes.has(call.useUuid);
+    const answered = call.resultUuid !== undefined && nodes.has(call.resultUuid);
     if (!used && !answered) state.toolCalls.delete(id);
   }
+}
+
+/** The usage of an assistant record let go, merged into the previous entry when it is the same response. */
+function keepUsage(state: ParseState, n: ChainNode): void {
+  const usage = n.usage as Usage;
+  const messageId = n.messageId ?? n.uuid;
+  const last = state.prunedUsage[state.prunedUsage.length - 1];
+  if (last && last.messageId === messageId && (last.requestId ?? '') === (n.requestId ?? '')) {
+    last.usage = maxUsage(last.usage, usage);
+    return;
+  }
+  const u: UsageRecord = { messageId, model: internModel(state, n.model ?? 'unknown'), line: n.line, usage, isSidechain: false };
+  if (n.requestId) u.requestId = n.requestId;
+  if (n.timestamp) u.timestamp = n.timestamp;
+  if (n.synthetic) u.synthetic = true;
+  state.prunedUsage.push(u);
+}
+
+/** One string per model name, however many records name it. */
+function internModel(state: ParseState, model: string): string {
+  const known = state.models.get(model);
+  if (known !== undefined) return known;
+  state.models.set(model, model);
+  return model;
+}
+
+function maxUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: Math.max(a.inputTokens, b.inputTokens),
+    outputTokens: Math.max(a.outputTokens, b.outputTokens),
+    cacheCreationTokens: Math.max(a.cacheCreationTokens, b.cacheCreationTokens),
+    cacheReadTokens: Math.max(a.cacheReadTokens, b.cacheReadTokens),
+    cacheCreation5mTokens: Math.max(a.cacheCreation5mTokens, b.cacheCreation5mTokens),
+    cacheCreation1hTokens: Math.max(a.cacheCreation1hTokens, b.cacheCreation1hTokens),
+  };
 }
 
 /**

@@ -32,4 +32,11 @@ export interface ParseState {
   readonly subagentHints: Map<string, SubagentHint>;
   readonly prunedUsage: UsageRecord[];
   prunedRecords: number;
+  /**
+   * `order[0, settledHistory)` is history kept for good by earlier compactions (prompts, boundaries,
+   * side chains in file order): later boundaries prune only what comes after it.
+   */
+  settledHistory: number;
+  /** Model names seen, each kept once. */
+  readonly models: Map<string, string>;
 }
