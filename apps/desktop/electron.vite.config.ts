@@ -1,5 +1,5 @@
-// electron-vite: main (ESM, with the engine utility process as a second entry), preload (CommonJS:
-// sandboxed preloads cannot be ES modules), renderer (React). Workspace packages are bundled from
+// electron-vite: main (ESM, with the engine utility process and its two kinds of worker threads as
+// entries of their own), preload (CommonJS: sandboxed preloads cannot be ES modules), renderer (React). Workspace packages are bundled from
 // their TypeScript; native and ESM-only deps stay external (docs/toolchain.md).
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
@@ -14,7 +14,14 @@ export default defineConfig({
     build: {
       externalizeDeps: { exclude: workspace },
       rollupOptions: {
-        input: { index: resolve(import.meta.dirname, 'src/main/index.ts'), engine: resolve(import.meta.dirname, 'src/main/engine-process.ts') },
+        input: {
+          index: resolve(import.meta.dirname, 'src/main/index.ts'),
+          engine: resolve(import.meta.dirname, 'src/main/engine-process.ts'),
+          // The index's summary/analysis threads and the host's work threads (parse, analysis, forks):
+          // built files the engine starts, since a bundle has no TypeScript entry to point a Worker at.
+          'index-worker': resolve(import.meta.dirname, '../../packages/store/src/worker-entry.ts'),
+          'work-worker': resolve(import.meta.dirname, '../../packages/host/src/work/worker-entry.ts'),
+        },
         output: { format: 'es', entryFileNames: '[name].js' },
       },
     },

@@ -27,44 +27,57 @@ function timed(run: () => void): Timing {
   return { ms: performance.now() - t, cpuMs: (u.user + u.system) / 1000 };
 }
 
-/** In the child: one fork of `path`, then the floor on the same bytes. */
-function child(path: string): void {
+/** One fork of `path` as `clean --fork --min-savings 0` makes it; the fork and the archive are removed after. */
+function forkOnce(path: string): { actions: number; ok: boolean } {
   const archiveDir = mkdtempSync(join(tmpdir(), 'glassbox-bench-fork-'));
-  let forkPath = '';
-  let actions = 0;
-  let ok = false;
-  const fork = timed(() => {
+  try {
     const forkId = randomUUID();
-    const options = { minimumSavings: 0, forkSessionId: forkId };
-    const planned = planFromFile(path, options);
+    const planned = planFromFile(path, { minimumSavings: 0, forkSessionId: forkId });
     const r = writeFork({ sourcePath: path, archiveDir, newSessionId: forkId, prepare: () => ({ actions: planned.actions, cwd: planned.session.cwd, indexed: planned.indexed }) });
-    if (r.status === 'written') {
-      forkPath = r.forkPath;
-      actions = r.applied.length;
-      ok = r.report.ok;
-    }
+    if (r.status !== 'written') return { actions: 0, ok: false };
+    rmSync(r.forkPath, { force: true });
+    return { actions: r.applied.length, ok: r.report.ok };
+  } finally {
+    rmSync(archiveDir, { recursive: true, force: true });
+  }
+}
+
+function floor(path: string): void {
+  scanLines(path, (text) => {
+    if (text.length > 0) JSON.parse(text);
   });
-  const maxRss = process.resourceUsage().maxRSS * 1024;
-  if (forkPath) rmSync(forkPath, { force: true });
-  rmSync(archiveDir, { recursive: true, force: true });
-  const floor = timed(() =>
-    scanLines(path, (text) => {
-      if (text.length > 0) JSON.parse(text);
-    }),
-  );
-  console.log(JSON.stringify({ fork, floor, maxRss, actions, ok }));
+}
+
+/**
+ * In the child: the floor and the fork run alternately `runs` times and the best of each is kept, so
+ * that load from other processes hits both alike; the peak RSS is read after the first fork.
+ */
+function child(path: string, runs: number): void {
+  let best = { fork: { ms: Infinity, cpuMs: Infinity }, floor: { ms: Infinity, cpuMs: Infinity } };
+  let maxRss = 0;
+  let result = { actions: 0, ok: false };
+  for (let i = 0; i < runs; i++) {
+    const f = timed(() => (result = forkOnce(path)));
+    if (i === 0) maxRss = process.resourceUsage().maxRSS * 1024;
+    const b = timed(() => floor(path));
+    best = {
+      fork: { ms: Math.min(best.fork.ms, f.ms), cpuMs: Math.min(best.fork.cpuMs, f.cpuMs) },
+      floor: { ms: Math.min(best.floor.ms, b.ms), cpuMs: Math.min(best.floor.cpuMs, b.cpuMs) },
+    };
+  }
+  console.log(JSON.stringify({ ...best, maxRss, ...result }));
 }
 
 const mb = (n: number): string => `${(n / 1048576).toFixed(0)} MB`;
 const sec = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 
 /** `sizes` in MB; `sources`: the real transcripts the large files are made of (their last one ends the file). */
-export async function benchFork(sources: string[], sizes: readonly number[], tmp: string): Promise<void> {
+export async function benchFork(sources: string[], sizes: readonly number[], tmp: string, runs = 2): Promise<void> {
   console.log('Fork of a large transcript of real records (plan, index, transform + validate + write + archive, checks)');
   for (const size of sizes) {
     const big = join(tmp, `fork-${size}mb.jsonl`);
     const bytes = await buildLargeTranscript(sources, big, size * 1024 * 1024);
-    const r = spawnSync(process.execPath, [join(ROOT, 'apps/cli/bin/run-ts.mjs'), join(ROOT, 'scripts/bench/fork.ts'), '--child', big], { encoding: 'utf8', maxBuffer: 1 << 24 });
+    const r = spawnSync(process.execPath, [join(ROOT, 'apps/cli/bin/run-ts.mjs'), join(ROOT, 'scripts/bench/fork.ts'), '--child', big, String(runs)], { encoding: 'utf8', maxBuffer: 1 << 24 });
     const line = r.stdout.trim().split('\n').pop() ?? '';
     if (r.status !== 0 || !line.startsWith('{')) {
       console.log(`  ${mb(bytes)}: the fork failed (exit ${r.status}): ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`);
@@ -72,9 +85,9 @@ export async function benchFork(sources: string[], sizes: readonly number[], tmp
     }
     const m = JSON.parse(line) as { fork: Timing; floor: Timing; maxRss: number; actions: number; ok: boolean };
     console.log(
-      `  ${mb(bytes)}: fork ${sec(m.fork.ms)} (CPU ${sec(m.fork.cpuMs)}) = ${(m.fork.ms / m.floor.ms).toFixed(2)}× the floor's ${sec(m.floor.ms)} (CPU ${(m.fork.cpuMs / m.floor.cpuMs).toFixed(2)}×); peak RSS ${mb(m.maxRss)}; ${m.actions} payloads removed, validation ${m.ok ? 'passed' : 'FAILED'}`,
+      `  ${mb(bytes)}: fork ${sec(m.fork.ms)} = ${(m.fork.ms / m.floor.ms).toFixed(2)}× the floor's ${sec(m.floor.ms)} (best of ${runs}; CPU of all threads ${sec(m.fork.cpuMs)} vs ${sec(m.floor.cpuMs)}); peak RSS ${mb(m.maxRss)}; ${m.actions} payloads removed, validation ${m.ok ? 'passed' : 'FAILED'}`,
     );
   }
 }
 
-if (process.argv[2] === '--child') child(process.argv[3] ?? '');
+if (process.argv[2] === '--child') child(process.argv[3] ?? '', Number(process.argv[4] ?? 2));

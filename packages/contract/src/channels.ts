@@ -1,7 +1,7 @@
 /** The channels: invoke requests with their argument and result types, push events, and the runtime lists. */
 import type { Result } from './results';
 import type {
-  FileOpenArgs, FileOpened, ForkArgs, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkVerified, ForkWritten, HostInfo, IndexProgress, RepoMapArgs, SegmentDetail,
+  FileOpenArgs, FileOpened, ForkArgs, JobCancelArgs, JobCancelled, JobProgress, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkVerified, ForkWritten, HostInfo, IndexProgress, RepoMapArgs, SegmentDetail,
   SegmentDetailArgs, SessionRow, SessionsListArgs, SessionsListResult, SnapshotArgs, SnapshotView,
 } from './values';
 
@@ -18,6 +18,8 @@ export interface InvokeMap {
   'fork:payload': { args: ForkPayloadArgs; result: ForkPayload };
   'file:open': { args: FileOpenArgs; result: FileOpened };
   'repo:map': { args: RepoMapArgs; result: HostInfo };
+  /** Stops a long job (see JobProgress); what it had written is removed. */
+  'job:cancel': { args: JobCancelArgs; result: JobCancelled };
 }
 export type InvokeChannel = keyof InvokeMap;
 export type ArgsOf<C extends InvokeChannel> = InvokeMap[C]['args'];
@@ -40,6 +42,8 @@ export interface EventMap {
   'index:progress': IndexProgress;
   'session:changed': SessionChanged;
   'app:command': AppCommand;
+  /** A long job started, moved on, or ended. */
+  'job:progress': JobProgress;
 }
 export type EventChannel = keyof EventMap;
 
@@ -63,8 +67,9 @@ const invokeChannels = [
   'fork:payload',
   'file:open',
   'repo:map',
+  'job:cancel',
 ] as const;
-const eventChannels = ['index:progress', 'session:changed', 'app:command'] as const;
+const eventChannels = ['index:progress', 'session:changed', 'app:command', 'job:progress'] as const;
 
 export const INVOKE_CHANNELS: Exhaustive<InvokeChannel, typeof invokeChannels> = invokeChannels;
 export const EVENT_CHANNELS: Exhaustive<EventChannel, typeof eventChannels> = eventChannels;

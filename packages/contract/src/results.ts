@@ -9,6 +9,8 @@ export type IpcErrorCode =
   | 'changed'
   | 'refused'
   | 'unavailable'
+  /** The person cancelled the job (job:cancel); what it had written was removed. */
+  | 'cancelled'
   | 'internal';
 
 export interface IpcError {

@@ -153,6 +153,14 @@ export const VALIDATORS: { [C in InvokeChannel]: Validator<C> } = {
     if (o['text'].length > MAX_UPLOAD_BYTES) return 'the file is too large to send from a browser; open it by path';
     return { name: o['name'], text: o['text'] };
   },
+  'job:cancel': (raw) => {
+    const o = obj(raw);
+    if (typeof o === 'string') return o;
+    const extra = onlyKeys(o, ['id']);
+    if (extra) return extra;
+    if (typeof o['id'] !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(o['id'])) return 'id must be a job id';
+    return { id: o['id'] };
+  },
   'repo:map': (raw) => {
     const o = obj(raw);
     if (typeof o === 'string') return o;

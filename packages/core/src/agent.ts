@@ -7,6 +7,7 @@
  * `AgentFormat` is pure (runs anywhere); `AgentLocator` is its Node side (finding and reading files).
  */
 import type { ForkAction, ForkBuilder, ForkValidator, ValidateOptions } from './fork';
+import type { ReadProgress } from './cancel';
 import type { PriceTable } from './prices';
 import type { Session } from './session';
 import type { SummaryState, TranscriptSummarizer } from './summary';
@@ -136,12 +137,22 @@ export interface AgentLocator {
   discover(roots: readonly string[]): DiscoveredFile[];
   /** What a file opened from anywhere is (a session or a subagent file), from its path alone. */
   describe(path: string): Omit<DiscoveredFile, 'root'>;
-  /** Parses a session and its subagent files. Bad input is a problem on the session, never a throw. */
-  load(path: string, options?: { subagents?: boolean }): LoadedSession;
-  /** Parses one file alone (for benchmarks and subagent windows opened on their own). */
-  parseFile(path: string): Session;
+  /**
+   * Parses a session and its subagent files. Bad input is a problem on the session, never a throw;
+   * `progress` hears how far the read is (and may throw CancelledError to stop it: that one is thrown).
+   */
+  load(path: string, options?: LoadOptions): LoadedSession;
+  /** Parses one file alone (for benchmarks, plans, and subagent windows opened on their own). */
+  parseFile(path: string, options?: { progress?: ReadProgress }): Session;
   /** Other files `load` reads with a session (its subagents' transcripts), so callers can check them first. */
   companionFiles?(sessionPath: string): string[];
+}
+
+export interface LoadOptions {
+  /** Read the session's subagent files too (default true). */
+  subagents?: boolean;
+  /** Bytes read of the session file so far (its subagent files are small and not counted). */
+  progress?: ReadProgress;
 }
 
 /** One agent: its format and its Node side. */

@@ -16,14 +16,17 @@ export interface ScanResult {
  * Reads a file line by line in fixed-size chunks, with each line's number and byte offset. The file is
  * opened read-only and never held whole. Starting from `fromOffset` (a line start) resumes a scan.
  */
-export function scanLines(path: string, sink: LineSink, fromOffset = 0, fromLine = 0): ScanResult {
+export function scanLines(path: string, sink: LineSink, fromOffset = 0, fromLine = 0, onProgress?: (bytesRead: number, size: number) => void): ScanResult {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
     // No bigger than what is left to read, and searched only over the bytes read: past them a reused
     // buffer holds stale bytes, and scanning them cost more than the parse for small files.
     const whole = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK, size - fromOffset)));
-    let carry: Buffer | null = null;
+    // The start of a line that goes on past a chunk: its pieces, joined once when the line ends (a
+    // 300 MB line is copied once, not once per chunk).
+    let carry: Buffer[] = [];
+    let carryBytes = 0;
     let pos = fromOffset;
     let lineStart = fromOffset;
     let line = fromLine;
@@ -33,15 +36,17 @@ export function scanLines(path: string, sink: LineSink, fromOffset = 0, fromLine
       if (n <= 0) break;
       const buf = whole.subarray(0, n);
       pos += n;
+      onProgress?.(pos, size);
       lastByte = buf[n - 1] ?? -1;
       let start = 0;
       let nl = buf.indexOf(10, 0);
       while (nl >= 0 && nl < n) {
         let text: string;
         let len: number;
-        if (carry) {
-          const whole: Buffer = Buffer.concat([carry, buf.subarray(0, nl)]);
-          carry = null;
+        if (carry.length > 0) {
+          const whole: Buffer = Buffer.concat([...carry, buf.subarray(0, nl)], carryBytes + nl);
+          carry = [];
+          carryBytes = 0;
           text = whole.toString('utf8');
           len = whole.length;
         } else {
@@ -56,12 +61,14 @@ export function scanLines(path: string, sink: LineSink, fromOffset = 0, fromLine
       }
       if (start < n) {
         const rest = Buffer.from(buf.subarray(start, n));
-        carry = carry ? Buffer.concat([carry, rest]) : rest;
+        carry.push(rest);
+        carryBytes += rest.length;
       }
     }
-    if (carry && carry.length > 0) {
+    if (carryBytes > 0) {
+      const last = Buffer.concat(carry, carryBytes);
       line++;
-      sink(stripCr(carry.toString('utf8')), line, lineStart, carry.length);
+      sink(stripCr(last.toString('utf8')), line, lineStart, last.length);
     }
     return { lines: line, bytes: pos, endsWithNewline: lastByte === 10 || pos === fromOffset };
   } finally {

@@ -10,7 +10,7 @@ export interface SessionCatalog {
   /** Every known session (main-thread files, not subagent files); a catalog may sort and search itself. */
   list(sort?: 'activity' | 'size' | 'context' | 'reclaimable', search?: string): SessionRow[];
   /** Re-reads the roots; only changed files are summarised again. */
-  refresh(onProgress: (p: IndexProgress) => void): Promise<void>;
+  refresh(onProgress: (p: IndexProgress) => void, signal?: AbortSignal): Promise<void>;
   /** Whether the list holds this exact path (the host lets the person open what the list shows). */
   has?(path: string): boolean;
   /** The row for one file, summarised now if it changed; null when it is gone. */

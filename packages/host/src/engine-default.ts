@@ -34,7 +34,7 @@ export function defaultEngine(agents: AgentRegistry = defaultAgents()): Engine {
   const archiveOf = (dataDir: string): string => join(dataDir, 'archive');
   const diskless: AnalysisPorts = { ...ports, repo: { kind: () => 'unreadable', readText: () => null } };
   const planOptions = (input: ForkInput): FilePlanOptions => {
-    const o: FilePlanOptions = { repoRoot: input.snapshot.session.repoRoot, withSpent: input.classes.includes('spent'), classes: input.classes, at: new Date(), agent: agentForFile(agents, input.path) };
+    const o: FilePlanOptions = { repoRoot: input.repoRoot, withSpent: input.classes.includes('spent'), classes: input.classes, at: new Date(), agent: agentForFile(agents, input.path) };
     if (input.protectTail !== undefined) o.protectTail = input.protectTail;
     return o;
   };
@@ -48,19 +48,20 @@ export function defaultEngine(agents: AgentRegistry = defaultAgents()): Engine {
         ...(options.model !== undefined ? { model: options.model } : {}),
       }),
 
-    previewFork(input) {
+    previewFork(input, job) {
       // Plan from the file as it would be forked, build the fork line by line and validate it: what
       // the preview shows is what a write would produce.
-      return previewOf(input, previewFork(input.path, planOptions(input)));
+      return previewOf(input, previewFork(input.path, { ...planOptions(input), ...(job ? { job } : {}) }));
     },
 
-    writeFork(input) {
-      const options = planOptions(input);
+    writeFork(input, job) {
+      const options = { ...planOptions(input), ...(job ? { job } : {}) };
       let first: LinesPlan | null = null;
       try {
         const result = writeFork({
           sourcePath: input.path,
           ...(options.agent ? { format: options.agent.format } : {}),
+          ...(job ? { job } : {}),
           archiveDir: archiveOf(input.dataDir),
           prepare: (src) => {
             const planned = planFromFile(src.path, { ...options, forkSessionId: src.forkId });
@@ -74,7 +75,7 @@ export function defaultEngine(agents: AgentRegistry = defaultAgents()): Engine {
           return { ok: false, checks, message: 'The fork failed validation.' };
         }
         const planned = first as LinesPlan | null;
-        const resume = resumeInstruction({ cwd: planned?.session.cwd ?? null, mapped: input.snapshot.session.repoRoot, sessionId: result.forkId, sessionPath: result.forkPath, format: agents.byId(input.session.agent).format });
+        const resume = resumeInstruction({ cwd: planned?.session.cwd ?? null, mapped: input.repoRoot, sessionId: result.forkId, sessionPath: result.forkPath, format: (options.agent ?? agents.byId(null)).format });
         return {
           ok: true,
           value: {
@@ -102,9 +103,9 @@ export function defaultEngine(agents: AgentRegistry = defaultAgents()): Engine {
       return cache.get();
     },
 
-    verifyFork(forkPath, dataDir) {
+    verifyFork(forkPath, dataDir, job) {
       return attempt(() => {
-        const v = verifyFork(forkPath, { archiveDir: archiveOf(dataDir) });
+        const v = verifyFork(forkPath, { archiveDir: archiveOf(dataDir), ...(job ? { job } : {}) });
         return {
           ok: v.report.ok && v.unchanged,
           unchanged: v.unchanged,
@@ -116,9 +117,9 @@ export function defaultEngine(agents: AgentRegistry = defaultAgents()): Engine {
       });
     },
 
-    undoFork(forkPath, dataDir, mapped) {
+    undoFork(forkPath, dataDir, mapped, job) {
       return attempt(() => {
-        const r = undoFork(forkPath, { archiveDir: archiveOf(dataDir) });
+        const r = undoFork(forkPath, { archiveDir: archiveOf(dataDir), ...(job ? { job } : {}) });
         const resume = resumeInstruction({ cwd: r.manifest.cwd, mapped: mapped(r.manifest.cwd), sessionId: r.sessionId, sessionPath: r.path, format: agentForFile(agents, r.path).format });
         return { sessionId: r.sessionId, path: r.path, resumeCommand: resume.command, resumeNote: resume.note, checks: checksOf(r.report), netReclaimed: 0 };
       });

@@ -1,6 +1,6 @@
 import type { ClassifiedSnapshot, DeadClass, Session } from '@glassbox/core';
 import type { ForkCheck, ForkPayload, ForkPreview, ForkVerified, ForkWritten } from '@glassbox/contract';
-import type { ForkLineage } from '@glassbox/store/fork';
+import type { ForkJob, ForkLineage } from '@glassbox/store/fork';
 
 /**
  * What the host needs from the engine packages, as one seam: analysis (the lead's package), fork
@@ -14,16 +14,16 @@ export interface Engine {
    * of the next request (default: the one the client would resume on).
    */
   analyze(input: { session: Session; subagents: Session[] }, options: { repoRoot: string | null; withSpent: boolean; diskless?: boolean; model?: string }): ClassifiedSnapshot;
-  /** Plans, applies and validates a fork in memory: nothing is written. */
-  previewFork(input: ForkInput): ForkPreview;
+  /** Plans, applies and validates a fork, streaming the file: nothing is written. `job`: progress and cancellation. */
+  previewFork(input: ForkInput, job?: ForkJob): ForkPreview;
   /** Writes the fork when every check passes; refuses with the failing checks otherwise. */
-  writeFork(input: ForkInput): { ok: true; value: ForkWritten } | { ok: false; checks: ForkCheck[]; message: string };
+  writeFork(input: ForkInput, job?: ForkJob): { ok: true; value: ForkWritten } | { ok: false; checks: ForkCheck[]; message: string };
   /** Which sessions are forks of which, from the archive's manifests. */
   lineage(dataDir: string): ForkLineage;
   /** Re-runs a fork's validation against its archived original; failures are reported as `glassbox verify` reports them. */
-  verifyFork(forkPath: string, dataDir: string): ForkResult<ForkVerified>;
+  verifyFork(forkPath: string, dataDir: string, job?: ForkJob): ForkResult<ForkVerified>;
   /** Writes the archived original of a fork back as a new sibling session. */
-  undoFork(forkPath: string, dataDir: string, mapped: (cwd: string | null) => string | null): ForkResult<ForkWritten>;
+  undoFork(forkPath: string, dataDir: string, mapped: (cwd: string | null) => string | null, job?: ForkJob): ForkResult<ForkWritten>;
   /** A payload the fork removed, back from the archive (hash-checked). */
   forkPayload(forkPath: string, segmentId: string, dataDir: string): ForkResult<ForkPayload>;
 }
@@ -32,9 +32,10 @@ export interface Engine {
 export type ForkResult<T> = { ok: true; value: T } | { ok: false; bad: boolean; message: string };
 
 export interface ForkInput {
+  /** The session file (its real path). */
   path: string;
-  session: Session;
-  snapshot: ClassifiedSnapshot;
+  /** The folder its working directory is mapped to on this machine; null for the recorded one. */
+  repoRoot: string | null;
   classes: DeadClass[];
   protectTail: number | undefined;
   /** Where archives of originals go (content-addressed). */

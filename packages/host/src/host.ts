@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { basename, extname, isAbsolute } from 'node:path';
-import { agentForFile } from '@glassbox/agents';
-import type { AgentRegistry, LoadedSession } from '@glassbox/core';
-import { isFatal, windowFigures, type ClassifiedSnapshot, type Session } from '@glassbox/core';
+import type { AgentRegistry } from '@glassbox/core';
+import { isCancelled, windowFigures, type ClassifiedSnapshot } from '@glassbox/core';
 import { folderFor } from '@glassbox/analysis';
 import { checkMappingFolder } from '@glassbox/store';
 import type { ForkLineage } from '@glassbox/store/fork';
@@ -28,10 +27,12 @@ import {
 import { matchesQuery, sortRows, type SessionCatalog } from './catalog';
 import type { Engine } from './engine';
 import { Grants } from './grants';
+import { Jobs, type Job } from './jobs';
 import { positionsOnly } from './problem-text';
 import { loadSamples, type SampleSet } from './samples';
-import { detailOf } from './segment-detail';
-import { fileBytes, memoryBytes, parseBuffer, type SourceBytes } from './source-bytes';
+import { WorkHandler } from './work/handler';
+import { WorkPool } from './work/pool';
+import type { AnalyzeOptions, OpenSummary, SessionRef } from './work/protocol';
 
 export interface HostOptions {
   mode: 'electron' | 'browser';
@@ -51,24 +52,28 @@ export interface HostOptions {
   version?: string;
   /** Start the file watcher (live rows). */
   watch?: boolean;
+  /**
+   * Threads for the heavy work (parsing, analysis, forks): 0 runs it on the thread that answers
+   * requests (tests); the shells use two (see createHost). `workerUrl`: a built work-thread script.
+   */
+  work?: { threads: number; workerUrl?: URL };
+  /** A job is shown to the window once it has run this long (default 200 ms: quick work never flickers into view). */
+  jobShowAfterMs?: number;
 }
 
 type Listener = <E extends EventChannel>(event: E, payload: EventMap[E]) => void;
 
+/** A session the window opened, as this thread knows it (its parse and snapshots are in a work thread). */
 interface Opened {
-  size: number;
-  mtimeMs: number;
-  loaded: LoadedSession;
-  bytes: SourceBytes;
+  ref: SessionRef;
+  summary: OpenSummary;
   external: boolean;
   /** Dropped bytes: their recorded working directory is not this machine's unless mapped (repo:map). */
   upload: boolean;
-  /** By `withSpent` and model (see `snapshotOf`). */
-  snapshots: Map<string, ClassifiedSnapshot>;
 }
 
 const UPLOAD_PREFIX = 'upload:';
-const MAX_OPEN = 6;
+const MAX_OPEN = 12;
 
 /**
  * The engine host: every IPC channel implemented against the engine packages, with no Electron in
@@ -77,7 +82,8 @@ const MAX_OPEN = 6;
 export class EngineHost {
   private readonly listeners = new Set<Listener>();
   private readonly opened = new Map<string, Opened>();
-  private readonly uploads = new Map<string, Buffer>();
+  private readonly jobs: Jobs;
+  private readonly work: WorkPool;
   private readonly repoMap: Record<string, string>;
   private readonly samples: SampleSet;
   private readonly catalog: SessionCatalog;
@@ -87,6 +93,8 @@ export class EngineHost {
   private stopWatch: (() => void) | null = null;
 
   constructor(private readonly options: HostOptions) {
+    this.jobs = new Jobs((p) => this.emit('job:progress', p), options.jobShowAfterMs);
+    this.work = new WorkPool(new WorkHandler(options.agents, options.engine), options.work?.threads ?? 0, options.work?.workerUrl);
     this.samples = loadSamples(options.samplesDir);
     this.repoMap = { ...this.samples.repoMap, ...(options.repoMap ?? {}) };
     const repoRootFor = (cwd: string | null) => this.repoRootFor(cwd);
@@ -121,6 +129,7 @@ export class EngineHost {
     this.stopWatch?.();
     this.catalog.close();
     this.listeners.clear();
+    void this.work.close();
   }
 
   onEvent(listener: Listener): () => void {
@@ -160,34 +169,39 @@ export class EngineHost {
       }
       case 'session:snapshot': {
         const a = args as ArgsOf<'session:snapshot'>;
-        const o = this.open(a.path);
-        if (!o.ok) return o as R;
-        const snapshot = this.snapshotOf(o.value, a.withSpent ?? false, a.model);
-        const cwd = o.value.loaded.session.cwd;
-        const mapped = this.repoRootOf(o.value);
-        const repoNote = !cwd ? 'no working directory recorded' : mapped ? `${cwd} → ${mapped}` : cwd;
-        const note = o.value.upload && !mapped ? `${cwd ?? 'no working directory recorded'} (not looked up on this machine: map it to a folder to prove gone and drift)` : repoNote;
-        // An unmapped drop's cwd was not looked up: "missing here" would be wrong, the note says why.
-        const problems = snapshot.problems.filter((p) => !(o.value.upload && !mapped && p.code === 'repo_missing')).map(positionsOnly);
-        const shown = { ...snapshot, problems };
-        return ok({
-          snapshot: shown,
-          figures: windowFigures(shown),
-          lineage: this.lineageOf(snapshot),
-          external: o.value.external,
-          repoNote: note,
-          bytes: o.value.size,
-          analysedAt: new Date().toISOString(),
-        }) as R;
+        return (await this.asJob('open', `Opening ${basename(a.path)}`, a.path, async (job) => {
+          const o = await this.open(a.path, job);
+          if (!o.ok) return o;
+          const options = this.analyzeOptions(o.value, a.withSpent ?? false, a.model);
+          const r = await this.work.run({ op: 'snapshot', ref: o.value.ref, options }, this.runOptions(job, o.value.ref.key));
+          if (r === 'missing' || !r.snapshot) return this.gone(o.value);
+          const snapshot = r.snapshot;
+          const cwd = o.value.summary.cwd;
+          const mapped = this.repoRootFor(cwd);
+          const repoNote = !cwd ? 'no working directory recorded' : mapped ? `${cwd} → ${mapped}` : cwd;
+          const note = o.value.upload && !mapped ? `${cwd ?? 'no working directory recorded'} (not looked up on this machine: map it to a folder to prove gone and drift)` : repoNote;
+          // An unmapped drop's cwd was not looked up: "missing here" would be wrong, the note says why.
+          const problems = snapshot.problems.filter((p) => !(o.value.upload && !mapped && p.code === 'repo_missing')).map(positionsOnly);
+          const shown = { ...snapshot, problems };
+          return ok({
+            snapshot: shown,
+            figures: windowFigures(shown),
+            lineage: this.lineageOf(snapshot),
+            external: o.value.external,
+            repoNote: note,
+            bytes: r.summary.size,
+            analysedAt: new Date().toISOString(),
+          });
+        })) as R;
       }
       case 'segment:detail': {
         const a = args as ArgsOf<'segment:detail'>;
-        const o = this.open(a.path);
+        const o = await this.open(a.path);
         if (!o.ok) return o as R;
-        const snapshot = [...o.value.snapshots.values()].find((s) => s.segments.some((g) => g.id === a.segmentId)) ?? this.snapshotOf(o.value, false);
-        const segment = snapshot.segments.find((s) => s.id === a.segmentId);
-        if (!segment) return fail('not_found', 'That segment is no longer in the window (the session changed).', 'Reopen the session.') as R;
-        return ok(detailOf(o.value.loaded.session, snapshot, segment, o.value.bytes)) as R;
+        const r = await this.work.run({ op: 'detail', ref: o.value.ref, segmentId: a.segmentId, options: this.analyzeOptions(o.value, false) }, { affinity: o.value.ref.key });
+        if (r === 'missing') return this.gone(o.value) as R;
+        if (r === 'no-segment') return fail('not_found', 'That segment is no longer in the window (the session changed).', 'Reopen the session.') as R;
+        return ok(r) as R;
       }
       case 'fork:preview':
       case 'fork:write': {
@@ -195,41 +209,53 @@ export class EngineHost {
         if (a.path.startsWith(UPLOAD_PREFIX)) {
           return fail('refused', 'A dropped file can be inspected but not forked: it has no project folder here.', 'Open the session from the list (or by path in the desktop app) to fork it.') as R;
         }
-        const o = this.open(a.path);
-        if (!o.ok) return o as R;
-        const input = {
-          path: o.value.realPath,
-          session: o.value.loaded.session,
-          snapshot: this.snapshotOf(o.value, a.classes.includes('spent')),
-          classes: a.classes,
-          protectTail: a.protectTail,
-          dataDir: this.options.dataDir,
-        };
-        if (channel === 'fork:preview') return ok(this.options.engine.previewFork(input)) as R;
-        const written = this.options.engine.writeFork(input);
-        if (!written.ok) {
-          const failing = written.checks.filter((c) => !c.ok).map((c) => `${c.label}: ${c.detail}`);
-          return fail('refused', `Nothing was written. ${written.message}`, failing.join('; ') || undefined) as R;
-        }
-        await this.announce(written.value.path);
-        return ok(written.value) as R;
+        const kind = channel === 'fork:preview' ? 'fork-preview' : 'fork-write';
+        return (await this.asJob(kind, channel === 'fork:preview' ? 'Checking the fork' : 'Writing the fork', a.path, async (job) => {
+          const o = await this.open(a.path, job);
+          if (!o.ok) return o;
+          const input = { path: o.value.ref.path as string, repoRoot: this.repoRootFor(o.value.summary.cwd), classes: a.classes, protectTail: a.protectTail, dataDir: this.options.dataDir };
+          const run = this.runOptions(job, o.value.ref.key);
+          if (channel === 'fork:preview') return ok(await this.work.run({ op: 'fork-preview', input }, run));
+          const written = await this.work.run({ op: 'fork-write', input }, run);
+          if (!written.ok && job.signal.aborted) return fail('cancelled', 'Cancelled: the fork was not written.', 'Nothing was written.');
+          if (!written.ok) {
+            const failing = written.checks.filter((c) => !c.ok).map((c) => `${c.label}: ${c.detail}`);
+            return fail('refused', `Nothing was written. ${written.message}`, failing.join('; ') || undefined);
+          }
+          await this.announce(written.value.path);
+          return ok(written.value);
+        })) as R;
       }
       case 'fork:verify': {
         const a = args as ArgsOf<'fork:verify'>;
-        return this.forkResult(this.options.engine.verifyFork(a.path, this.options.dataDir)) as R;
+        const admitted = this.grants.admit(a.path);
+        if (!admitted.ok) return admitted as R;
+        return (await this.asJob('fork-verify', 'Checking the fork', a.path, async (job) =>
+          this.forkResult(await this.work.run({ op: 'fork-verify', path: admitted.value, dataDir: this.options.dataDir }, this.runOptions(job))),
+        )) as R;
       }
       case 'fork:undo': {
         const a = args as ArgsOf<'fork:undo'>;
-        const r = this.options.engine.undoFork(a.path, this.options.dataDir, (cwd) => this.repoRootFor(cwd));
-        if (r.ok) await this.announce(r.value.path);
-        return this.forkResult(r) as R;
+        const admitted = this.grants.admit(a.path);
+        if (!admitted.ok) return admitted as R;
+        return (await this.asJob('fork-undo', 'Restoring the original', a.path, async (job) => {
+          const r = await this.work.run({ op: 'fork-undo', path: admitted.value, dataDir: this.options.dataDir, repoMap: { ...this.repoMap } }, this.runOptions(job));
+          if (r.ok) await this.announce(r.value.path);
+          return this.forkResult(r);
+        })) as R;
       }
       case 'fork:payload': {
         const a = args as ArgsOf<'fork:payload'>;
-        return this.forkResult(this.options.engine.forkPayload(a.path, a.segmentId, this.options.dataDir)) as R;
+        const admitted = this.grants.admit(a.path);
+        if (!admitted.ok) return admitted as R;
+        return this.forkResult(await this.work.run({ op: 'fork-payload', path: admitted.value, segmentId: a.segmentId, dataDir: this.options.dataDir })) as R;
+      }
+      case 'job:cancel': {
+        const a = args as ArgsOf<'job:cancel'>;
+        return ok({ cancelled: this.jobs.cancel(a.id) }) as R;
       }
       case 'file:open':
-        return this.fileOpen(args as ArgsOf<'file:open'>) as R;
+        return (await this.fileOpen(args as ArgsOf<'file:open'>)) as R;
       case 'repo:map': {
         const a = args as ArgsOf<'repo:map'>;
         let folder: string | null = null;
@@ -244,7 +270,6 @@ export class EngineHost {
         else this.repoMap[a.cwd] = folder;
         // Kept across restarts, and applied to the list's figures by the next analysis.
         this.catalog.saveMapping(a.cwd, folder);
-        for (const o of this.opened.values()) o.snapshots.clear();
         void this.refresh();
         return ok(this.info()) as R;
       }
@@ -264,12 +289,17 @@ export class EngineHost {
 
   private refresh(): Promise<void> {
     if (this.refreshing) return this.refreshing;
+    // A job the window can cancel: files not read yet are left for the next refresh.
+    const job = this.jobs.start('index', 'Indexing sessions', undefined, 'files');
     this.refreshing = this.catalog
       .refresh((p) => {
         this.progress = p;
         this.emit('index:progress', p);
-      })
+        if (p.phase !== 'done') job.progress(p.current ?? 'Indexing', p.done, p.total);
+      }, job.signal)
+      .then(() => job.end(job.signal.aborted ? 'cancelled' : 'done'))
       .catch((error: unknown) => {
+        job.end('failed');
         // A refresh that fails (the index locked past its wait, a full disk) must not take the
         // server down with an unhandled rejection: say so, keep the list as it was.
         this.progress = { phase: 'done', done: 0, total: 0, current: `The session list could not be refreshed: ${(error as Error).message}` };
@@ -324,32 +354,40 @@ export class EngineHost {
     return snapshotLineage(snapshot, this.lineage(), this.catalog.list());
   }
 
+  /** The thread work of a request, as a job the window can follow and cancel; a cancelled one answers so. */
+  private async asJob<T>(kind: Parameters<Jobs['run']>[0], label: string, path: string, work: (job: Job) => Promise<Result<T>>): Promise<Result<T>> {
+    try {
+      return await this.jobs.run(kind, label, path, work);
+    } catch (error) {
+      if (isCancelled(error)) return fail('cancelled', 'Cancelled.', 'Nothing was written.');
+      throw error;
+    }
+  }
+
+  private runOptions(job: Job, affinity?: string): { affinity?: string; signal: AbortSignal; onProgress: (stage: string, done: number, total: number) => void } {
+    return { ...(affinity ? { affinity } : {}), signal: job.signal, onProgress: (stage, done, total) => job.progress(stage, done, total) };
+  }
+
   /**
-   * Where a session's recorded working directory is on this machine. A dropped file's cwd is taken
-   * only through an explicit mapping: its bytes came from anywhere, and proving "gone" for a path
-   * they name would tell whoever sent them which files exist here.
+   * How a session is analysed: in its mapped folder, else its recorded one — never on disk for a
+   * dropped file that is not mapped (proving "gone" for paths its bytes name would tell whoever sent
+   * them which files exist here).
    */
-  /** Where a session's working directory is looked up: its mapped folder, else (null) the recorded one — never for a dropped file. */
-  private repoRootOf(o: Opened): string | null {
-    return this.repoRootFor(o.loaded.session.cwd);
+  private analyzeOptions(o: Opened, withSpent: boolean, model?: string): AnalyzeOptions {
+    const repoRoot = this.repoRootFor(o.summary.cwd);
+    return { repoRoot, withSpent, diskless: o.upload && repoRoot === null, ...(model !== undefined ? { model } : {}) };
   }
 
-  private snapshotOf(o: Opened, withSpent: boolean, model?: string): ClassifiedSnapshot {
-    const key = `${withSpent ? 'spent' : 'proven'}:${model ?? ''}`;
-    const hit = o.snapshots.get(key);
-    if (hit) return hit;
-    const repoRoot = this.repoRootOf(o);
-    const options = { repoRoot, withSpent, diskless: o.upload && repoRoot === null, ...(model !== undefined ? { model } : {}) };
-    const snap = this.options.engine.analyze(o.loaded, options);
-    o.snapshots.set(key, snap);
-    return snap;
+  private gone(o: Opened): Result<never> {
+    this.opened.delete(o.ref.key);
+    return fail('not_found', 'That dropped file is no longer open.', 'Drop it again.');
   }
 
-  /** Parses (or reuses) a session by path or upload key; a path must be admitted by the grant list. */
-  private open(path: string): Result<Opened & { realPath: string }> {
+  /** Opens (or finds open) a session by path or upload key, in a work thread; a path must be admitted by the grant list. */
+  private async open(path: string, job?: Job): Promise<Result<Opened>> {
     if (path.startsWith(UPLOAD_PREFIX)) {
       const hit = this.opened.get(path);
-      return hit ? ok({ ...hit, realPath: path }) : fail('not_found', 'That dropped file is no longer open.', 'Drop it again.');
+      return hit ? ok(hit) : fail('not_found', 'That dropped file is no longer open.', 'Drop it again.');
     }
     if (extname(path).toLowerCase() !== '.jsonl') return fail('not_jsonl', notJsonlMessage(path), 'Agents keep sessions as .jsonl files (Claude Code under ~/.claude/projects, Codex CLI under ~/.codex/sessions).');
     const admitted = this.grants.admit(path);
@@ -362,45 +400,34 @@ export class EngineHost {
       return fail('not_found', `${path} does not exist (any more).`, 'Refresh the session list.');
     }
     if (!st.isFile()) return fail('unreadable', `${path} is not a regular file.`);
-    const hit = this.opened.get(path);
-    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return ok({ ...hit, realPath: real });
-    const loaded = agentForFile(this.options.agents, real).locator.load(real);
-    const fatal = fatalMessage(loaded.session, this.agentNames());
-    if (fatal) return fail('not_a_transcript', fatal, `Glassbox reads session transcripts of ${this.agentNames()}.`);
-    const entry: Opened = {
-      size: st.size,
-      mtimeMs: st.mtimeMs,
-      loaded,
-      bytes: fileBytes(real),
-      external: !this.catalog.roots().some((r) => path.startsWith(r + '/')),
-      upload: false,
-      snapshots: new Map(),
-    };
+    const ref: SessionRef = { key: path, path: real };
+    const summary = await this.work.run({ op: 'open', ref }, job ? this.runOptions(job, path) : { affinity: path });
+    if (summary.fatal) return fail('not_a_transcript', summary.fatal, `Glassbox reads session transcripts of ${this.agentNames()}.`);
+    const entry: Opened = { ref, summary, external: !this.catalog.roots().some((r) => path.startsWith(r + '/')), upload: false };
     this.remember(path, entry);
-    return ok({ ...entry, realPath: real });
+    return ok(entry);
   }
 
-  private fileOpen(args: ArgsOf<'file:open'>): Result<FileOpened> {
+  private async fileOpen(args: ArgsOf<'file:open'>): Promise<Result<FileOpened>> {
     if ('path' in args) {
       // In the desktop app a path arrives only from the Open dialog or a drop: the person chose it.
       // In a browser there is no such path (a drop sends bytes), so only listed files open by path.
       if (this.options.mode === 'electron' && isAbsolute(args.path)) this.grants.grant(args.path);
-      const o = this.open(args.path);
-      if (!o.ok) return o;
-      const s = o.value.loaded.session;
-      return ok({ path: args.path, title: s.title ?? s.firstPrompt?.slice(0, 140) ?? basename(args.path), sessionId: s.id, problems: s.problems.map(positionsOnly) });
+      return this.asJob('open', `Opening ${basename(args.path)}`, args.path, async (job) => {
+        const o = await this.open(args.path, job);
+        if (!o.ok) return o;
+        const s = o.value.summary;
+        return ok({ path: args.path, title: s.title ?? s.firstPrompt?.slice(0, 140) ?? basename(args.path), sessionId: s.sessionId, problems: s.problems.map(positionsOnly) });
+      });
     }
     if (extname(args.name).toLowerCase() !== '.jsonl') {
       return fail('not_jsonl', notJsonlMessage(args.name), 'Drop a session transcript: a .jsonl file (Claude Code: ~/.claude/projects/<project>/; Codex CLI: ~/.codex/sessions/).');
     }
-    const buf = Buffer.from(args.text, 'utf8');
-    const key = `${UPLOAD_PREFIX}${createHash('sha256').update(buf).digest('hex').slice(0, 16)}/${basename(args.name)}`;
-    const session = parseBuffer(this.options.agents, buf, args.name, basename(args.name).replace(/\.jsonl$/i, ''));
-    const fatal = fatalMessage(session, this.agentNames());
-    if (fatal) return fail('not_a_transcript', fatal, `Glassbox reads session transcripts of ${this.agentNames()}; nothing was written.`);
-    this.uploads.set(key, buf);
-    this.remember(key, { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), external: true, upload: true, snapshots: new Map() });
-    return ok({ path: key, title: session.title ?? session.firstPrompt?.slice(0, 140) ?? args.name, sessionId: session.id, problems: session.problems.map(positionsOnly) });
+    const key = `${UPLOAD_PREFIX}${createHash('sha256').update(args.text, 'utf8').digest('hex').slice(0, 16)}/${basename(args.name)}`;
+    const summary = await this.work.run({ op: 'upload', key, name: args.name, text: args.text }, { affinity: key });
+    if (summary.fatal) return fail('not_a_transcript', summary.fatal, `Glassbox reads session transcripts of ${this.agentNames()}; nothing was written.`);
+    this.remember(key, { ref: { key, path: null }, summary, external: true, upload: true });
+    return ok({ path: key, title: summary.title ?? summary.firstPrompt?.slice(0, 140) ?? args.name, sessionId: summary.sessionId, problems: summary.problems.map(positionsOnly) });
   }
 
   /** "Claude Code and Codex CLI": the agents this host reads, for messages. */
@@ -412,24 +439,11 @@ export class EngineHost {
   private remember(key: string, entry: Opened): void {
     this.opened.delete(key);
     this.opened.set(key, entry);
-    while (this.opened.size > MAX_OPEN) {
-      const oldest = this.opened.keys().next().value as string;
-      this.opened.delete(oldest);
-      this.uploads.delete(oldest);
-    }
+    while (this.opened.size > MAX_OPEN) this.opened.delete(this.opened.keys().next().value as string);
   }
 }
 
 function notJsonlMessage(name: string): string {
   const ext = extname(name);
   return `${basename(name)} is not a session transcript: Glassbox opens .jsonl files${ext ? `, and this is a ${ext} file` : ''}. Nothing was written.`;
-}
-
-function fatalMessage(session: Session, agents: string): string | null {
-  if (!isFatal(session.problems)) return null;
-  const p = session.problems.find((q) => q.severity === 'error');
-  const code = p?.code;
-  if (code === 'file_empty') return `${basename(session.path)} is empty: there is no session in it. Nothing was written.`;
-  if (code === 'not_a_transcript') return `${basename(session.path)} is not a transcript of ${agents}. Nothing was written.`;
-  return p?.message ?? 'The file cannot be read.';
 }

@@ -60,9 +60,10 @@ export class IndexCatalog implements SessionCatalog {
     }
   }
 
-  async refresh(onProgress: (p: IndexProgress) => void): Promise<void> {
+  async refresh(onProgress: (p: IndexProgress) => void, signal?: AbortSignal): Promise<void> {
     onProgress({ phase: 'scanning', done: 0, total: 0 });
     const report = await this.index.refresh({
+      ...(signal ? { signal } : {}),
       onProgress: (p) =>
         onProgress(
           p.phase === 'done'

@@ -20,6 +20,9 @@ export const DEFAULT_SAMPLES_DIR = resolve(dirname(fileURLToPath(import.meta.url
 
 export { defaultDataDir };
 
+/** Work threads of a host made by createHost (a bigger file open and a fork can run side by side). */
+const WORK_THREADS = 2;
+
 /**
  * A host with the machine's defaults: every agent's roots (e.g. CLAUDE_CONFIG_DIR), data from GLASSBOX_DATA_DIR, the
  * session list from the store's SQLite index. If the index cannot open at all (a better-sqlite3 built
@@ -29,7 +32,7 @@ export function createHost(
   env: NodeJS.ProcessEnv,
   overrides: Partial<HostOptions> = {},
   onNotice: (text: string) => void = () => {},
-  index: { workers?: number; nativeBinding?: string } = {},
+  index: { workers?: number; nativeBinding?: string; workerUrl?: URL } = {},
   agents: AgentRegistry = defaultAgents(),
 ): EngineHost {
   const roots = overrides.roots ?? agents.roots(env, env['HOME'] ?? homedir()).map((r) => r.root);
@@ -41,6 +44,8 @@ export function createHost(
     samplesDir: env['GLASSBOX_SAMPLES_DIR'] ?? DEFAULT_SAMPLES_DIR,
     engine: defaultEngine(agents),
     watch: true,
+    // Parsing, analysis and forks in two threads of their own: requests are answered meanwhile.
+    work: { threads: WORK_THREADS },
     agents,
     catalog: () => {
       try {

@@ -3,6 +3,7 @@ import { SessionBrowser } from './components/SessionBrowser';
 import { WindowView } from './components/WindowView';
 import { Inspector } from './components/Inspector';
 import { ForkWizard } from './components/ForkWizard';
+import { JobsBar } from './components/JobsBar';
 import { useApp } from './store';
 
 export function App() {
@@ -132,6 +133,7 @@ export function App() {
           </button>
         </div>
       ) : null}
+      <JobsBar />
       <div className="columns">
         <SessionBrowser />
         <div className="centre">

@@ -55,6 +55,11 @@ export interface RefreshOptions {
   analyze?: boolean;
   /** Only these paths (the watcher's changed files); default: discover every root. */
   paths?: string[];
+  /**
+   * Stops the refresh: files not yet read are left as they are (the next refresh reads them), what
+   * was read is kept, and the analysis stage is skipped.
+   */
+  signal?: AbortSignal;
 }
 
 export interface RefreshReport {

@@ -7,7 +7,11 @@ interface Pending {
   job: Job;
   resolve: (r: unknown) => void;
   reject: (e: Error) => void;
+  signal: AbortSignal | undefined;
 }
+
+/** What a job answers when its refresh was cancelled before its turn came (it never ran). */
+export const SKIPPED = { ok: false as const, code: 'cancelled', message: 'cancelled before it ran' };
 
 /**
  * Runs jobs over worker threads (one per core by default), or inline when `size` is 0. Workers are
@@ -37,10 +41,11 @@ export class JobPool {
     return this.broken;
   }
 
-  run<J extends Job>(job: J): Promise<JobResult<J>> {
-    if (this.size <= 0 || this.broken) return Promise.resolve().then(() => runJob(job) as JobResult<J>);
+  /** Runs a job; one whose `signal` was aborted before its turn does not run and answers SKIPPED. */
+  run<J extends Job>(job: J, signal?: AbortSignal): Promise<JobResult<J>> {
+    if (this.size <= 0 || this.broken) return Promise.resolve().then(() => (signal?.aborted ? SKIPPED : runJob(job)) as JobResult<J>);
     return new Promise((resolve, reject) => {
-      this.queue.push({ job, resolve: resolve as (r: unknown) => void, reject });
+      this.queue.push({ job, resolve: resolve as (r: unknown) => void, reject, signal });
       this.pump();
     });
   }
@@ -66,6 +71,10 @@ export class JobPool {
       const next = this.queue.shift();
       const w = this.workers[slot];
       if (!next || !w) return;
+      if (next.signal?.aborted) {
+        next.resolve(SKIPPED);
+        continue;
+      }
       const id = this.nextId++;
       w.busy = true;
       w.worker.ref();
@@ -76,7 +85,7 @@ export class JobPool {
 
   private inline(p: Pending): void {
     try {
-      p.resolve(runJob(p.job));
+      p.resolve(p.signal?.aborted ? SKIPPED : runJob(p.job));
     } catch (error) {
       p.reject(error as Error);
     }

@@ -14,9 +14,8 @@ import { listedRow, rowAsFile, summarisedRow, unreadableRow, type IndexedFile } 
 import { discoverFiles, describeOpenedFile, type AgentRoots } from './discover';
 import { quickLook } from './quick';
 import { Stage } from './stage';
-import { JobPool } from './pool';
+import { JobPool, SKIPPED } from './pool';
 import type { SummarizeResult } from './jobs';
-import type { AnalyzeResult } from './analyze-job';
 import { messagePricer } from './cost';
 import { foldMessages } from './totals';
 import { toSessionRow, type SessionRow } from './rows';
@@ -232,10 +231,10 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
 
     const listed = this.listStage(fresh, report, progress);
     report.listReadyMs = performance.now() - t0;
-    const bytesDone = await this.summaryStage([...listed, ...earlier], report, progress, bytesTotal);
+    const bytesDone = await this.summaryStage([...listed, ...earlier], report, progress, bytesTotal, options.signal);
     report.summaryDoneMs = performance.now() - t0;
 
-    if (options.analyze !== false) await this.analysisStage(options.paths, report, progress);
+    if (options.analyze !== false && !options.signal?.aborted) await this.analysisStage(options.paths, report, progress, options.signal);
     if (this.pool.failure && !this.poolNoticeGiven) {
       this.poolNoticeGiven = true;
       report.notices.push(`worker threads could not run (${this.pool.failure.message}); indexing went on in the main thread`);
@@ -342,7 +341,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
    * its checkpoint when it was appended to. Results are stored in small batches as they arrive, one
    * transaction per batch, so rows fill in progressively without a commit per file.
    */
-  private async summaryStage(work: SummaryWork[], report: RefreshReport, progress: ProgressFn, bytesTotal: number): Promise<number> {
+  private async summaryStage(work: SummaryWork[], report: RefreshReport, progress: ProgressFn, bytesTotal: number, signal?: AbortSignal): Promise<number> {
     let done = 0;
     let bytesDone = 0;
     const todo = work.sort((a, b) => b.planned.fp.size - a.planned.fp.size);
@@ -382,15 +381,20 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
         // Rows are loaded without their checkpoint; only a file to resume needs it.
         const saved = w.planned.action === 'appended' ? (row.state ?? this.st.stateOf.get(row.id)?.state ?? null) : null;
         const fromOffset = saved !== null ? row.parsed_offset : 0;
-        const result = await this.pool.run({
-          type: 'summarize',
-          agent: row.agent,
-          path: row.path,
-          subagentFile: row.kind === 'subagent',
-          fromOffset,
-          fromLine: saved !== null ? row.parsed_lines : 0,
-          state: saved !== null ? (JSON.parse(saved) as SummaryState) : null,
-        });
+        const result = await this.pool.run(
+          {
+            type: 'summarize',
+            agent: row.agent,
+            path: row.path,
+            subagentFile: row.kind === 'subagent',
+            fromOffset,
+            fromLine: saved !== null ? row.parsed_lines : 0,
+            state: saved !== null ? (JSON.parse(saved) as SummaryState) : null,
+          },
+          signal,
+        );
+        // A file the cancelled refresh never read stays as it was: the next refresh reads it.
+        if (result === SKIPPED) return;
         batch.push({ w, fromOffset, result });
         if (batch.length >= 64) flush();
         else timer ??= setTimeout(flush, 50);
@@ -436,7 +440,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
    * lands only while the row still has the summary it was made from; a failed analysis leaves no
    * figures behind (the row says why).
    */
-  private async analysisStage(paths: string[] | undefined, report: RefreshReport, progress: ProgressFn): Promise<void> {
+  private async analysisStage(paths: string[] | undefined, report: RefreshReport, progress: ProgressFn, signal?: AbortSignal): Promise<void> {
     const pending = this.store.read(() => {
       const only = paths ? new Set(paths.flatMap((p) => [p, this.st.fileByPath.get(p)?.parent_path ?? p])) : null;
       const candidates = only ? [...only].map((p) => this.st.fileByPath.get(p)).filter((r): r is FileRow => !!r) : this.st.staleAnalyses.all();
@@ -449,7 +453,8 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     progress('analysis', 0, pending.length, 0, bytesTotal);
     await Promise.all(
       pending.map(async (f) => {
-        const result: AnalyzeResult = await this.pool.run({ type: 'analyze', path: f.path, repoRoot: this.repoRootFor(f.cwd) });
+        const result = await this.pool.run({ type: 'analyze', path: f.path, repoRoot: this.repoRootFor(f.cwd) }, signal);
+        if (result === SKIPPED) return;
         const columns = {
           id: f.id,
           analyzed_offset: f.parsed_offset,

@@ -2,20 +2,27 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import type * as Esbuild from 'esbuild';
 
-let cached: string | null | undefined;
+const cached = new Map<string, string | null>();
 
 /**
- * The worker code as one CommonJS script, bundled once per process with esbuild (already installed
- * as tsx's compiler), for `new Worker(source, { eval: true })`. null when esbuild cannot be loaded:
- * the pool then starts workers from worker.mjs through tsx instead (slower to start).
+ * The index's worker code as one CommonJS script, bundled once per process with esbuild (already
+ * installed as tsx's compiler), for `new Worker(source, { eval: true })`. null when esbuild cannot be
+ * loaded: the pool then starts workers from worker.mjs through tsx instead (slower to start).
  */
 export function bundledWorkerSource(): string | null {
-  if (cached !== undefined) return cached;
+  return bundleWorker(fileURLToPath(new URL('./worker-entry.ts', import.meta.url)));
+}
+
+/** Any worker entry (a TypeScript file), bundled the same way: once per process and entry; null without esbuild. */
+export function bundleWorker(entry: string): string | null {
+  const hit = cached.get(entry);
+  if (hit !== undefined) return hit;
+  let source: string | null;
   try {
     const require = createRequire(import.meta.url);
     const esbuild = require('esbuild') as typeof Esbuild;
     const out = esbuild.buildSync({
-      entryPoints: [fileURLToPath(new URL('./worker-entry.ts', import.meta.url))],
+      entryPoints: [entry],
       bundle: true,
       platform: 'node',
       format: 'cjs',
@@ -24,9 +31,10 @@ export function bundledWorkerSource(): string | null {
       logLevel: 'silent',
       external: ['better-sqlite3', 'chokidar'],
     });
-    cached = out.outputFiles[0]?.text ?? null;
+    source = out.outputFiles[0]?.text ?? null;
   } catch {
-    cached = null;
+    source = null;
   }
-  return cached;
+  cached.set(entry, source);
+  return source;
 }

@@ -18,12 +18,17 @@ const port = (process as unknown as { parentPort?: ParentPort }).parentPort;
 if (!port) throw new Error('engine-process must run as an Electron utility process');
 
 const env = process.env;
+// The worker threads run the entries built beside this file (electron.vite.config.ts), so this process
+// answers the window while the index reads files and a big session opens or forks.
 const host = createHost(
   env,
-  { mode: 'electron', ...(env['GLASSBOX_USER_DATA'] ? { dataDir: env['GLASSBOX_USER_DATA'] } : {}) },
+  {
+    mode: 'electron',
+    ...(env['GLASSBOX_USER_DATA'] ? { dataDir: env['GLASSBOX_USER_DATA'] } : {}),
+    work: { threads: 2, workerUrl: new URL('./work-worker.js', import.meta.url) },
+  },
   (notice) => port.postMessage({ notice }),
-  // Worker threads cannot find their entry inside the bundle; this process is already off the UI thread.
-  { workers: 0, ...(env['GLASSBOX_SQLITE_BINDING'] ? { nativeBinding: env['GLASSBOX_SQLITE_BINDING'] } : {}) },
+  { workerUrl: new URL('./index-worker.js', import.meta.url), ...(env['GLASSBOX_SQLITE_BINDING'] ? { nativeBinding: env['GLASSBOX_SQLITE_BINDING'] } : {}) },
 );
 host.onEvent(<E extends EventChannel>(event: E, payload: EventMap[E]) => port.postMessage({ event, payload }));
 port.on('message', (e) => {

@@ -1,10 +1,10 @@
-import type { LoadedSession, Session, SubagentRef } from '@glassbox/core';
+import type { LoadOptions, LoadedSession, Session, SubagentRef } from '@glassbox/core';
 import { listSubagentFiles } from './discover';
 import { readSessionFile } from './read-file';
 
 /** Parses a session and its subagent files, linking each subagent to the tool call that started it. */
-export function loadSessionWithSubagents(path: string, options: { subagents?: boolean } = {}): LoadedSession {
-  const { session, parser } = readSessionFile(path);
+export function loadSessionWithSubagents(path: string, options: LoadOptions = {}): LoadedSession {
+  const { session, parser } = readSessionFile(path, options.progress);
   const subagents: Session[] = [];
   // A subagent's own file has no subagents of its own here; its siblings belong to the parent.
   if (options.subagents === false || session.agentId !== undefined) return { session, subagents };

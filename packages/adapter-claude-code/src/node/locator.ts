@@ -12,6 +12,6 @@ export const claudeCodeLocator: AgentLocator = {
   discover: discoverFiles,
   describe: describeOpenedFile,
   load: (path, options) => loadSessionWithSubagents(path, options),
-  parseFile: (path) => readSessionFile(path).session,
+  parseFile: (path, options) => readSessionFile(path, options?.progress).session,
   companionFiles: subagentCandidates,
 };

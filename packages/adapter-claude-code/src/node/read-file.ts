@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { Session, ToolCall } from '@glassbox/core';
+import { isCancelled, type ReadProgress, type Session, type ToolCall } from '@glassbox/core';
 import { ioProblem, scanLines, type ScanResult } from '@glassbox/file-io';
 import { TranscriptParser } from '../parser';
 import { capturedTextFromRecord } from '../tool-ops';
@@ -13,13 +13,17 @@ export interface ReadSessionResult {
   parser: TranscriptParser;
 }
 
-/** Parses a transcript file. A missing or unreadable path gives a session with one fatal problem, not a throw. */
-export function readSessionFile(path: string): ReadSessionResult {
+/**
+ * Parses a transcript file. A missing or unreadable path gives a session with one fatal problem, not a
+ * throw; `progress` hears each chunk read, and a CancelledError it throws stops the read and is thrown.
+ */
+export function readSessionFile(path: string, progress?: ReadProgress): ReadSessionResult {
   const parser = new TranscriptParser({ path, fallbackId: basename(path).replace(/\.jsonl$/i, '') });
   let scan: ScanResult;
   try {
-    scan = scanLines(path, (text, line, offset, len) => parser.push(text, line, offset, len));
+    scan = scanLines(path, (text, line, offset, len) => parser.push(text, line, offset, len), 0, 0, progress);
   } catch (error) {
+    if (isCancelled(error)) throw error;
     const session = parser.finish(true);
     session.problems.length = 0;
     session.problems.push(ioProblem(path, error));

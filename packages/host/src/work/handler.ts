@@ -1,0 +1,161 @@
+import { statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { agentForFile } from '@glassbox/agents';
+import { CancelledError, isFatal, type AgentRegistry, type ClassifiedSnapshot, type LoadedSession, type Session } from '@glassbox/core';
+import { folderFor } from '@glassbox/analysis';
+import { forkJob, type ForkJob } from '@glassbox/store/fork';
+import type { Engine } from '../engine';
+import { detailOf } from '../segment-detail';
+import { fileBytes, memoryBytes, parseBuffer, type SourceBytes } from '../source-bytes';
+import type { AnalyzeOptions, OpenSummary, ResultFor, SessionRef, WorkContext, WorkRequest } from './protocol';
+
+const MAX_OPEN = 6;
+
+interface Held {
+  size: number;
+  mtimeMs: number;
+  loaded: LoadedSession;
+  bytes: SourceBytes;
+  summary: OpenSummary;
+  /** By analysis options (see keyOf). */
+  snapshots: Map<string, ClassifiedSnapshot>;
+}
+
+/**
+ * The heavy work of the host, done where it cannot hold up a request: parsing and analysing sessions
+ * (kept, with their snapshots, for the inspector's details), and planning, writing and checking forks.
+ * It runs in a work thread (see pool.ts), or inline for a host without threads. Every long step hears
+ * the job's context: progress as bytes are read, and cancellation.
+ */
+export class WorkHandler {
+  private readonly held = new Map<string, Held>();
+
+  constructor(
+    private readonly agents: AgentRegistry,
+    private readonly engine: Engine,
+  ) {}
+
+  run<R extends WorkRequest>(request: R, ctx: WorkContext): ResultFor<R> {
+    return this.dispatch(request, ctx) as ResultFor<R>;
+  }
+
+  private dispatch(r: WorkRequest, ctx: WorkContext): unknown {
+    switch (r.op) {
+      case 'open':
+        return this.open(r.ref, ctx)?.summary ?? missing();
+      case 'upload':
+        return this.upload(r.key, r.name, r.text);
+      case 'snapshot': {
+        const h = this.open(r.ref, ctx);
+        if (!h) return 'missing';
+        if (h.summary.fatal) return { summary: h.summary, snapshot: null };
+        return { summary: h.summary, snapshot: this.snapshotOf(h, r.options) };
+      }
+      case 'detail': {
+        const h = this.open(r.ref, ctx);
+        if (!h) return 'missing';
+        const snapshot = [...h.snapshots.values()].find((s) => s.segments.some((g) => g.id === r.segmentId)) ?? this.snapshotOf(h, r.options);
+        const segment = snapshot.segments.find((s) => s.id === r.segmentId);
+        return segment ? detailOf(h.loaded.session, snapshot, segment, h.bytes) : 'no-segment';
+      }
+      case 'fork-preview':
+        return this.engine.previewFork(r.input, jobOf(ctx));
+      case 'fork-write':
+        return this.engine.writeFork(r.input, jobOf(ctx));
+      case 'fork-verify':
+        return this.engine.verifyFork(r.path, r.dataDir, jobOf(ctx));
+      case 'fork-undo':
+        return this.engine.undoFork(r.path, r.dataDir, (cwd) => mappedFolder(cwd, r.repoMap), jobOf(ctx));
+      case 'fork-payload':
+        return this.engine.forkPayload(r.path, r.segmentId, r.dataDir);
+      case 'forget':
+        this.held.delete(r.key);
+        return true;
+    }
+  }
+
+  /** A session by key: the one held if its file did not change, else parsed now; null for an upload no longer held. */
+  private open(ref: SessionRef, ctx: WorkContext): Held | null {
+    const hit = this.held.get(ref.key);
+    if (ref.path === null) return hit ? this.touch(ref.key, hit) : null;
+    const st = statSync(ref.path);
+    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return this.touch(ref.key, hit);
+    const progress = (done: number, total: number): void => {
+      ctx.progress('reading the session', done, total);
+      if (ctx.cancelled()) throw new CancelledError('Cancelled: the session was not opened.');
+    };
+    const loaded = agentForFile(this.agents, ref.path).locator.load(ref.path, { progress });
+    const held: Held = { size: st.size, mtimeMs: st.mtimeMs, loaded, bytes: fileBytes(ref.path), summary: summaryOf(loaded.session, st.size, st.mtimeMs, this.agentNames()), snapshots: new Map() };
+    return this.touch(ref.key, held);
+  }
+
+  private upload(key: string, name: string, text: string): OpenSummary {
+    const buf = Buffer.from(text, 'utf8');
+    const session = parseBuffer(this.agents, buf, name, basename(name).replace(/\.jsonl$/i, ''));
+    const held: Held = { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), summary: summaryOf(session, buf.length, 0, this.agentNames()), snapshots: new Map() };
+    if (!held.summary.fatal) this.touch(key, held);
+    return held.summary;
+  }
+
+  private snapshotOf(h: Held, options: AnalyzeOptions): ClassifiedSnapshot {
+    const key = keyOf(options);
+    const hit = h.snapshots.get(key);
+    if (hit) return hit;
+    const snap = this.engine.analyze(h.loaded, options);
+    h.snapshots.set(key, snap);
+    return snap;
+  }
+
+  private touch(key: string, held: Held): Held {
+    this.held.delete(key);
+    this.held.set(key, held);
+    while (this.held.size > MAX_OPEN) this.held.delete(this.held.keys().next().value as string);
+    return held;
+  }
+
+  /** "Claude Code and Codex CLI": the agents this host reads, for messages. */
+  private agentNames(): string {
+    const names = this.agents.agents.map((a) => a.format.label);
+    return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : (names[0] ?? '');
+  }
+}
+
+function missing(): never {
+  throw new Error('that session is no longer open');
+}
+
+function keyOf(o: AnalyzeOptions): string {
+  return JSON.stringify([o.repoRoot, o.withSpent, o.diskless, o.model ?? '']);
+}
+
+function jobOf(ctx: WorkContext): ForkJob {
+  return forkJob(() => ctx.cancelled(), (stage, done, total) => ctx.progress(stage, done, total));
+}
+
+function mappedFolder(cwd: string | null, repoMap: Record<string, string>): string | null {
+  const mapped = folderFor(cwd, repoMap);
+  return mapped === cwd ? null : mapped;
+}
+
+function summaryOf(session: Session, size: number, mtimeMs: number, agents: string): OpenSummary {
+  return {
+    size,
+    mtimeMs,
+    sessionId: session.id,
+    title: session.title,
+    firstPrompt: session.firstPrompt,
+    cwd: session.cwd,
+    agent: session.agent,
+    problems: session.problems,
+    fatal: fatalMessage(session, agents),
+  };
+}
+
+function fatalMessage(session: Session, agents: string): string | null {
+  if (!isFatal(session.problems)) return null;
+  const p = session.problems.find((q) => q.severity === 'error');
+  const code = p?.code;
+  if (code === 'file_empty') return `${basename(session.path)} is empty: there is no session in it. Nothing was written.`;
+  if (code === 'not_a_transcript') return `${basename(session.path)} is not a transcript of ${agents}. Nothing was written.`;
+  return p?.message ?? 'The file cannot be read.';
+}

@@ -1,0 +1,79 @@
+import type { ClassifiedSnapshot, Problem } from '@glassbox/core';
+import type { ForkCheck, ForkPayload, ForkPreview, ForkVerified, ForkWritten, SegmentDetail } from '@glassbox/contract';
+import type { ForkInput, ForkResult } from '../engine';
+
+/**
+ * What the host asks of the threads that do its heavy work (see pool.ts), and what they answer: plain
+ * data only, as it crosses a thread boundary. A session is named by a key (its path as the window
+ * gave it, or an upload key); the thread that opened it keeps it, with its snapshots.
+ */
+
+/** How a session is analysed (each set of options gets its own cached snapshot). */
+export interface AnalyzeOptions {
+  repoRoot: string | null;
+  withSpent: boolean;
+  /** Nothing is looked up on disk (a dropped file whose paths came from elsewhere). */
+  diskless: boolean;
+  model?: string;
+}
+
+/** A session as opened: what the host shows about it without its window. */
+export interface OpenSummary {
+  size: number;
+  mtimeMs: number;
+  sessionId: string;
+  title: string | null;
+  firstPrompt: string | null;
+  cwd: string | null;
+  agent: string;
+  problems: Problem[];
+  /** Why it cannot be shown (empty, not a transcript), in words; null when it can. */
+  fatal: string | null;
+}
+
+/** A file to open (its real path), or an upload the thread already holds (path null). */
+export interface SessionRef {
+  key: string;
+  path: string | null;
+}
+
+export type WorkRequest =
+  | { op: 'open'; ref: SessionRef }
+  | { op: 'upload'; key: string; name: string; text: string }
+  | { op: 'snapshot'; ref: SessionRef; options: AnalyzeOptions }
+  | { op: 'detail'; ref: SessionRef; segmentId: string; options: AnalyzeOptions }
+  | { op: 'fork-preview'; input: ForkInput }
+  | { op: 'fork-write'; input: ForkInput }
+  | { op: 'fork-verify'; path: string; dataDir: string }
+  | { op: 'fork-undo'; path: string; dataDir: string; repoMap: Record<string, string> }
+  | { op: 'fork-payload'; path: string; segmentId: string; dataDir: string }
+  | { op: 'forget'; key: string };
+
+/** What each request answers: `missing` when an upload is no longer held. */
+export interface WorkResults {
+  open: OpenSummary;
+  upload: OpenSummary;
+  /** The snapshot is null when the session cannot be shown (see `summary.fatal`). */
+  snapshot: { summary: OpenSummary; snapshot: ClassifiedSnapshot | null } | 'missing';
+  detail: SegmentDetail | 'missing' | 'no-segment';
+  'fork-preview': ForkPreview;
+  'fork-write': { ok: true; value: ForkWritten } | { ok: false; checks: ForkCheck[]; message: string };
+  'fork-verify': ForkResult<ForkVerified>;
+  'fork-undo': ForkResult<ForkWritten>;
+  'fork-payload': ForkResult<ForkPayload>;
+  forget: true;
+}
+
+export type ResultFor<R extends WorkRequest> = WorkResults[R['op']];
+
+/** A job's link to its caller while it runs (progress, cancellation), the same in a thread and inline. */
+export interface WorkContext {
+  progress(stage: string, done: number, total: number): void;
+  cancelled(): boolean;
+}
+
+/** Messages from a work thread: progress of a request, or its outcome. */
+export type WorkerMessage =
+  | { id: number; progress: { stage: string; done: number; total: number } }
+  | { id: number; result: unknown }
+  | { id: number; error: { message: string; cancelled: boolean } };

@@ -1,0 +1,84 @@
+import { useEffect, useState } from 'react';
+import type { JobProgress } from '@glassbox/contract';
+import { useApp } from '../store';
+import './JobsBar.css';
+
+/** A finished job stays in view this long, saying how it ended. */
+const LINGER_MS = 2500;
+
+/**
+ * The long jobs of the engine (opening a big session, indexing, writing a fork), each with its
+ * progress and a Cancel button. Self-contained: it listens to `job:progress` and asks `job:cancel`;
+ * the request that started a job answers on its own (a cancelled one with code `cancelled`).
+ */
+export function JobsBar() {
+  const api = useApp((s) => s.api);
+  const [jobs, setJobs] = useState<Record<string, JobProgress>>({});
+  const [asked, setAsked] = useState<Record<string, boolean>>({});
+
+  useEffect(() => {
+    const timers = new Set<ReturnType<typeof setTimeout>>();
+    const off = api.on('job:progress', (p) => {
+      setJobs((all) => ({ ...all, [p.id]: p }));
+      if (p.state !== 'running') {
+        const t = setTimeout(() => {
+          timers.delete(t);
+          setJobs(({ [p.id]: _gone, ...rest }) => rest);
+        }, LINGER_MS);
+        timers.add(t);
+      }
+    });
+    return () => {
+      off();
+      for (const t of timers) clearTimeout(t);
+    };
+  }, [api]);
+
+  const list = Object.values(jobs);
+  if (list.length === 0) return null;
+  return (
+    <section className="jobs" aria-label="Work in progress" data-testid="jobs">
+      {list.map((j) => (
+        <div key={j.id} className={`job ${j.state}`} data-testid="job" data-kind={j.kind} data-state={j.state}>
+          <div className="job-text">
+            <strong>{j.label}</strong>
+            <span className="dim"> {status(j)}</span>
+          </div>
+          <progress
+            className="job-bar"
+            max={j.total > 0 ? j.total : undefined}
+            value={j.total > 0 ? Math.min(j.done, j.total) : undefined}
+            aria-label={`${j.label}: ${status(j)}`}
+          />
+          {j.state === 'running' ? (
+            <button
+              type="button"
+              disabled={!j.cancellable || asked[j.id] === true}
+              onClick={() => {
+                setAsked((a) => ({ ...a, [j.id]: true }));
+                void api.invoke('job:cancel', { id: j.id });
+              }}
+              data-testid="job-cancel"
+            >
+              {asked[j.id] ? 'Cancelling…' : 'Cancel'}
+            </button>
+          ) : null}
+        </div>
+      ))}
+    </section>
+  );
+}
+
+function status(j: JobProgress): string {
+  if (j.state === 'cancelled') return 'cancelled; nothing was left behind';
+  if (j.state === 'failed') return 'failed';
+  if (j.state === 'done') return 'done';
+  const stage = j.stage ?? 'working';
+  if (j.total <= 0) return `${stage}…`;
+  const amount = j.unit === 'bytes' ? `${mb(j.done)} of ${mb(j.total)}` : `${j.done} of ${j.total} files`;
+  return `${stage}: ${amount} (${Math.floor((100 * Math.min(j.done, j.total)) / j.total)}%)`;
+}
+
+function mb(bytes: number): string {
+  return bytes >= 10 * 1048576 ? `${Math.round(bytes / 1048576)} MB` : `${(bytes / 1048576).toFixed(1)} MB`;
+}
