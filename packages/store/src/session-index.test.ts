@@ -39,6 +39,29 @@ function splitAtLine(text: Buffer, fraction: number): [Buffer, Buffer] {
   return [text.subarray(0, cut), text.subarray(cut)];
 }
 
+describe('a cancelled refresh', () => {
+  it('leaves the files it did not read as listed, and the next refresh reads them', async () => {
+    const { root, dbPath } = setup();
+    for (const s of SCENARIOS) copyScenario(root, s);
+    const index = openIndex({ dbPath, roots: [root], workers: 2 });
+    const stop = new AbortController();
+    const cancelled = await index.refresh({
+      signal: stop.signal,
+      onProgress: (p) => {
+        // Cancelled once the list is made, as the summaries are about to be read: none of them runs.
+        if (p.phase === 'summary' && p.files === 0) stop.abort();
+      },
+    });
+    const after = index.list({ includeSubagents: true });
+    expect(after.length).toBe(cancelled.files);
+    expect(after.every((r) => r.stage === 'listed')).toBe(true);
+    const again = await index.refresh();
+    expect(again.opened.length).toBeGreaterThan(0);
+    expect(index.list({ includeSubagents: true }).every((r) => r.stage === 'analysed' || r.kind === 'subagent')).toBe(true);
+    await index.close();
+  });
+});
+
 describe('first index of real corpus folders', () => {
   it('lists every session with identity, totals that agree with computeCost, linked subagents and search', async () => {
     const { root, dbPath } = setup();

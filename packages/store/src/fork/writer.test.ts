@@ -7,6 +7,7 @@ import { showSegment, undoFork, verifyFork } from './ops';
 import { planFromFile, planFromLines } from './plan-lines';
 import { lastResultAction, linesOf, scratchSession, tree, type Scratch } from './test-support';
 import { writeFork, type WriteForkOptions } from './writer';
+import { forkJob } from './job';
 import { rmSync } from 'node:fs';
 
 const scratches: Scratch[] = [];
@@ -207,6 +208,24 @@ describe('writeFork', () => {
     // Storing the same bytes again repairs the object.
     expect(archive.put(readFileSync(s.sourcePath)).repaired).toBe(true);
     expect(verifyFork(result.forkId, { archiveDir: s.archiveDir }).report.ok).toBe(true);
+  });
+
+  it('stops when cancelled while it writes, and leaves nothing behind: no fork, no temporary file, no archive object', () => {
+    const s = scratch('03-large-outputs');
+    const before = tree(s.root);
+    const stages: string[] = [];
+    const job = forkJob(
+      () => stages.includes('writing the fork'),
+      (stage) => void (stages.includes(stage) || stages.push(stage)),
+    );
+    const e = expectForkError(() => writeFork(options(s, { job })), 'cancelled');
+    expect(e.message).toMatch(/nothing was written/);
+    expect(stages).toContain('writing the fork');
+    // Every file as it was (the archive's folders may exist, empty).
+    const files = (t: string[]) => t.filter((f) => !f.endsWith('/'));
+    expect(files(tree(s.root))).toEqual(files(before));
+    // Once not cancelled, the same fork is written.
+    expect(writeFork(options(s)).status).toBe('written');
   });
 
   it('carries checkpoint backups (file-history) so /rewind works in the fork and in an undo', () => {
