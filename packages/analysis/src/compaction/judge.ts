@@ -18,10 +18,11 @@ export class SummaryText {
   }
 
   find(key: KeyDraft): CompactionKey['found'] {
-    if (key.kind !== 'path') return this.text.includes(key.text) ? 'verbatim' : 'no';
-    for (const form of pathForms(key.text, this.cwd)) if (this.has(form)) return 'verbatim';
-    const base = key.text.slice(key.text.lastIndexOf('/') + 1);
-    if (base.length >= 3 && base !== key.text && this.hasAlone(base)) return 'basename';
+    const text = collapse(key.text);
+    if (key.kind !== 'path') return this.text.includes(text) ? 'verbatim' : 'no';
+    for (const form of pathForms(text, this.cwd)) if (this.has(form)) return 'verbatim';
+    const base = text.slice(text.lastIndexOf('/') + 1);
+    if (base.length >= 3 && base !== text && this.hasAlone(base)) return 'basename';
     return 'no';
   }
 
