@@ -154,3 +154,30 @@ export interface CompactionHistory {
   offChain: number[];
   problems: Problem[];
 }
+
+/** Where a string was before the compactions: a segment of a compacted window that held it. */
+export interface CompactionHit {
+  /** The thread: null for the session, a subagent's id for its own file. */
+  agentId: string | null;
+  /** The compaction whose window held it. */
+  index: number;
+  segmentId: string;
+  uuid: string;
+  line: number;
+  kind: SegmentKind;
+  label: string;
+  carried: CompactionItem['carried'];
+  dead: boolean;
+  /** The text around the first match, on one line. */
+  snippet: string;
+}
+
+/** "Where did this go?": every compacted segment that held a string, and which summaries still have it. */
+export interface CompactionSearch {
+  query: string;
+  hits: CompactionHit[];
+  /** Each compaction's summary, and whether it holds the string. */
+  summaries: { agentId: string | null; index: number; found: boolean }[];
+  /** More segments matched than are listed. */
+  truncated: boolean;
+}

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { AgentFormat, CompactionEvent, CompactionHistory, LoadedSession, Session } from '@glassbox/core';
-import { compactionHistory, type HistoryOptions, type TranscriptPort } from '@glassbox/analysis';
+import type { AgentFormat, CompactionEvent, CompactionHistory, CompactionItem, LoadedSession, Session } from '@glassbox/core';
+import { compactionHistory, type AnalysisPorts, type HistoryOptions, type TranscriptPort } from '@glassbox/analysis';
 import { nodeAnalysisPorts } from './repo-port';
 import { scanLines } from '@glassbox/file-io';
 
@@ -71,21 +71,27 @@ export function transcriptPort(path: string, format: AgentFormat, source: LineSo
 
 /**
  * The compactions of a session and of each of its subagents' own files (each x-rayed on its own
- * thread). Subagent files without a compaction are left out.
+ * thread). Subagent files without a compaction are left out. `ports` default to this machine's disk.
  */
 export function compactionHistories(
   format: AgentFormat,
   loaded: LoadedSession,
-  options: HistoryOptions,
+  options: HistoryOptions & { ports?: AnalysisPorts },
   source: LineSource = fileLineSource(loaded.session.path),
 ): CompactionHistory[] {
-  const ports = nodeAnalysisPorts();
-  const main = compactionHistory(loaded.session, transcriptPort(loaded.session.path, format, source), ports, { ...options, agentId: null });
+  const { ports = nodeAnalysisPorts(), ...rest } = options;
+  const main = compactionHistory(loaded.session, transcriptPort(loaded.session.path, format, source), ports, { ...rest, agentId: null });
   const subs = loaded.subagents
     .filter((sub) => (sub.compactions ?? []).length > 0)
     .map((sub) => {
       const ref = loaded.session.subagents.find((r) => r.path === sub.path);
-      return compactionHistory(sub, transcriptPort(sub.path, format), ports, { ...options, agentId: ref?.agentId ?? sub.agentId ?? null });
+      return compactionHistory(sub, transcriptPort(sub.path, format), ports, { ...rest, agentId: ref?.agentId ?? sub.agentId ?? null });
     });
   return [main, ...subs];
+}
+
+/** Reads back the exact text of an item of an x-ray (the session's file, or the subagent file the history is of). */
+export function compactionItemText(format: AgentFormat, source: LineSource, history: CompactionHistory, item: CompactionItem, cwd: string | null): string | null {
+  const own = history.agentId === null ? source : fileLineSource(history.path);
+  return transcriptPort(history.path, format, own).blockText(item.record.offset, item.record.length, item.record.blockIndex, cwd);
 }
