@@ -1,4 +1,5 @@
-import { estimateTokensFromBytes, type ChainNode, type CompactionEvent } from '@glassbox/core';
+import type { ChainNode, CompactionEvent } from '@glassbox/core';
+import { tokensOf } from '../tokens';
 import { isObject, num, str, type JsonObject } from '../record-types';
 
 /** What the compaction collector keeps between records: the events, and per thread the one still open. */
@@ -99,7 +100,7 @@ function reattached(event: CompactionEvent, r: JsonObject, node: ChainNode): voi
   const att = r['attachment'];
   const bytes = node.blocks.reduce((n, b) => n + (b.notSent ? 0 : b.bytes), 0);
   if (!isObject(att) || bytes === 0) return;
-  const base = { uuid: node.uuid, line: node.line, bytes, tokens: estimateTokensFromBytes(bytes) };
+  const base = { uuid: node.uuid, line: node.line, bytes, tokens: tokensOf(bytes) };
   const path = att['type'] === 'file' ? str(att['filename']) : undefined;
   if (path) event.reattached.push({ kind: 'file', label: path, path, ...base });
   else event.reattached.push({ kind: 'context', label: node.blocks[0]?.label ?? node.subtype ?? 'attachment', ...base });

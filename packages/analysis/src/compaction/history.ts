@@ -12,7 +12,6 @@ import {
 import { analyzeSession, type AnalyzeOptions } from '../analyze';
 import type { AnalysisPorts } from '../ports';
 import { reconstructWindow } from '../resident';
-import { SYNTHETIC_MODEL } from '../usage';
 import { xrayCompaction } from './xray';
 
 /**
@@ -172,7 +171,7 @@ function modelOf(session: Session): { model?: string } {
   const nodes = reconstructWindow(session).nodes;
   for (let i = nodes.length - 1; i >= 0; i--) {
     const n = nodes[i];
-    if (n?.kind === 'assistant' && n.model && n.model !== SYNTHETIC_MODEL) return { model: n.model };
+    if (n?.kind === 'assistant' && n.model && !n.synthetic) return { model: n.model };
   }
   return {};
 }

@@ -86,7 +86,7 @@ export function xrayCompaction(input: XrayInput): { xray: CompactionXray; figure
     line: event.line,
     preTokens: input.reportedTokens,
     preTokensMetadata: event.preTokensMetadata,
-    summaryTokens: estimateTokensFromBytes(event.summary?.bytes ?? 0),
+    summaryTokens: estimateTokensFromBytes(event.summary?.bytes ?? 0, before.bytesPerToken),
     kept,
     dropped,
     reattached: event.reattached,
