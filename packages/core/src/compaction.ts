@@ -144,6 +144,8 @@ export interface CompactionReport {
 /** The compactions of one thread (a session, or a subagent's own file), oldest first. */
 export interface CompactionHistory {
   path: string;
+  /** The working directory the thread recorded, to show paths relative to it. */
+  cwd: string | null;
   /** The subagent's id for a subagent file; null for the session itself. */
   agentId: string | null;
   /** Compactions on the live chain: the ones the conversation that resumes went through. */
@@ -159,14 +161,15 @@ export interface CompactionHistory {
 export interface CompactionHit {
   /** The thread: null for the session, a subagent's id for its own file. */
   agentId: string | null;
-  /** The compaction whose window held it. */
+  /** The first compaction whose window held it. */
   index: number;
+  /** What became of it at each compaction whose window held it (a message kept verbatim meets the next one too). */
+  fates: { index: number; carried: CompactionItem['carried'] }[];
   segmentId: string;
   uuid: string;
   line: number;
   kind: SegmentKind;
   label: string;
-  carried: CompactionItem['carried'];
   dead: boolean;
   /** The text around the first match, on one line. */
   snippet: string;

@@ -71,6 +71,7 @@ export function compactionHistory(session: Session, port: TranscriptPort, ports:
   const onChain = new Set(live.map((l) => l.event.uuid));
   return {
     path: session.path,
+    cwd: session.cwd,
     agentId: options.agentId ?? null,
     compactions,
     boundaries: events.length,
