@@ -2,13 +2,13 @@ import { create } from 'zustand';
 import type { CompactionFindResult, CompactionsView, GlassboxApi, IpcError } from '@glassbox/contract';
 
 /** Which compaction's x-ray is open: its thread (null: the session; else a subagent's id) and its 1-based index. */
-export interface OpenCompaction {
+interface OpenCompaction {
   agentId: string | null;
   index: number;
 }
 
 /** An item of a compacted window to show in the conversation before that compaction. */
-export interface CompactedTarget extends OpenCompaction {
+interface CompactedTarget extends OpenCompaction {
   segmentId: string;
   uuid: string;
   line: number;

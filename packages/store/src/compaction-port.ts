@@ -51,7 +51,7 @@ export function memoryLineSource(buf: Buffer): LineSource {
  * The transcript port of the compaction x-ray: the file as it was before a line (one bounded parse
  * with the agent's own parser), and text read back from record lines through the agent's format.
  */
-export function transcriptPort(path: string, format: AgentFormat, source: LineSource = fileLineSource(path)): TranscriptPort {
+function transcriptPort(path: string, format: AgentFormat, source: LineSource = fileLineSource(path)): TranscriptPort {
   return {
     sessionBefore(line: number): Session {
       const parser = format.createParser({ path, fallbackId: basename(path).replace(/\.jsonl$/i, ''), keepCapturedText: true });

@@ -32,7 +32,7 @@ describe('glassbox compactions', () => {
     expect(r.out).toContain('#1  manual  ·  line 30');
     expect(r.out).toContain('asked    keep the error');
     expect(r.out).toMatch(/tool-result src\/report\.py\s+only report\.py\s+dead anyway \(stale-superseded\)/);
-    expect(r.out).toMatch(/#2  auto  ·  line 56/);
+    expect(r.out).toContain('#2  auto  ·  line 56');
   });
 
   it("lists a subagent's own compactions under it", async () => {

@@ -1,4 +1,4 @@
-import type { CompactionItem, CompactionKey } from '@glassbox/core';
+import type { CompactionKey } from '@glassbox/core';
 import { collapse, type KeyDraft } from './keys';
 
 /**
@@ -76,5 +76,3 @@ export function carriedBy(keys: readonly CompactionKey[]): 'summary' | 'partial'
   if (keys.some((k) => k.found !== 'no')) return 'partial';
   return 'none';
 }
-
-export type Carried = CompactionItem['carried'];
