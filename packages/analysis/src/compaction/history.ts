@@ -47,28 +47,33 @@ export function compactionHistory(session: Session, port: TranscriptPort, ports:
   const thread = leaf?.isSidechain ?? session.agentId !== undefined;
   const events = (session.compactions ?? []).filter((e) => e.isSidechain === thread);
   const problems: Problem[] = [];
-  const live: { event: CompactionEvent; before: Session | null }[] = [];
+  // Newest first: each earlier window is parsed, judged and let go before the one before it.
+  const newestFirst: CompactionReport[] = [];
   let current = liveEventIn(reconstructWindow(session).nodes, events, Infinity);
   while (current) {
-    const before = port.sessionBefore(current.line);
-    const leafBefore = current.leafBefore ? before.nodes.get(current.leafBefore) : undefined;
+    const event: CompactionEvent = current;
+    const before = port.sessionBefore(event.line);
+    const leafBefore = event.leafBefore ? before.nodes.get(event.leafBefore) : undefined;
     if (!leafBefore) {
       problems.push({
         code: 'compaction_chain_broken',
         severity: 'warning',
         file: session.path,
-        line: current.line,
-        message: `${session.path}:${current.line}: the conversation this compaction replaced ends at a record that is not in the file; what it held cannot be shown`,
+        line: event.line,
+        message: `${session.path}:${event.line}: the conversation this compaction replaced ends at a record that is not in the file; what it held cannot be shown`,
       });
-      live.unshift({ event: current, before: null });
+      newestFirst.push(report(event, null, session, port, ports, options, problems));
       break;
     }
     before.leafUuid = leafBefore.uuid;
-    live.unshift({ event: current, before });
-    current = liveEventIn(reconstructWindow(before).nodes, events, current.line);
+    newestFirst.push(report(event, before, session, port, ports, options, problems));
+    current = liveEventIn(reconstructWindow(before).nodes, events, event.line);
   }
-  const compactions = live.map(({ event, before }, i) => report(i + 1, event, before, session, port, ports, options, problems));
-  const onChain = new Set(live.map((l) => l.event.uuid));
+  const compactions = newestFirst.reverse();
+  compactions.forEach((c, i) => {
+    c.xray.index = i + 1;
+  });
+  const onChain = new Set(compactions.map((c) => c.uuid));
   return {
     path: session.path,
     cwd: session.cwd,
@@ -88,8 +93,8 @@ function liveEventIn(nodes: readonly ChainNode[], events: readonly CompactionEve
   return best;
 }
 
+/** One compaction's x-ray; its index is set once the whole chain is known. */
 function report(
-  index: number,
   event: CompactionEvent,
   before: Session | null,
   session: Session,
@@ -106,7 +111,7 @@ function report(
     return node ? port.blockText(node.offset, node.length, s.blockIndex, before?.cwd ?? null) : null;
   };
   const { xray, figures } = xrayCompaction({
-    index,
+    index: 0,
     event,
     before: before ?? session,
     segments: snapshot?.segments ?? [],
