@@ -50,6 +50,8 @@ export function compactionHistory(session: Session, port: TranscriptPort, ports:
   // Newest first: each earlier window is parsed, judged and let go before the one before it.
   const newestFirst: CompactionReport[] = [];
   let current = liveEventIn(reconstructWindow(session).nodes, events, Infinity);
+  // What follows a compaction, up to the next one, is in the file as parsed for the next one (the newest: the session itself).
+  let later: Session = session;
   while (current) {
     const event: CompactionEvent = current;
     const before = port.sessionBefore(event.line);
@@ -62,12 +64,13 @@ export function compactionHistory(session: Session, port: TranscriptPort, ports:
         line: event.line,
         message: `${session.path}:${event.line}: the conversation this compaction replaced ends at a record that is not in the file; what it held cannot be shown`,
       });
-      newestFirst.push(report(event, null, session, port, ports, options, problems));
+      newestFirst.push(report(event, null, later, session, port, ports, options, problems));
       break;
     }
     before.leafUuid = leafBefore.uuid;
-    newestFirst.push(report(event, before, session, port, ports, options, problems));
+    newestFirst.push(report(event, before, later, session, port, ports, options, problems));
     current = liveEventIn(reconstructWindow(before).nodes, events, event.line);
+    later = before;
   }
   const compactions = newestFirst.reverse();
   compactions.forEach((c, i) => {
@@ -97,6 +100,7 @@ function liveEventIn(nodes: readonly ChainNode[], events: readonly CompactionEve
 function report(
   event: CompactionEvent,
   before: Session | null,
+  later: Session,
   session: Session,
   port: TranscriptPort,
   ports: AnalysisPorts,
@@ -129,7 +133,7 @@ function report(
       message: `${session.path}:${event.line}: the last reported request before this compaction carried ${xray.preTokens} tokens; the client wrote ${xray.preTokensMetadata} (${(delta * 100).toFixed(1)} %)`,
     });
   }
-  const after = afterWindow(event, port, ports, base);
+  const after = afterWindow(event, later, ports, base);
   return {
     xray,
     uuid: event.uuid,
@@ -144,14 +148,15 @@ function report(
   };
 }
 
-/** The window the first request after the compaction carried, and the size the provider reported for it. */
-function afterWindow(event: CompactionEvent, port: TranscriptPort, ports: AnalysisPorts, base: AnalyzeOptions): { segments: AfterSegment[]; tokens: number | null } {
+/**
+ * The window the first request after the compaction carried, and the size the provider reported for
+ * it, from a parse that holds what followed the compaction (`later`).
+ */
+function afterWindow(event: CompactionEvent, later: Session, ports: AnalysisPorts, base: AnalyzeOptions): { segments: AfterSegment[]; tokens: number | null } {
   const first = event.firstResponse;
-  if (!first?.parentUuid) return { segments: [], tokens: null };
-  const upTo = port.sessionBefore(first.line + 1);
-  const response = upTo.nodes.get(first.uuid);
-  if (!upTo.nodes.has(first.parentUuid)) return { segments: [], tokens: null };
-  upTo.leafUuid = first.parentUuid;
+  const response = first ? later.nodes.get(first.uuid) : undefined;
+  if (!first?.parentUuid || !response || !later.nodes.has(first.parentUuid)) return { segments: [], tokens: null };
+  const upTo: Session = { ...later, leafUuid: first.parentUuid };
   const snap = analyzeSession(upTo, ports, { ...base, ...modelOf(upTo) });
   const segments = snap.segments.map((s) => ({
     segmentId: s.id,
@@ -163,7 +168,7 @@ function afterWindow(event: CompactionEvent, port: TranscriptPort, ports: Analys
     tokens: s.tokens,
     class: s.class,
   }));
-  return { segments, tokens: response?.usage ? contextTokens(response.usage) : null };
+  return { segments, tokens: response.usage ? contextTokens(response.usage) : null };
 }
 
 function analyzeOptions(options: HistoryOptions): AnalyzeOptions {
