@@ -4,6 +4,7 @@ import type {
   FileOpenArgs, FileOpened, ForkArgs, JobCancelArgs, JobCancelled, JobProgress, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkVerified, ForkWritten, HostInfo, IndexProgress, RepoMapArgs, SegmentDetail,
   SegmentDetailArgs, SessionRow, SessionsListArgs, SessionsListResult, SnapshotArgs, SnapshotView,
 } from './values';
+import type { CompactionFindArgs, CompactionFindResult, CompactionItemArgs, CompactionItemText, CompactionsArgs, CompactionsView } from './compactions';
 
 export interface InvokeMap {
   'host:info': { args: Record<string, never>; result: HostInfo };
@@ -20,6 +21,9 @@ export interface InvokeMap {
   'repo:map': { args: RepoMapArgs; result: HostInfo };
   /** Stops a long job (see JobProgress); what it had written is removed. */
   'job:cancel': { args: JobCancelArgs; result: JobCancelled };
+  'session:compactions': { args: CompactionsArgs; result: CompactionsView };
+  'compaction:item': { args: CompactionItemArgs; result: CompactionItemText };
+  'compaction:find': { args: CompactionFindArgs; result: CompactionFindResult };
 }
 export type InvokeChannel = keyof InvokeMap;
 export type ArgsOf<C extends InvokeChannel> = InvokeMap[C]['args'];
@@ -68,6 +72,9 @@ const invokeChannels = [
   'file:open',
   'repo:map',
   'job:cancel',
+  'session:compactions',
+  'compaction:item',
+  'compaction:find',
 ] as const;
 const eventChannels = ['index:progress', 'session:changed', 'app:command', 'job:progress'] as const;
 

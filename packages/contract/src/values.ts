@@ -251,7 +251,7 @@ export interface HostInfo {
 }
 
 /** What a long job is doing: opening a big session, indexing, writing a fork. */
-export type JobKind = 'open' | 'index' | 'fork-preview' | 'fork-write' | 'fork-verify' | 'fork-undo';
+export type JobKind = 'open' | 'index' | 'compactions' | 'fork-preview' | 'fork-write' | 'fork-verify' | 'fork-undo';
 
 /**
  * A long job's state, pushed as it runs (`job:progress`) and once more when it ends. The window shows

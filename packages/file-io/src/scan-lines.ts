@@ -14,9 +14,18 @@ export interface ScanResult {
 
 /**
  * Reads a file line by line in fixed-size chunks, with each line's number and byte offset. The file is
- * opened read-only and never held whole. Starting from `fromOffset` (a line start) resumes a scan.
+ * opened read-only and never held whole. Starting from `fromOffset` (a line start) resumes a scan;
+ * `lastLine` ends it after that line (the file as it was when that line was its last). `onProgress`
+ * hears the bytes read after each chunk (and may throw to stop the scan).
  */
-export function scanLines(path: string, sink: LineSink, fromOffset = 0, fromLine = 0, onProgress?: (bytesRead: number, size: number) => void): ScanResult {
+export function scanLines(
+  path: string,
+  sink: LineSink,
+  fromOffset = 0,
+  fromLine = 0,
+  lastLine = Infinity,
+  onProgress?: (bytesRead: number, size: number) => void,
+): ScanResult {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
@@ -31,7 +40,7 @@ export function scanLines(path: string, sink: LineSink, fromOffset = 0, fromLine
     let lineStart = fromOffset;
     let line = fromLine;
     let lastByte = -1;
-    while (pos < size) {
+    while (pos < size && line < lastLine) {
       const n = readSync(fd, whole, 0, Math.min(whole.length, size - pos), pos);
       if (n <= 0) break;
       const buf = whole.subarray(0, n);
@@ -41,14 +50,15 @@ export function scanLines(path: string, sink: LineSink, fromOffset = 0, fromLine
       let start = 0;
       let nl = buf.indexOf(10, 0);
       while (nl >= 0 && nl < n) {
+        if (line >= lastLine) return { lines: line, bytes: lineStart, endsWithNewline: true };
         let text: string;
         let len: number;
         if (carry.length > 0) {
-          const whole: Buffer = Buffer.concat([...carry, buf.subarray(0, nl)], carryBytes + nl);
+          const joined: Buffer = Buffer.concat([...carry, buf.subarray(0, nl)], carryBytes + nl);
           carry = [];
           carryBytes = 0;
-          text = whole.toString('utf8');
-          len = whole.length;
+          text = joined.toString('utf8');
+          len = joined.length;
         } else {
           text = buf.toString('utf8', start, nl);
           len = nl - start;
@@ -65,7 +75,7 @@ export function scanLines(path: string, sink: LineSink, fromOffset = 0, fromLine
         carryBytes += rest.length;
       }
     }
-    if (carryBytes > 0) {
+    if (carryBytes > 0 && line < lastLine) {
       const last = Buffer.concat(carry, carryBytes);
       line++;
       sink(stripCr(last.toString('utf8')), line, lineStart, last.length);

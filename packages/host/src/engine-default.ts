@@ -3,6 +3,7 @@ import type { AgentRegistry, ValidationReport } from '@glassbox/core';
 import { agentForFile, defaultAgents } from '@glassbox/agents';
 import { analyzeSession, exclusionsByReason, type AnalysisPorts } from '@glassbox/analysis';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
+import { compactionHistories } from '@glassbox/store';
 import {
   ForkError,
   LineageCache,
@@ -47,6 +48,9 @@ export function defaultEngine(agents: AgentRegistry = defaultAgents()): Engine {
         subagents: input.subagents,
         ...(options.model !== undefined ? { model: options.model } : {}),
       }),
+
+    compactions: (input, options) =>
+      compactionHistories(input.format, input.loaded, { repoRoot: options.repoRoot, ports: options.diskless ? diskless : ports }, input.source),
 
     previewFork(input, job) {
       // Plan from the file as it would be forked, build the fork line by line and validate it: what

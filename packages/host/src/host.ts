@@ -254,6 +254,25 @@ export class EngineHost {
         const a = args as ArgsOf<'job:cancel'>;
         return ok({ cancelled: this.jobs.cancel(a.id) }) as R;
       }
+      case 'session:compactions':
+      case 'compaction:item':
+      case 'compaction:find': {
+        const a = args as ArgsOf<'session:compactions'>;
+        return (await this.asJob<unknown>('compactions', 'Reading the compactions', a.path, async (job) => {
+          const o = await this.open(a.path, job);
+          if (!o.ok) return o;
+          const at = this.analyzeOptions(o.value, false);
+          const subject = { repoRoot: at.repoRoot, diskless: at.diskless };
+          const run = this.runOptions(job, o.value.ref.key);
+          const r =
+            channel === 'session:compactions'
+              ? await this.work.run({ op: 'compactions', ref: o.value.ref, ...subject }, run)
+              : channel === 'compaction:item'
+                ? await this.work.run({ op: 'compaction-item', ref: o.value.ref, ...subject, ...pick(args as ArgsOf<'compaction:item'>) }, run)
+                : await this.work.run({ op: 'compaction-find', ref: o.value.ref, ...subject, query: (args as ArgsOf<'compaction:find'>).query }, run);
+          return r === 'missing' ? this.gone(o.value) : (r as Result<unknown>);
+        })) as R;
+      }
       case 'file:open':
         return (await this.fileOpen(args as ArgsOf<'file:open'>)) as R;
       case 'repo:map': {
@@ -441,6 +460,10 @@ export class EngineHost {
     this.opened.set(key, entry);
     while (this.opened.size > MAX_OPEN) this.opened.delete(this.opened.keys().next().value as string);
   }
+}
+
+function pick(a: ArgsOf<'compaction:item'>): { agentId: string | null; index: number; segmentId: string } {
+  return { agentId: a.agentId, index: a.index, segmentId: a.segmentId };
 }
 
 function notJsonlMessage(name: string): string {

@@ -60,3 +60,4 @@ export { messagePricer } from './cost';
 export { nodeAnalysisPorts, nodeRepoPort } from './repo-port';
 export { checkMappingFolder, readSavedMappings, type FolderCheck } from './repo-map';
 export { bundleWorker } from './worker-source';
+export { compactionHistories, compactionItemText, fileLineSource, memoryLineSource, type LineSource } from './compaction-port';

@@ -21,7 +21,7 @@ export function readSessionFile(path: string, progress?: ReadProgress): ReadSess
   const parser = new TranscriptParser({ path, fallbackId: basename(path).replace(/\.jsonl$/i, '') });
   let scan: ScanResult;
   try {
-    scan = scanLines(path, (text, line, offset, len) => parser.push(text, line, offset, len), 0, 0, progress);
+    scan = scanLines(path, (text, line, offset, len) => parser.push(text, line, offset, len), 0, 0, Infinity, progress);
   } catch (error) {
     if (isCancelled(error)) throw error;
     const session = parser.finish(true);

@@ -4,6 +4,7 @@ import { agentForFile } from '@glassbox/agents';
 import { CancelledError, isFatal, type AgentRegistry, type ClassifiedSnapshot, type LoadedSession, type Session } from '@glassbox/core';
 import { folderFor } from '@glassbox/analysis';
 import { forkJob, type ForkJob } from '@glassbox/store/fork';
+import { CompactionChannels, type CompactionSubject } from '../compactions';
 import type { Engine } from '../engine';
 import { detailOf } from '../segment-detail';
 import { fileBytes, memoryBytes, parseBuffer, type SourceBytes } from '../source-bytes';
@@ -16,9 +17,13 @@ interface Held {
   mtimeMs: number;
   loaded: LoadedSession;
   bytes: SourceBytes;
+  /** A dropped file's bytes (a file on disk is read back from its path). */
+  upload?: Buffer;
   summary: OpenSummary;
   /** By analysis options (see keyOf). */
   snapshots: Map<string, ClassifiedSnapshot>;
+  /** The compaction x-ray, by mapped folder: made on first use. */
+  compactions: Map<string, CompactionSubject['cache']>;
 }
 
 /**
@@ -29,11 +34,14 @@ interface Held {
  */
 export class WorkHandler {
   private readonly held = new Map<string, Held>();
+  private readonly compactionChannels: CompactionChannels;
 
   constructor(
     private readonly agents: AgentRegistry,
     private readonly engine: Engine,
-  ) {}
+  ) {
+    this.compactionChannels = new CompactionChannels(agents, engine);
+  }
 
   run<R extends WorkRequest>(request: R, ctx: WorkContext): ResultFor<R> {
     return this.dispatch(request, ctx) as ResultFor<R>;
@@ -68,6 +76,16 @@ export class WorkHandler {
         return this.engine.undoFork(r.path, r.dataDir, (cwd) => mappedFolder(cwd, r.repoMap), jobOf(ctx));
       case 'fork-payload':
         return this.engine.forkPayload(r.path, r.segmentId, r.dataDir);
+      case 'compactions':
+      case 'compaction-item':
+      case 'compaction-find': {
+        const h = this.open(r.ref, ctx);
+        if (!h) return 'missing';
+        const subject = this.compactionSubject(r.ref, h, r.repoRoot, r.diskless);
+        if (r.op === 'compactions') return this.compactionChannels.view(subject);
+        if (r.op === 'compaction-item') return this.compactionChannels.item(subject, r.agentId, r.index, r.segmentId);
+        return this.compactionChannels.find(subject, r.query);
+      }
       case 'forget':
         this.held.delete(r.key);
         return true;
@@ -85,14 +103,14 @@ export class WorkHandler {
       if (ctx.cancelled()) throw new CancelledError('Cancelled: the session was not opened.');
     };
     const loaded = agentForFile(this.agents, ref.path).locator.load(ref.path, { progress });
-    const held: Held = { size: st.size, mtimeMs: st.mtimeMs, loaded, bytes: fileBytes(ref.path), summary: summaryOf(loaded.session, st.size, st.mtimeMs, this.agentNames()), snapshots: new Map() };
+    const held: Held = { size: st.size, mtimeMs: st.mtimeMs, loaded, bytes: fileBytes(ref.path), summary: summaryOf(loaded.session, st.size, st.mtimeMs, this.agentNames()), snapshots: new Map(), compactions: new Map() };
     return this.touch(ref.key, held);
   }
 
   private upload(key: string, name: string, text: string): OpenSummary {
     const buf = Buffer.from(text, 'utf8');
     const session = parseBuffer(this.agents, buf, name, basename(name).replace(/\.jsonl$/i, ''));
-    const held: Held = { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), summary: summaryOf(session, buf.length, 0, this.agentNames()), snapshots: new Map() };
+    const held: Held = { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), upload: buf, summary: summaryOf(session, buf.length, 0, this.agentNames()), snapshots: new Map(), compactions: new Map() };
     if (!held.summary.fatal) this.touch(key, held);
     return held.summary;
   }
@@ -104,6 +122,17 @@ export class WorkHandler {
     const snap = this.engine.analyze(h.loaded, options);
     h.snapshots.set(key, snap);
     return snap;
+  }
+
+  /** What the compaction channels need of a session; its x-ray is cached per mapped folder. */
+  private compactionSubject(ref: SessionRef, h: Held, repoRoot: string | null, diskless: boolean): CompactionSubject {
+    const key = JSON.stringify([repoRoot, diskless]);
+    let cache = h.compactions.get(key);
+    if (!cache) {
+      cache = {};
+      h.compactions.set(key, cache);
+    }
+    return { path: ref.path ?? ref.key, loaded: h.loaded, ...(h.upload ? { upload: h.upload } : {}), repoRoot, diskless, cache };
   }
 
   private touch(key: string, held: Held): Held {

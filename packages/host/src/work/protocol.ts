@@ -1,5 +1,5 @@
 import type { ClassifiedSnapshot, Problem } from '@glassbox/core';
-import type { ForkCheck, ForkPayload, ForkPreview, ForkVerified, ForkWritten, SegmentDetail } from '@glassbox/contract';
+import type { CompactionFindResult, CompactionItemText, CompactionsView, ForkCheck, ForkPayload, ForkPreview, ForkVerified, ForkWritten, Result, SegmentDetail } from '@glassbox/contract';
 import type { ForkInput, ForkResult } from '../engine';
 
 /**
@@ -47,6 +47,9 @@ export type WorkRequest =
   | { op: 'fork-verify'; path: string; dataDir: string }
   | { op: 'fork-undo'; path: string; dataDir: string; repoMap: Record<string, string> }
   | { op: 'fork-payload'; path: string; segmentId: string; dataDir: string }
+  | { op: 'compactions'; ref: SessionRef; repoRoot: string | null; diskless: boolean }
+  | { op: 'compaction-item'; ref: SessionRef; repoRoot: string | null; diskless: boolean; agentId: string | null; index: number; segmentId: string }
+  | { op: 'compaction-find'; ref: SessionRef; repoRoot: string | null; diskless: boolean; query: string }
   | { op: 'forget'; key: string };
 
 /** What each request answers: `missing` when an upload is no longer held. */
@@ -61,6 +64,9 @@ export interface WorkResults {
   'fork-verify': ForkResult<ForkVerified>;
   'fork-undo': ForkResult<ForkWritten>;
   'fork-payload': ForkResult<ForkPayload>;
+  compactions: Result<CompactionsView> | 'missing';
+  'compaction-item': Result<CompactionItemText> | 'missing';
+  'compaction-find': Result<CompactionFindResult> | 'missing';
   forget: true;
 }
 
