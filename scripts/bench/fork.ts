@@ -8,9 +8,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { scanLines } from '@glassbox/file-io';
 import { planFromFile, writeFork } from '@glassbox/store/fork';
-import { buildLargeTranscript } from './synthetic';
+import type { LargeFile } from './memory';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -71,12 +72,11 @@ function child(path: string, runs: number): void {
 const mb = (n: number): string => `${(n / 1048576).toFixed(0)} MB`;
 const sec = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 
-/** `sizes` in MB; `sources`: the real transcripts the large files are made of (their last one ends the file). */
-export async function benchFork(sources: string[], sizes: readonly number[], tmp: string, runs = 2): Promise<void> {
+/** `sizes` in MB, of large files whose last session has provably dead payloads to remove. */
+export async function benchFork(large: LargeFile, sizes: readonly number[], runs = 2): Promise<void> {
   console.log('Fork of a large transcript of real records (plan, index, transform + validate + write + archive, checks)');
   for (const size of sizes) {
-    const big = join(tmp, `fork-${size}mb.jsonl`);
-    const bytes = await buildLargeTranscript(sources, big, size * 1024 * 1024);
+    const { path: big, bytes } = await large(size);
     const r = spawnSync(process.execPath, [join(ROOT, 'apps/cli/bin/run-ts.mjs'), join(ROOT, 'scripts/bench/fork.ts'), '--child', big, String(runs)], { encoding: 'utf8', maxBuffer: 1 << 24 });
     const line = r.stdout.trim().split('\n').pop() ?? '';
     if (r.status !== 0 || !line.startsWith('{')) {
@@ -90,4 +90,5 @@ export async function benchFork(sources: string[], sizes: readonly number[], tmp
   }
 }
 
-if (process.argv[2] === '--child') child(process.argv[3] ?? '', Number(process.argv[4] ?? 2));
+// Only when this file is the script run (read-side.ts imports it).
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === '--child') child(process.argv[3] ?? '', Number(process.argv[4] ?? 2));

@@ -1,13 +1,16 @@
 // `npm run bench -- [corpus folder]`: the read side (parse + rebuild the window + classify) against
 // the floor measured in the same process: reading, splitting and JSON.parse of the same bytes.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { readSessionFile, scanLines, listSubagentFiles } from '@glassbox/adapter-claude-code/node';
 import { analyzeSession } from '@glassbox/analysis';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
 import { buildLargeTranscript } from './synthetic';
+import { benchInspectMemory, largeFiles } from './memory';
+import { benchFork } from './fork';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -109,6 +112,18 @@ async function main(): Promise<void> {
     );
   }
   void listSubagentFiles;
+
+  // The same real transcripts in the same order, the one whose window holds provably dead payloads
+  // last, so that a fork of the large file has something to remove.
+  const lastDead = [...sources.filter((f) => !f.includes('/01-superseded-reads/')), ...sources.filter((f) => f.includes('/01-superseded-reads/'))];
+  const large = largeFiles(lastDead, tmp, 'window');
+  const dataDir = mkdtempSync(join(tmpdir(), 'glassbox-bench-data-'));
+  try {
+    await benchInspectMemory(large, [200, 500], dataDir);
+    await benchFork(large, [100, 500]);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 await main();

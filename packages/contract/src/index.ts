@@ -9,3 +9,4 @@ export * from './values';
 export * from './channels';
 export * from './validate';
 export type { CompactionsArgs, CompactionsView, CompactionItemArgs, CompactionItemText, CompactionFindArgs, CompactionFindResult } from './compactions';
+export * from './raw-json';

@@ -2,15 +2,17 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { basename, extname, isAbsolute } from 'node:path';
 import type { AgentRegistry } from '@glassbox/core';
-import { isCancelled, windowFigures, type ClassifiedSnapshot } from '@glassbox/core';
+import { isCancelled, type ClassifiedSnapshot } from '@glassbox/core';
 import { folderFor } from '@glassbox/analysis';
 import { checkMappingFolder } from '@glassbox/store';
 import type { ForkLineage } from '@glassbox/store/fork';
-import { rowsWithLineage, snapshotLineage } from './lineage';
+import { rowsWithLineage, snapshotLineage, type SnapshotHead } from './lineage';
 import {
   fail,
   isInvokeChannel,
   ok,
+  parseRawJson,
+  rawJson,
   validateArgs,
   type ArgsOf,
   type EventChannel,
@@ -139,6 +141,14 @@ export class EngineHost {
 
   /** One request from the renderer: validated, dispatched, and always answered with a Result. */
   async handle(channel: unknown, rawArgs: unknown): Promise<Result<unknown>> {
+    return parseRawJson(await this.handleWire(channel, rawArgs));
+  }
+
+  /**
+   * The same, for a transport: big values a work thread serialised come as RawJson (the HTTP server
+   * splices them into its answer, the preload parses them), so this thread never rebuilds them.
+   */
+  async handleWire(channel: unknown, rawArgs: unknown): Promise<Result<unknown>> {
     if (!isInvokeChannel(channel)) return fail('unknown_channel', `unknown channel ${String(channel).slice(0, 60)}`);
     const v = validateArgs(channel, rawArgs);
     if ('error' in v) return { ok: false, error: v.error };
@@ -173,20 +183,19 @@ export class EngineHost {
           const o = await this.open(a.path, job);
           if (!o.ok) return o;
           const options = this.analyzeOptions(o.value, a.withSpent ?? false, a.model);
-          const r = await this.work.run({ op: 'snapshot', ref: o.value.ref, options }, this.runOptions(job, o.value.ref.key));
-          if (r === 'missing' || !r.snapshot) return this.gone(o.value);
-          const snapshot = r.snapshot;
           const cwd = o.value.summary.cwd;
           const mapped = this.repoRootFor(cwd);
-          const repoNote = !cwd ? 'no working directory recorded' : mapped ? `${cwd} → ${mapped}` : cwd;
-          const note = o.value.upload && !mapped ? `${cwd ?? 'no working directory recorded'} (not looked up on this machine: map it to a folder to prove gone and drift)` : repoNote;
           // An unmapped drop's cwd was not looked up: "missing here" would be wrong, the note says why.
-          const problems = snapshot.problems.filter((p) => !(o.value.upload && !mapped && p.code === 'repo_missing')).map(positionsOnly);
-          const shown = { ...snapshot, problems };
+          const hideRepoMissing = o.value.upload && !mapped;
+          const r = await this.work.run({ op: 'snapshot', ref: o.value.ref, options, hideRepoMissing }, this.runOptions(job, o.value.ref.key));
+          if (r === 'missing' || !r.view) return this.gone(o.value);
+          const repoNote = !cwd ? 'no working directory recorded' : mapped ? `${cwd} → ${mapped}` : cwd;
+          const note = hideRepoMissing ? `${cwd ?? 'no working directory recorded'} (not looked up on this machine: map it to a folder to prove gone and drift)` : repoNote;
           return ok({
-            snapshot: shown,
-            figures: windowFigures(shown),
-            lineage: this.lineageOf(snapshot),
+            // As the work thread wrote it: see handleWire.
+            snapshot: rawJson(r.view.json) as unknown as ClassifiedSnapshot,
+            figures: r.view.figures,
+            lineage: this.lineageOf(r.view.head),
             external: o.value.external,
             repoNote: note,
             bytes: r.summary.size,
@@ -369,8 +378,8 @@ export class EngineHost {
     return rowsWithLineage(rows, this.lineage(), this.catalog.list());
   }
 
-  private lineageOf(snapshot: ClassifiedSnapshot): ForkLineageView {
-    return snapshotLineage(snapshot, this.lineage(), this.catalog.list());
+  private lineageOf(head: SnapshotHead): ForkLineageView {
+    return snapshotLineage(head, this.lineage(), this.catalog.list());
   }
 
   /** The thread work of a request, as a job the window can follow and cancel; a cancelled one answers so. */

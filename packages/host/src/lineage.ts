@@ -16,10 +16,21 @@ export function rowsWithLineage(rows: SessionRow[], lineage: ForkLineage, all: r
   });
 }
 
-export function snapshotLineage(snapshot: ClassifiedSnapshot, lineage: ForkLineage, all: readonly SessionRow[]): ForkLineageView {
+/** What the lineage needs of a snapshot: its session, its reported context, and its last turn's line. */
+export interface SnapshotHead {
+  sessionId: string;
+  reportedTokens: number | null;
+  lastTurnLine: number;
+}
+
+export function snapshotHead(snapshot: ClassifiedSnapshot): SnapshotHead {
+  return { sessionId: snapshot.session.id, reportedTokens: snapshot.context.reportedTokens, lastTurnLine: snapshot.turns.at(-1)?.line ?? 0 };
+}
+
+export function snapshotLineage(head: SnapshotHead, lineage: ForkLineage, all: readonly SessionRow[]): ForkLineageView {
   const titles = new Map(all.map((r) => [r.id, r.title]));
-  const { forkOf, forks } = linksOf(snapshot.session.id, lineage, (id) => titles.get(id) ?? null);
-  const willSend = forkWillSend(lineage.byForkId.get(snapshot.session.id), snapshot.context.reportedTokens, snapshot.turns.at(-1)?.line ?? 0);
+  const { forkOf, forks } = linksOf(head.sessionId, lineage, (id) => titles.get(id) ?? null);
+  const willSend = forkWillSend(lineage.byForkId.get(head.sessionId), head.reportedTokens, head.lastTurnLine);
   return { forkOf, forks, willSend };
 }
 

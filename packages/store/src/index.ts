@@ -59,5 +59,5 @@ export { planRefresh, type FileAction, type RefreshPlan } from './refresh-plan';
 export { messagePricer } from './cost';
 export { nodeAnalysisPorts, nodeRepoPort } from './repo-port';
 export { checkMappingFolder, readSavedMappings, type FolderCheck } from './repo-map';
-export { bundleWorker } from './worker-source';
+export { bundleWorker, bundleWorkerAsync } from './worker-source';
 export { compactionHistories, compactionItemText, fileLineSource, memoryLineSource, type LineSource } from './compaction-port';

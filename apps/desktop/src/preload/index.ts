@@ -1,12 +1,13 @@
 // The preload exposes exactly the contract's API as `window.glassbox`, and nothing else: invoke on a
 // known channel, subscribe to a known event, and the path of a dropped file.
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
-import { isEventChannel, isInvokeChannel, type GlassboxApi } from '@glassbox/contract';
+import { isEventChannel, isInvokeChannel, parseRawJson, type GlassboxApi } from '@glassbox/contract';
 
 const api: GlassboxApi = {
   invoke(channel, args) {
     if (!isInvokeChannel(channel)) return Promise.resolve({ ok: false, error: { code: 'unknown_channel', message: `unknown channel ${String(channel)}` } });
-    return ipcRenderer.invoke('glassbox:invoke', channel, args);
+    // A big value (a session's window) crosses as JSON text (RawJson): parsed here, on the window's side.
+    return ipcRenderer.invoke('glassbox:invoke', channel, args).then((r: unknown) => parseRawJson(r) as never);
   },
   on(event, listener) {
     if (!isEventChannel(event)) return () => {};

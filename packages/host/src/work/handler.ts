@@ -1,11 +1,13 @@
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { agentForFile } from '@glassbox/agents';
-import { CancelledError, isFatal, type AgentRegistry, type ClassifiedSnapshot, type LoadedSession, type Session } from '@glassbox/core';
+import { CancelledError, isFatal, windowFigures, type AgentRegistry, type ClassifiedSnapshot, type LoadedSession, type Session } from '@glassbox/core';
 import { folderFor } from '@glassbox/analysis';
 import { forkJob, type ForkJob } from '@glassbox/store/fork';
 import { CompactionChannels, type CompactionSubject } from '../compactions';
 import type { Engine } from '../engine';
+import { snapshotHead } from '../lineage';
+import { positionsOnly } from '../problem-text';
 import { detailOf } from '../segment-detail';
 import { fileBytes, memoryBytes, parseBuffer, type SourceBytes } from '../source-bytes';
 import type { AnalyzeOptions, OpenSummary, ResultFor, SessionRef, WorkContext, WorkRequest } from './protocol';
@@ -56,8 +58,11 @@ export class WorkHandler {
       case 'snapshot': {
         const h = this.open(r.ref, ctx);
         if (!h) return 'missing';
-        if (h.summary.fatal) return { summary: h.summary, snapshot: null };
-        return { summary: h.summary, snapshot: this.snapshotOf(h, r.options) };
+        if (h.summary.fatal) return { summary: h.summary, view: null };
+        const snapshot = this.snapshotOf(h, r.options);
+        const problems = snapshot.problems.filter((p) => !(r.hideRepoMissing && p.code === 'repo_missing')).map(positionsOnly);
+        const shown = { ...snapshot, problems };
+        return { summary: h.summary, view: { json: JSON.stringify(shown), figures: windowFigures(shown), head: snapshotHead(snapshot) } };
       }
       case 'detail': {
         const h = this.open(r.ref, ctx);

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { CancelledError } from '@glassbox/core';
-import { bundleWorker } from '@glassbox/store';
+import { bundleWorkerAsync } from '@glassbox/store';
 import type { WorkHandler } from './handler';
 import type { ResultFor, WorkRequest, WorkerMessage } from './protocol';
 import { runRequest } from './run';
@@ -46,24 +46,29 @@ export class WorkPool {
   private nextId = 1;
   private broken: Error | null = null;
   private closed = false;
+  /** The bundled thread script, made in the background as the pool is made; null: use workerUrl. */
+  private readonly source: Promise<string | null> | null;
 
   constructor(
     private readonly inline: WorkHandler,
     readonly size: number,
-    /** A built worker script (the desktop app's own entry); otherwise worker-entry.ts is bundled at first use. */
+    /** A built worker script (the desktop app's own entry); otherwise worker-entry.ts is bundled in the background. */
     private readonly workerUrl?: URL,
-  ) {}
+  ) {
+    this.source = size > 0 && !workerUrl ? bundleWorkerAsync(fileURLToPath(new URL('./worker-entry.ts', import.meta.url))) : null;
+  }
 
   /** Why the pool runs work inline, if it fell back to it. */
   get failure(): Error | null {
     return this.broken;
   }
 
-  run<R extends WorkRequest>(request: R, options: RunOptions = {}): Promise<ResultFor<R>> {
-    const thread = this.size > 0 && !this.broken && !this.closed ? this.threadFor(options.affinity) : null;
-    if (!thread) return Promise.resolve().then(() => this.runInline(request, options));
+  async run<R extends WorkRequest>(request: R, options: RunOptions = {}): Promise<ResultFor<R>> {
+    const source = this.source ? await this.source : null;
+    const thread = this.size > 0 && !this.broken && !this.closed ? this.threadFor(options.affinity, source) : null;
+    if (!thread) return this.runInline(request, options);
     const slot = thread.free.pop();
-    if (slot === undefined) return Promise.resolve().then(() => this.runInline(request, options));
+    if (slot === undefined) return this.runInline(request, options);
     const id = this.nextId++;
     Atomics.store(thread.flags, slot, 0);
     thread.busy++;
@@ -98,21 +103,20 @@ export class WorkPool {
     return answer.result as ResultFor<R>;
   }
 
-  private threadFor(affinity: string | undefined): Thread | null {
+  private threadFor(affinity: string | undefined, source: string | null): Thread | null {
     const held = affinity ? this.affinity.get(affinity) : undefined;
     if (held && this.threads.includes(held)) return held;
     let thread: Thread | undefined = this.threads.reduce<Thread | undefined>((best, t) => (!best || t.busy < best.busy ? t : best), undefined);
-    if ((!thread || thread.busy > 0) && this.threads.length < this.size) thread = this.spawn() ?? thread;
+    if ((!thread || thread.busy > 0) && this.threads.length < this.size) thread = this.spawn(source) ?? thread;
     if (!thread) return null;
     if (affinity) this.affinity.set(affinity, thread);
     return thread;
   }
 
-  private spawn(): Thread | undefined {
+  private spawn(source: string | null): Thread | undefined {
     try {
       const flags = new Int32Array(new SharedArrayBuffer(4 * SLOTS));
       const workerData = { flags: flags.buffer };
-      const source = this.workerUrl ? null : bundleWorker(fileURLToPath(new URL('./worker-entry.ts', import.meta.url)));
       if (!this.workerUrl && !source) throw new Error('the work thread could not be built (esbuild is missing)');
       const worker = source ? new Worker(source, { eval: true, workerData }) : new Worker(this.workerUrl as URL, { workerData });
       const thread: Thread = { worker, flags, free: Array.from({ length: SLOTS }, (_, i) => SLOTS - 1 - i), busy: 0 };

@@ -1,4 +1,5 @@
-import type { ClassifiedSnapshot, Problem } from '@glassbox/core';
+import type { Problem, WindowFigures } from '@glassbox/core';
+import type { SnapshotHead } from '../lineage';
 import type { CompactionFindResult, CompactionItemText, CompactionsView, ForkCheck, ForkPayload, ForkPreview, ForkVerified, ForkWritten, Result, SegmentDetail } from '@glassbox/contract';
 import type { ForkInput, ForkResult } from '../engine';
 
@@ -31,6 +32,17 @@ export interface OpenSummary {
   fatal: string | null;
 }
 
+/**
+ * A snapshot as the host sends it: serialised here (the thread that answers requests never rebuilds
+ * it as objects), with its figures and what the fork lineage needs of it.
+ */
+export interface SnapshotParts {
+  /** The ClassifiedSnapshot shown (problems reduced to positions), as JSON. */
+  json: string;
+  figures: WindowFigures;
+  head: SnapshotHead;
+}
+
 /** A file to open (its real path), or an upload the thread already holds (path null). */
 export interface SessionRef {
   key: string;
@@ -40,7 +52,8 @@ export interface SessionRef {
 export type WorkRequest =
   | { op: 'open'; ref: SessionRef }
   | { op: 'upload'; key: string; name: string; text: string }
-  | { op: 'snapshot'; ref: SessionRef; options: AnalyzeOptions }
+  /** `hideRepoMissing`: a dropped file not mapped to a folder (its cwd was not looked up, so "missing" would be wrong). */
+  | { op: 'snapshot'; ref: SessionRef; options: AnalyzeOptions; hideRepoMissing: boolean }
   | { op: 'detail'; ref: SessionRef; segmentId: string; options: AnalyzeOptions }
   | { op: 'fork-preview'; input: ForkInput }
   | { op: 'fork-write'; input: ForkInput }
@@ -56,8 +69,8 @@ export type WorkRequest =
 export interface WorkResults {
   open: OpenSummary;
   upload: OpenSummary;
-  /** The snapshot is null when the session cannot be shown (see `summary.fatal`). */
-  snapshot: { summary: OpenSummary; snapshot: ClassifiedSnapshot | null } | 'missing';
+  /** The window as the host sends it; null when the session cannot be shown (see `summary.fatal`). */
+  snapshot: { summary: OpenSummary; view: SnapshotParts | null } | 'missing';
   detail: SegmentDetail | 'missing' | 'no-segment';
   'fork-preview': ForkPreview;
   'fork-write': { ok: true; value: ForkWritten } | { ok: false; checks: ForkCheck[]; message: string };
