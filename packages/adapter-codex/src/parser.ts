@@ -14,9 +14,10 @@ import { readFromOutput } from './read-grammar';
 import { CallLinker } from './call-linker';
 import { neutralUsage, parseTokenCount, type CodexRequestUsage } from './usage';
 import { utf8Bytes } from './hash';
-import { ASSISTANT_ITEMS, CLIENT_ONLY_ITEMS, OUTPUT_ITEMS, SUMMARY_PREFIX, isContextText } from './item-kinds';
+import { ASSISTANT_ITEMS, CLIENT_ONLY_ITEMS, OUTPUT_ITEMS, PROMPT_PREVIEW_CHARS, messageRole } from './item-kinds';
 import type { CodexSession, ParserOptions } from './session-types';
 import { WindowChain } from './window-chain';
+import { threadName } from './thread-name';
 
 export type { CodexSession, ParserOptions } from './session-types';
 
@@ -45,6 +46,7 @@ export class RolloutParser {
   private gitBranch: string | null = null;
   private model = 'unknown';
   private firstPrompt: string | null = null;
+  private title: string | null = null;
   private firstTimestamp: string | null = null;
   private lastTimestamp: string | null = null;
   private group: Group | null = null;
@@ -140,7 +142,7 @@ export class RolloutParser {
       cwd: this.cwd,
       version: this.version,
       gitBranch: this.gitBranch,
-      title: null,
+      title: this.title,
       firstPrompt: this.firstPrompt,
       firstTimestamp: this.firstTimestamp,
       lastTimestamp: this.lastTimestamp,
@@ -209,6 +211,7 @@ export class RolloutParser {
         return;
       case 'event_msg':
         if (sub === 'token_count') this.takeTokenCount(p, line, record.timestamp);
+        else if (sub === 'thread_name_updated') this.title = threadName(p);
         return;
       case 'state':
       case 'world_state':
@@ -256,11 +259,12 @@ export class RolloutParser {
       const role = str(item['role']) ?? '';
       node.blocks = contentBlocks(item['content']);
       const text = contentText(item['content']);
-      if (role === 'assistant') node.kind = 'assistant';
-      else if (role === 'user' && text.startsWith(SUMMARY_PREFIX)) node.kind = 'compact-summary';
-      else if (role === 'user' && !carried && !isContextText(text)) {
+      const kind = messageRole(role, text, carried);
+      if (kind === 'assistant') node.kind = 'assistant';
+      else if (kind === 'summary') node.kind = 'compact-summary';
+      else if (kind === 'prompt') {
         node.kind = 'prompt';
-        node.promptText = text.slice(0, 400).split('').join('');
+        node.promptText = text.slice(0, PROMPT_PREVIEW_CHARS);
         this.firstPrompt ??= node.promptText;
         this.promptBlocks.push(node.blocks);
       } else {
@@ -324,8 +328,11 @@ export class RolloutParser {
     const group = this.group;
     if (group && !group.hasUsage) {
       group.hasUsage = true;
-      for (const n of group.nodes) n.usage = usage;
-      return;
+      // A reply whose items a compaction already let go (compacted mid-reply) still cost its usage.
+      if (group.nodes.length > 0) {
+        for (const n of group.nodes) n.usage = usage;
+        return;
+      }
     }
     // A request whose reply left no item in the file: its usage still counts.
     const u: UsageRecord = { messageId: `request-L${line}`, model: this.model, line, usage, isSidechain: false };
