@@ -50,7 +50,6 @@ const TRANSITIONAL = [
   'packages/host/src/index.ts',
   'packages/host/src/scan-catalog.ts',
   'packages/host/src/source-bytes.ts',
-  'packages/store/src/analyze-job.ts',
   'packages/store/src/fork/ops.ts',
   'packages/store/src/fork/plan-lines.ts',
   'packages/store/src/fork/preview.ts',

@@ -10,6 +10,7 @@ import { discoverFiles, describeOpenedFile, type AgentRoots, type DiscoveredFile
 import { prepareStatements, SEARCH_ROWS_PER_FILE, type FileKey, type FileRow, type NewFileRow, type Statements } from './statements';
 import { fingerprintOf, sameFingerprint, type Fingerprint } from './scan';
 import { quickLook } from './quick';
+import { claimFile } from './claim';
 import { JobPool } from './pool';
 import type { SummarizeResult } from './jobs';
 import type { AnalyzeResult } from './analyze-job';
@@ -391,7 +392,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     progress('analysis', 0, pending.length, 0, bytesTotal);
     await Promise.all(
       pending.map(async (f) => {
-        const result: AnalyzeResult = await this.pool.run({ type: 'analyze', path: f.path });
+        const result: AnalyzeResult = await this.pool.run({ type: 'analyze', agent: f.agent, path: f.path });
         const now = this.st.fileById.get(f.id);
         if (now) {
           const next: FileRow = { ...now, analyzed_offset: f.parsed_offset };
@@ -467,15 +468,23 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
   private quickRow(c: Candidate, report: RefreshReport): FileRow {
     let state: SummaryState | null = null;
     let note: string | null = null;
-    try {
-      const q = quickLook(c.file.path, c.file.kind === 'subagent', this.agents.byId(c.file.agent).format);
-      state = q.state;
-      c.fp = q.fingerprint;
-      report.bytesRead += q.bytesRead;
-      report.opened.push(c.file.path);
-    } catch (error) {
-      const e = error as NodeJS.ErrnoException;
-      note = `cannot be read (${e.code ?? e.message})`;
+    const claim = claimFile(this.agents, c.file);
+    if (claim.status === 'moved') {
+      c.file = claim.file;
+      report.notices.push(claim.notice);
+    }
+    if (claim.status === 'foreign') note = claim.note;
+    else {
+      try {
+        const q = quickLook(c.file.path, c.file.kind === 'subagent', this.agents.byId(c.file.agent).format);
+        state = q.state;
+        c.fp = q.fingerprint;
+        report.bytesRead += q.bytesRead;
+        report.opened.push(c.file.path);
+      } catch (error) {
+        const e = error as NodeJS.ErrnoException;
+        note = `cannot be read (${e.code ?? e.message})`;
+      }
     }
     const sessionId = state?.sessionId ?? c.file.sessionId ?? '';
     let parentPath = c.file.parentPath;
