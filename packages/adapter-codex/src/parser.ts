@@ -18,6 +18,7 @@ import { ASSISTANT_ITEMS, CLIENT_ONLY_ITEMS, OUTPUT_ITEMS, PROMPT_PREVIEW_CHARS,
 import type { CodexSession, ParserOptions } from './session-types';
 import { WindowChain } from './window-chain';
 import { threadName } from './thread-name';
+import { isUnreadRecord, recordHead } from './record-head';
 
 export type { CodexSession, ParserOptions } from './session-types';
 
@@ -56,7 +57,13 @@ export class RolloutParser {
   private forkedFromId: string | null = null;
   private historyBase: CodexSession['historyBase'] = null;
   private lastInvalid: number | null = null;
+  private passedOver: { text: string; line: number } | null = null;
   private readonly promptBlocks: Block[][] = [];
+  /**
+   * Blocks made when the parse ends, for the items still in the window: in a long session most items
+   * are let go by a later compaction, and sizing them (previews, byte counts) would be wasted.
+   */
+  private lazy: { node: ChainNode; make: () => Block[] }[] = [];
 
   constructor(options: ParserOptions) {
     this.path = options.path;
@@ -69,6 +76,8 @@ export class RolloutParser {
     this.stats.lines = line;
     this.stats.bytes = offset + byteLength;
     if (this.refused || text.trim() === '') return;
+    if (this.generation !== null && this.generation !== 'bare' && this.passOver(text, line)) return;
+    this.passedOver = null;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -109,8 +118,33 @@ export class RolloutParser {
     }
   }
 
+  /**
+   * A UI event or client-state record (most of a 2026 rollout's bytes: every command output comes
+   * again in its `item_completed` event) is counted from its first bytes, not parsed. The last line
+   * passed over is parsed at the end if the file did not end with a newline (a torn write).
+   */
+  private passOver(text: string, line: number): boolean {
+    const head = recordHead(text);
+    if (!head || !isUnreadRecord(head, text)) return false;
+    this.lastInvalid = null;
+    this.stats.records++;
+    const key = head.type === 'event_msg' ? `event_msg/${head.sub ?? '?'}` : head.type;
+    this.stats.byType[key] = (this.stats.byType[key] ?? 0) + 1;
+    if (head.timestamp) {
+      this.firstTimestamp ??= head.timestamp;
+      this.lastTimestamp = head.timestamp;
+    }
+    this.passedOver = { text, line };
+    return true;
+  }
+
   /** Ends the parse; `endsWithNewline` tells whether a bad last line is a torn write of a live session. */
   finish(endsWithNewline = true): CodexSession {
+    const last = this.passedOver;
+    if (last && !endsWithNewline && last.line === this.stats.lines && parseLine(last.text) === null) {
+      this.stats.records--;
+      this.invalid(last.line, 'invalid JSON');
+    }
     if (this.lastInvalid !== null && this.lastInvalid === this.stats.lines && !endsWithNewline) {
       const p = this.problems.find((q) => q.code === 'invalid_json' && q.line === this.lastInvalid);
       if (p) {
@@ -118,6 +152,9 @@ export class RolloutParser {
         p.message = `${this.path}:${p.line}: the last line is incomplete (the session may still be writing); it was skipped`;
       }
     }
+    for (const l of this.lazy) if (this.win.nodes.has(l.node.uuid)) l.node.blocks = l.make();
+    this.lazy = [];
+    this.calls.settle(this.win.nodes);
     if (this.refused) this.problems.unshift(this.refused);
     else if (this.stats.records === 0 && this.stats.invalidLines === 0) {
       this.problems.push({ code: 'file_empty', severity: 'error', file: this.path, message: `${this.path}: the file is empty; there is no session to read` });
@@ -257,13 +294,14 @@ export class RolloutParser {
     const node = this.newNode(uuid, `response_item/${type}`, line, offset, length, ts);
     if (type === 'message') {
       const role = str(item['role']) ?? '';
-      node.blocks = contentBlocks(item['content']);
-      const text = contentText(item['content']);
+      // Only a user message can be a prompt or a summary: the others' text is not needed now.
+      const text = role === 'user' ? contentText(item['content']) : '';
       const kind = messageRole(role, text, carried);
       if (kind === 'assistant') node.kind = 'assistant';
       else if (kind === 'summary') node.kind = 'compact-summary';
       else if (kind === 'prompt') {
         node.kind = 'prompt';
+        node.blocks = contentBlocks(item['content']);
         node.promptText = text.slice(0, PROMPT_PREVIEW_CHARS);
         this.firstPrompt ??= node.promptText;
         this.promptBlocks.push(node.blocks);
@@ -271,15 +309,17 @@ export class RolloutParser {
         node.kind = 'meta';
         node.subtype = carried ? 'replacement history' : role === 'user' ? 'context' : role || 'message';
       }
+      // Prompts outlive a compaction (their blocks are carried); other messages are sized if they stay.
+      if (kind !== 'prompt') this.lazy.push({ node, make: () => contentBlocks(item['content']) });
     } else if (type === 'reasoning') {
       node.kind = 'assistant';
-      node.blocks = reasoningBlocks(item['summary'], item['content'], str(item['encrypted_content']));
+      this.lazy.push({ node, make: () => reasoningBlocks(item['summary'], item['content'], str(item['encrypted_content'])) });
     } else if (ASSISTANT_ITEMS.has(type)) {
       node.kind = 'assistant';
-      node.blocks = [this.takeCall(item, node)];
+      this.calls.takeCall(item, node, this.turnCwd ?? this.cwd);
     } else if (OUTPUT_ITEMS.has(type)) {
       node.kind = 'tool-results';
-      node.blocks = [this.takeOutput(item, node)];
+      this.calls.takeOutput(item, node);
     } else if (type === 'compaction' || type === 'compaction_summary') {
       node.kind = 'compact-summary';
       const enc = str(item['encrypted_content']) ?? '';
@@ -305,13 +345,7 @@ export class RolloutParser {
     this.append(node);
   }
 
-  private takeCall(item: JsonObject, node: ChainNode): Block {
-    return this.calls.takeCall(item, node, this.turnCwd ?? this.cwd);
-  }
 
-  private takeOutput(item: JsonObject, node: ChainNode): Block {
-    return this.calls.takeOutput(item, node);
-  }
 
   private takeTokenCount(p: JsonObject, line: number, ts: string | undefined): void {
     const tc = parseTokenCount(p);
@@ -355,6 +389,7 @@ export class RolloutParser {
     const carriedPrompts = this.promptBlocks.slice();
     this.win.prune();
     this.calls.forgetCallsNotIn(this.win.nodes);
+    this.lazy = this.lazy.filter((l) => this.win.nodes.has(l.node.uuid));
     if (this.group) this.group = { ...this.group, nodes: [] };
     const boundary = this.newNode(`L${line}`, 'compacted', line, offset, length, ts);
     boundary.kind = 'compact-boundary';

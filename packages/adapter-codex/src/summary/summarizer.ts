@@ -8,16 +8,12 @@ import { isObject, parseObject, str, type JsonObject } from '../json';
 import { parsePatch } from '../patch';
 import { threadName } from '../thread-name';
 import { neutralUsage, parseTokenCount } from '../usage';
-import { recordHead } from './record-head';
+import { isUnreadRecord, recordHead } from '../record-head';
 import { readExt, writeExt, type CodexExt } from './state-ext';
 
 const SEARCH_PROMPT_CHARS = 2000;
 const SEARCH_COMMAND_CHARS = 500;
 
-/** Record types the summary needs nothing from but their timestamp. */
-const PASSIVE_TYPES = new Set(['world_state', 'token_usage_record', 'inter_agent_communication', 'inter_agent_communication_metadata', 'security_risk_score', 'retained_context', 'realtime_item']);
-/** Events the summary reads; every other event is a UI copy it can pass over. */
-const READ_EVENTS = new Set(['token_count', 'thread_name_updated']);
 
 /**
  * The list's summary of a Codex rollout, line by line from a checkpoint. It reads records the way
@@ -77,8 +73,7 @@ export class CodexSummarizer implements TranscriptSummarizer {
     // A line cut short is parsed (and reported) rather than trusted.
     if (!head || !text.endsWith('}')) return false;
     const passive =
-      PASSIVE_TYPES.has(head.type) ||
-      (head.type === 'event_msg' && head.sub !== null && !READ_EVENTS.has(head.sub)) ||
+      isUnreadRecord(head, text) ||
       (head.type === 'response_item' && head.sub !== null && (OUTPUT_ITEMS.has(head.sub) || CLIENT_ONLY_ITEMS.has(head.sub) || head.sub === 'reasoning'));
     if (!passive) return false;
     this.state.records++;

@@ -3,7 +3,7 @@ import { ASSISTANT_ITEMS } from '../item-kinds';
 import { isObject, parseObject, str, type JsonObject } from '../json';
 import { threadName } from '../thread-name';
 import { parseTokenCount } from '../usage';
-import { recordHead } from './record-head';
+import { recordHead } from '../record-head';
 import { readExt, writeExt } from './state-ext';
 
 /**
