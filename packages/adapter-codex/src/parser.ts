@@ -5,6 +5,7 @@ import {
   type Problem,
   type SessionStats,
   type ToolCall,
+  type Usage,
   type UsageRecord,
 } from '@glassbox/core';
 import { contentBlocks, contentText, outputBlock, outputText, preview, reasoningBlocks } from './blocks';
@@ -22,10 +23,24 @@ import { isUnreadRecord, recordHead } from './record-head';
 
 export type { CodexSession, ParserOptions } from './session-types';
 
+/**
+ * The items of one model reply and the usage its request reported. 2026 rollouts write a request's
+ * `token_count` after its reply's items; 2025 rollouts (0.57, 0.58) write it before them (and repeat
+ * it after): there a count waits (`pending`) for the next reply's items.
+ */
 interface Group {
   id: string;
   nodes: ChainNode[];
-  hasUsage: boolean;
+  usage: Usage | null;
+  /** No more items join it: its count came (2026), or the next request's count (2025). */
+  closed: boolean;
+}
+
+interface PendingUsage {
+  usage: Usage;
+  line: number;
+  model: string;
+  ts: string | undefined;
 }
 
 /** A rollout parser that takes one line at a time; it never needs the file as one string. */
@@ -51,6 +66,7 @@ export class RolloutParser {
   private firstTimestamp: string | null = null;
   private lastTimestamp: string | null = null;
   private group: Group | null = null;
+  private pending: PendingUsage | null = null;
   private groups = 0;
   private lastCumulative: number | null = null;
   private reported: CodexSession['reported'] = null;
@@ -152,6 +168,8 @@ export class RolloutParser {
         p.message = `${this.path}:${p.line}: the last line is incomplete (the session may still be writing); it was skipped`;
       }
     }
+    if (this.pending) this.keepUsage(this.pending);
+    this.pending = null;
     for (const l of this.lazy) if (this.win.nodes.has(l.node.uuid)) l.node.blocks = l.make();
     this.lazy = [];
     this.calls.settle(this.win.nodes);
@@ -337,9 +355,13 @@ export class RolloutParser {
   private takeItem(item: JsonObject, line: number, offset: number, length: number, ts: string | undefined): void {
     const node = this.itemNode(item, `L${line}`, line, offset, length, ts, false);
     if (node.kind === 'assistant') {
-      if (!this.group || this.group.hasUsage) this.group = { id: `response-${++this.groups}`, nodes: [], hasUsage: false };
+      if (!this.group || this.group.closed) {
+        this.group = { id: `response-${++this.groups}`, nodes: [], usage: this.pending?.usage ?? null, closed: false };
+        this.pending = null;
+      }
       node.messageId = this.group.id;
       node.model = this.model;
+      if (this.group.usage) node.usage = this.group.usage;
       this.group.nodes.push(node);
     }
     this.append(node);
@@ -360,8 +382,16 @@ export class RolloutParser {
     this.reported = { line, inputTokens: tc.last.input, totalTokens: tc.last.total, contextWindow: tc.contextWindow };
     const usage = neutralUsage(tc.last);
     const group = this.group;
-    if (group && !group.hasUsage) {
-      group.hasUsage = true;
+    if (this.generation === 'envelope') {
+      // 2025: the count comes before its reply's items; an earlier count whose reply left none still counts.
+      if (group) group.closed = true;
+      if (this.pending) this.keepUsage(this.pending);
+      this.pending = { usage, line, model: this.model, ts };
+      return;
+    }
+    if (group && !group.closed && group.usage === null) {
+      group.usage = usage;
+      group.closed = true;
       // A reply whose items a compaction already let go (compacted mid-reply) still cost its usage.
       if (group.nodes.length > 0) {
         for (const n of group.nodes) n.usage = usage;
@@ -369,8 +399,12 @@ export class RolloutParser {
       }
     }
     // A request whose reply left no item in the file: its usage still counts.
-    const u: UsageRecord = { messageId: `request-L${line}`, model: this.model, line, usage, isSidechain: false };
-    if (ts) u.timestamp = ts;
+    this.keepUsage({ usage, line, model: this.model, ts });
+  }
+
+  private keepUsage(p: PendingUsage): void {
+    const u: UsageRecord = { messageId: `request-L${p.line}`, model: p.model, line: p.line, usage: p.usage, isSidechain: false };
+    if (p.ts) u.timestamp = p.ts;
     this.win.prunedUsage.push(u);
   }
 

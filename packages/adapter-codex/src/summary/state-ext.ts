@@ -1,19 +1,18 @@
 import type { SummaryState } from '@glassbox/core';
 import type { Generation } from '../generation';
+import { initialReplies, type ReplyState } from './replies';
 
 /**
  * What the Codex summary carries from one pass to the next in the state's adapter-private `ext`
  * (JSON only): the file's generation, the model of the latest turn, the last running token total
- * (to skip repeated counts), and where the current reply stands — `open` (items seen, usage not yet
- * reported), `used` (reported), `none` — with how many of its items are still in the window.
+ * (to skip repeated counts), and where the current reply stands (replies.ts).
  */
 export interface CodexExt {
   generation: Generation | null;
   refused: boolean;
   model: string;
   lastCumulative: number | null;
-  group: 'none' | 'open' | 'used';
-  groupItems: number;
+  replies: ReplyState;
   threadName: string | null;
 }
 
@@ -25,14 +24,17 @@ export function readExt(state: SummaryState): CodexExt {
   const s = (k: string): string | null => (typeof x[k] === 'string' ? (x[k] as string) : null);
   const n = (k: string): number | null => (typeof x[k] === 'number' ? (x[k] as number) : null);
   const generation = s('generation');
-  const group = s('group');
   return {
     generation: generation === 'bare' || generation === 'envelope' || generation === 'paginated' ? generation : null,
     refused: x['refused'] === true,
     model: s('model') ?? NO_MODEL,
     lastCumulative: n('lastCumulative'),
-    group: group === 'open' || group === 'used' ? group : 'none',
-    groupItems: n('groupItems') ?? 0,
+    replies: {
+      group: s('group') === 'open' || s('group') === 'used' ? (s('group') as 'open' | 'used') : initialReplies(true).group,
+      items: n('groupItems') ?? 0,
+      groupInput: n('groupInput'),
+      pendingInput: n('pendingInput'),
+    },
     threadName: s('threadName'),
   };
 }
@@ -43,8 +45,10 @@ export function writeExt(state: SummaryState, e: CodexExt): void {
     refused: e.refused,
     model: e.model,
     lastCumulative: e.lastCumulative,
-    group: e.group,
-    groupItems: e.groupItems,
+    group: e.replies.group,
+    groupItems: e.replies.items,
+    groupInput: e.replies.groupInput,
+    pendingInput: e.replies.pendingInput,
     threadName: e.threadName,
   };
 }

@@ -10,6 +10,7 @@ import { threadName } from '../thread-name';
 import { neutralUsage, parseTokenCount } from '../usage';
 import { isUnreadRecord, recordHead } from '../record-head';
 import { readExt, writeExt, type CodexExt } from './state-ext';
+import { replyCompaction, replyCount, replyItem, type ContextChange } from './replies';
 
 const SEARCH_PROMPT_CHARS = 2000;
 const SEARCH_COMMAND_CHARS = 500;
@@ -143,14 +144,15 @@ export class CodexSummarizer implements TranscriptSummarizer {
     else if (type === 'custom_tool_call' && item['name'] === 'apply_patch') this.searchPatch(str(item['input']) ?? '');
   }
 
-  /** An item of the model's reply: a reply whose usage was reported is closed, and the item opens the next. */
+  /** An item of the model's reply: see replies.ts for which request's usage it carries. */
   private assistantItem(): void {
-    const e = this.ext;
-    if (e.group !== 'open') {
-      e.group = 'open';
-      e.groupItems = 0;
-    }
-    e.groupItems++;
+    this.apply(replyItem(this.ext.replies, this.ext.generation === 'envelope'));
+  }
+
+  private apply(change: ContextChange | null): void {
+    if (!change) return;
+    this.state.contextTokens = change.context;
+    this.state.lastModel = change.context === null ? null : this.ext.model;
   }
 
   private takeTokenCount(p: JsonObject, lineNo: number, ts: string | null): void {
@@ -174,22 +176,14 @@ export class CodexSummarizer implements TranscriptSummarizer {
       cacheRead: u.cacheReadTokens,
       cacheCreation1h: 0,
     });
-    // The reply's items still in the window carry this usage: it is the window's reported context.
-    const resident = e.group === 'open' && e.groupItems > 0;
-    if (e.group === 'open') e.group = 'used';
-    if (resident && tc.last.input > 0) {
-      this.state.contextTokens = tc.last.input;
-      this.state.lastModel = e.model;
-    }
+    this.apply(replyCount(e.replies, tc.last.input, e.generation === 'envelope'));
   }
 
-  /** A compaction lets the window go: until the next reported request there is no reported context. */
+  /** A compaction lets the window go: until a reply in the new window reports, there is no reported context. */
   private takeCompacted(p: JsonObject): void {
     // Without its replacement history, 2026 Codex ignores a compaction (it replays everything).
     if (!Array.isArray(p['replacement_history']) && this.ext.generation === 'paginated') return;
-    this.ext.groupItems = 0;
-    this.state.contextTokens = null;
-    this.state.lastModel = null;
+    this.apply(replyCompaction(this.ext.replies, this.ext.generation === 'envelope'));
   }
 
   private searchCommand(item: JsonObject): void {
