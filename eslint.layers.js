@@ -47,7 +47,6 @@ const TRANSITIONAL = [
   'apps/cli/src/session-args.ts',
   'packages/host/src/engine-default.ts',
   'packages/host/src/host.ts',
-  'packages/host/src/index.ts',
   'packages/host/src/scan-catalog.ts',
   'packages/host/src/source-bytes.ts',
   'packages/store/src/fork/ops.ts',

@@ -41,14 +41,6 @@ function renderCheck(c: CheckResult, p: Paint): string[] {
   return out;
 }
 
-export function resumeCommand(cwd: string | null, id: string): string {
-  return cwd ? `cd ${shellQuote(cwd)} && claude --resume ${id}` : `claude --resume ${id}`;
-}
-
-function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
 /** "3 subagent/tool-result files, 4 checkpoint backups": what was carried over beside a session. */
 export function carriedOver(sidecars: readonly { rel: string }[]): string {
   const history = sidecars.filter((s) => s.rel.startsWith('file-history/')).length;

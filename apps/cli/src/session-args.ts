@@ -6,6 +6,7 @@ import { findSessionById, loadSessionWithSubagents, projectRoots } from '@glassb
 import { analyzeSession, DEFAULT_PROTECT_TAIL, mergePriceTables, validatePriceTable, type PriceTable } from '@glassbox/analysis';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
 import { UsageError } from './exit-codes';
+import { repoRootResolver } from './mappings';
 import type { CliIO } from './io';
 
 /** Options every session command shares. */
@@ -56,8 +57,10 @@ export function loadAndAnalyze(arg: string, opts: SessionOptions, io: CliIO): Lo
   const path = resolveSessionPath(arg, io);
   const { session, subagents } = loadSessionWithSubagents(path);
   failOnFatal(session);
-  const repoRoot = opts.repo ? resolve(opts.repo) : null;
-  if (repoRoot && !existsSync(repoRoot)) throw new UsageError(`--repo ${repoRoot}: no such folder`);
+  const repo = opts.repo ? resolve(opts.repo) : null;
+  if (repo && !existsSync(repo)) throw new UsageError(`--repo ${repo}: no such folder`);
+  // --repo wins; else a folder mapping saved in the index (the same one the app's list uses).
+  const repoRoot = repoRootResolver(repo, io.env)(session.cwd);
   const snapshot = analyzeSession(session, nodeAnalysisPorts(), {
     repoRoot,
     withSpent: opts.withSpent === true,

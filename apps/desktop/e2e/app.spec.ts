@@ -107,6 +107,9 @@ test('the fork wizard writes a fork that validates and then appears in the list'
   await shot(page, '04-fork-classes');
   await page.getByTestId('fork-next').click();
   await expect(page.getByTestId('fork-preview')).toContainText('net saved');
+  // When to fork: the prompt cache's bill, from the transcript (the session ended long ago: cold).
+  await expect(page.getByTestId('cache-advice')).toContainText(/The cache expired .* ago: forking now is cheaper from the first request/);
+  await expect(page.getByTestId('cache-bill')).toContainText('resume the fork');
   await shot(page, '04-fork-preview');
   await page.getByTestId('fork-next').click();
   const checks = page.getByTestId('fork-checks').locator('li');
@@ -117,10 +120,12 @@ test('the fork wizard writes a fork that validates and then appears in the list'
   await expect(page.getByTestId('fork-written')).toBeVisible();
   const forkId = (await page.getByTestId('fork-id').textContent())?.trim() ?? '';
   expect(forkId).toMatch(/^[0-9a-f-]{36}$/);
-  await expect(page.getByTestId('resume-command')).toContainText(`claude --resume ${forkId}`);
+  const forkPath = join(s.path, '..', `${forkId}.jsonl`);
+  // The recorded cwd is not on this machine; the project is mapped: the command runs there and names the file.
+  const mapped = join(GENERATED, '01-superseded-reads', 'project-after');
+  await expect(page.getByTestId('resume-command')).toHaveText(existsSync(s.cwd) ? `cd ${s.cwd} && claude --resume ${forkId}` : `cd ${mapped} && claude --resume ${forkPath}`);
   await shot(page, '04-fork-written');
 
-  const forkPath = join(s.path, '..', `${forkId}.jsonl`);
   expect(statSync(forkPath).isFile()).toBe(true);
   expect(sha(s.path)).toBe(before);
   expect(validateFork(lines(s.path), lines(forkPath)).ok).toBe(true);
@@ -128,7 +133,48 @@ test('the fork wizard writes a fork that validates and then appears in the list'
   const forkRow = page.locator(`[data-testid=session-row][data-session-id="${forkId}"]`);
   await expect(forkRow).toBeVisible();
   await expect(forkRow.locator('.tag.fork')).toBeVisible();
+  await expect(forkRow.getByTestId('row-fork-of')).toContainText('fork of');
+  await expect(row(page, s).getByTestId('row-forks')).toHaveText('1 fork');
   await shot(page, '04-fork-in-list');
+
+  // The fork in the window: linked to its original, its tombstones their own class, what it will send.
+  await forkRow.locator('.title-text').click();
+  await expect(page.getByTestId('lineage')).toContainText('fork of');
+  await expect(page.getByTestId('will-send')).toBeVisible();
+  await expect(page.getByText('tokens the fork will send (estimated)')).toBeVisible();
+  const tombstone = page.getByTestId('treemap').locator('[data-class="tombstone"]').first();
+  await expect(tombstone).toBeVisible();
+  await expect(page.getByTestId('treemap').locator('[data-class="stale-superseded"]')).toHaveCount(0);
+  await page.getByTestId('fork-verify').click();
+  await expect(page.getByTestId('fork-verified')).toHaveAttribute('data-ok', 'true');
+  await tombstone.click();
+  await expect(page.getByTestId('class-badge')).toHaveText('tombstone');
+  await page.getByTestId('fork-payload').click();
+  await expect(page.getByTestId('fork-payload-text')).toContainText('hash-checked');
+  await shot(page, '04-fork-window');
+  await page.getByTestId('fork-of').click();
+  await expect(page.getByTestId('lineage')).toContainText('forks');
+  await expect(page.getByTestId('fork-link')).toHaveCount(1);
+});
+
+test.describe('with no folder mapped', () => {
+  test.use({ mapRepos: false });
+  test('a refused mapping says why and saves nothing; a good one clears the banner and is kept', async ({ page, app }) => {
+    await openApp(page, app);
+    const s = app.scenarios['02-gone-drift-errors']!;
+    await row(page, s).click();
+    await page.getByRole('button', { name: 'Map it to a folder…' }).click();
+    const folder = page.getByLabel('Folder that holds the project now');
+    await folder.fill(join(app.dataDir, 'no-such-folder'));
+    await page.getByRole('button', { name: 'Map', exact: true }).click();
+    await expect(page.getByTestId('notice')).toContainText(`Not mapped: ${join(app.dataDir, 'no-such-folder')} does not exist.`);
+    expect((await app.invoke<{ repoMap: Record<string, string> }>('host:info', {})).repoMap[s.cwd]).toBeUndefined();
+    await folder.fill(join(GENERATED, '02-gone-drift-errors', 'project-after'));
+    await page.getByRole('button', { name: 'Map', exact: true }).click();
+    await expect(page.getByTestId('notice')).toHaveCount(0);
+    await expect(page.getByTestId('treemap').locator('[data-class="gone"]').first()).toBeVisible();
+    await shot(page, '09-mapped');
+  });
 });
 
 test('a dropped transcript is inspected, from anywhere, and nothing is written', async ({ page, app }) => {

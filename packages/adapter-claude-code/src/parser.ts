@@ -1,6 +1,7 @@
 import {
   IMAGE_TOKENS,
   estimateTokensFromBytes,
+  tombstoneHash,
   type Block,
   type BlockKind,
   type ChainNode,
@@ -18,6 +19,7 @@ import { sha256, utf8Bytes } from './hash';
 import { KNOWN_RECORD_TYPES, isObject, num, str, type Json, type JsonObject } from './record-types';
 import { opFromInput, refineRead } from './tool-ops';
 import { chooseLeaf } from './leaf';
+import { inlineSidechainWindows } from './sidechains';
 import { displayPrompt, userRecordKind } from './user-text';
 
 /** Payloads smaller than this can never pay for a tombstone, so they are not hashed for deduplication. */
@@ -183,6 +185,7 @@ export class TranscriptParser {
       prunedRecords: this.prunedRecords,
     };
     if (this.agentId !== undefined) session.agentId = this.agentId;
+    session.inlineSubagents = inlineSidechainWindows(session);
     return session;
   }
 
@@ -390,6 +393,8 @@ export class TranscriptParser {
     };
     if (isError) out.isError = true;
     if (hashInput !== null && bytes >= HASH_MIN_BYTES) out.hash = sha256(hashInput);
+    const tombstone = text === null ? null : tombstoneHash(text);
+    if (tombstone !== null) out.tombstone = tombstone;
 
     const call = this.toolCalls.get(toolUseId);
     if (call) this.linkResult(call, out, node, mirror, text);
@@ -480,6 +485,8 @@ export class TranscriptParser {
       toolName: name,
     };
     if (op.kind === 'write' && op.contentBytes >= HASH_MIN_BYTES) out.hash = op.contentHash;
+    const tombstone = tombstoneInInput(input);
+    if (tombstone !== null) out.tombstone = tombstone;
     return out;
   }
 
@@ -600,6 +607,22 @@ function imageBlock(index: number, type: string): Block {
 function otherBlock(index: number, block: JsonObject): Block {
   const bytes = jsonBytes(block);
   return { index, kind: 'other', bytes, tokens: estimateTokensFromBytes(bytes), preview: preview(str(block['type']) ?? '') };
+}
+
+/** A Glassbox tombstone in a tool input's string fields (a forked Write's content, an Edit's new_string). */
+function tombstoneInInput(input: JsonObject): string | null {
+  for (const v of Object.values(input)) {
+    if (typeof v === 'string') {
+      const t = tombstoneHash(v);
+      if (t !== null) return t;
+    } else if (Array.isArray(v)) {
+      for (const e of v) {
+        const t = isObject(e) && typeof e['new_string'] === 'string' ? tombstoneHash(e['new_string']) : null;
+        if (t !== null) return t;
+      }
+    }
+  }
+  return null;
 }
 
 function preview(text: string): string {

@@ -1,4 +1,6 @@
 import {
+  DEAD_CLASSES,
+  INFERRED_CLASSES,
   PROVABLE_CLASSES,
   type ClassifiedSnapshot,
   type DeadClass,
@@ -12,7 +14,6 @@ import { classifySegments } from './classify';
 import { calibrate } from './calibrate';
 import { reclaimSummary } from './reclaim';
 import { turnPoints } from './usage';
-import { inlineSidechainWindows } from './sidechains';
 
 export interface AnalyzeOptions {
   /** Map the session's working directory to this folder (a moved checkout). */
@@ -51,7 +52,7 @@ export function analyzeSession(session: Session, ports: AnalysisPorts, options: 
   for (let i = 0; i < cal.reportedUpTo; i++) carried += segments[i]?.tokens ?? 0;
   const unattributedTokens = cal.reportedTokens === null ? 0 : Math.max(0, cal.reportedTokens - carried);
   const mirrorBytes = window.nodes.reduce((n, node) => n + node.mirrorBytes, 0);
-  const enabled: DeadClass[] = withSpent ? [...PROVABLE_CLASSES, 'spent'] : [...PROVABLE_CLASSES];
+  const enabled: DeadClass[] = withSpent ? [...DEAD_CLASSES] : [...PROVABLE_CLASSES];
 
   const problems = [...session.problems, ...window.problems];
   const cwdMissing = (repoRoot ?? session.cwd) !== null && !repoExists;
@@ -90,9 +91,9 @@ export function analyzeSession(session: Session, ports: AnalysisPorts, options: 
     segments,
     reclaimable: reclaimSummary(segments, enabled),
     turns: turnPoints(session),
-    subagents: [...(options.subagents ?? []).map((sub) => linkedWindow(session, sub)), ...inlineSidechainWindows(session)],
+    subagents: [...(options.subagents ?? []).map((sub) => linkedWindow(session, sub)), ...(session.inlineSubagents ?? [])],
     problems,
-    classes: { enabled, inferred: ['spent'] },
+    classes: { enabled, inferred: [...INFERRED_CLASSES] },
     checkedAt: ports.now().toISOString(),
   };
 }

@@ -1,34 +1,12 @@
-import { estimateTokensFromBytes, type Proof, type Segment } from '@glassbox/core';
+import { deathReason, estimateTokensFromBytes, formatTombstone, type DeadProof, type Segment } from '@glassbox/core';
+
+export { deathReason };
 
 /** What a typical tombstone costs; payloads at or below this are never worth replacing. */
 export const TOMBSTONE_TOKENS_ESTIMATE = 40;
 
 function rangeText(r: { startLine: number; endLine: number; full: boolean }): string {
   return r.full ? 'whole file' : `lines ${r.startLine}-${r.endLine}`;
-}
-
-function when(ts: string | undefined): string {
-  if (!ts) return '';
-  const d = new Date(ts);
-  return Number.isNaN(d.getTime()) ? '' : ` at ${d.toISOString().slice(11, 16)}`;
-}
-
-/** Why the payload is dead, in one clause a model can act on. */
-export function deathReason(proof: Proof, label?: string): string {
-  switch (proof.class) {
-    case 'gone':
-      return `gone: ${label ?? proof.path} no longer exists`;
-    case 'stale-drift':
-      return `stale-drift: the file changed since this read (${rangeText(proof.range)}); read it again if needed`;
-    case 'stale-superseded':
-      return proof.by.kind === 'write'
-        ? `stale-superseded: the Write on line ${proof.by.line}${when(proof.by.timestamp)} replaced the whole file`
-        : `stale-superseded: the later read on line ${proof.by.line}${when(proof.by.timestamp)} covers it`;
-    case 'duplicate':
-      return `duplicate: an identical copy is kept on line ${proof.kept.line}`;
-    case 'spent':
-      return `spent (inferred): ${proof.reason}`;
-  }
 }
 
 /** What was removed: the tool, its source, and the range for reads. */
@@ -46,11 +24,20 @@ export function removedWhat(seg: Segment): string {
 /**
  * The short text that replaces a dead payload: what, why, and the archive hash to get it back, e.g.
  * `[glassbox: removed a read of src/app.ts lines 1-240 (stale-superseded: the later read on line 88 at 14:02 covers it); sha256 3f2a9c01d4e5]`.
+ * The format is Glassbox's own (core's tombstone-format), so a fork's tombstones are recognised as such.
  */
-export function tombstoneText(seg: Segment, proof: Proof, archiveSha256: string): string {
-  return `[glassbox: removed ${removedWhat(seg)} (${deathReason(proof, seg.source.label)}); sha256 ${archiveSha256.slice(0, 12)}]`;
+export function tombstoneText(seg: Segment, proof: DeadProof, archiveSha256: string): string {
+  return formatTombstone(removedWhat(seg), deathReason(proof, seg.source.label), archiveSha256);
 }
 
+/** A tombstone written before its hash is known still gets one (12 hex digits): count it. */
+const HASH_TO_COME = /sha256 \]$/;
+
 export function tombstoneTokens(text: string): number {
-  return estimateTokensFromBytes(text.length);
+  return estimateTokensFromBytes(text.length + (HASH_TO_COME.test(text) ? 12 : 0));
+}
+
+/** The tokens a segment's tombstone will cost, as the plan will write it. */
+export function tombstoneTokensFor(seg: Segment, proof: DeadProof): number {
+  return tombstoneTokens(tombstoneText(seg, proof, seg.hash ?? ''));
 }

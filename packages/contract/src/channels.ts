@@ -1,7 +1,7 @@
 /** The channels: invoke requests with their argument and result types, push events, and the runtime lists. */
 import type { Result } from './results';
 import type {
-  FileOpenArgs, FileOpened, ForkArgs, ForkPreview, ForkWritten, HostInfo, IndexProgress, RepoMapArgs, SegmentDetail,
+  FileOpenArgs, FileOpened, ForkArgs, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkVerified, ForkWritten, HostInfo, IndexProgress, RepoMapArgs, SegmentDetail,
   SegmentDetailArgs, SessionRow, SessionsListArgs, SessionsListResult, SnapshotArgs, SnapshotView,
 } from './values';
 
@@ -13,6 +13,9 @@ export interface InvokeMap {
   'segment:detail': { args: SegmentDetailArgs; result: SegmentDetail };
   'fork:preview': { args: ForkArgs; result: ForkPreview };
   'fork:write': { args: ForkArgs; result: ForkWritten };
+  'fork:verify': { args: ForkRefArgs; result: ForkVerified };
+  'fork:undo': { args: ForkRefArgs; result: ForkWritten };
+  'fork:payload': { args: ForkPayloadArgs; result: ForkPayload };
   'file:open': { args: FileOpenArgs; result: FileOpened };
   'repo:map': { args: RepoMapArgs; result: HostInfo };
 }
@@ -55,6 +58,9 @@ const invokeChannels = [
   'segment:detail',
   'fork:preview',
   'fork:write',
+  'fork:verify',
+  'fork:undo',
+  'fork:payload',
   'file:open',
   'repo:map',
 ] as const;

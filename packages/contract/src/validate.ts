@@ -1,10 +1,9 @@
 /** Argument validation: the host never trusts what crosses the boundary. */
-import type { DeadClass, SegmentClass } from '@glassbox/core';
+import { DEAD_CLASSES, SEGMENT_CLASSES, type DeadClass, type SegmentClass } from '@glassbox/core';
 import type { IpcError } from './results';
 import type { ArgsOf, InvokeChannel } from './channels';
 import { SESSION_SORTS, type ForkArgs, type SessionSort, type SessionsListArgs } from './values';
 
-const DEAD_CLASSES: readonly DeadClass[] = ['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'];
 const MAX_PATH = 4096;
 /** Dropped bytes travel as text; larger files must be opened by path (Electron, or `glassbox ui <file>`). */
 export const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
@@ -66,6 +65,15 @@ const forkArgs = (raw: unknown): ForkArgs | string => {
   return protectTail === undefined ? { path, classes } : { path, classes, protectTail };
 };
 
+function forkRef(raw: unknown): { path: string } | string {
+  const o = obj(raw);
+  if (typeof o === 'string') return o;
+  const extra = onlyKeys(o, ['path']);
+  if (extra) return extra;
+  const path = pathArg(o['path']);
+  return path ? { path } : 'path must be a non-empty string';
+}
+
 export const VALIDATORS: { [C in InvokeChannel]: Validator<C> } = {
   'host:info': none(),
   'sessions:refresh': none(),
@@ -109,6 +117,18 @@ export const VALIDATORS: { [C in InvokeChannel]: Validator<C> } = {
   },
   'fork:preview': forkArgs,
   'fork:write': forkArgs,
+  'fork:verify': (raw) => forkRef(raw),
+  'fork:undo': (raw) => forkRef(raw),
+  'fork:payload': (raw) => {
+    const o = obj(raw);
+    if (typeof o === 'string') return o;
+    const extra = onlyKeys(o, ['path', 'segmentId']);
+    if (extra) return extra;
+    const path = pathArg(o['path']);
+    if (!path) return 'path must be a non-empty string';
+    if (typeof o['segmentId'] !== 'string' || o['segmentId'].length === 0 || o['segmentId'].length > 300) return 'segmentId must be a non-empty string';
+    return { path, segmentId: o['segmentId'] };
+  },
   'file:open': (raw) => {
     const o = obj(raw);
     if (typeof o === 'string') return o;
@@ -145,5 +165,5 @@ export function validateArgs<C extends InvokeChannel>(channel: C, raw: unknown):
   return { args: v };
 }
 
-/** Classes in display order, for legends and the wizard. */
-export const CLASS_ORDER: readonly SegmentClass[] = ['live', 'gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'];
+/** Classes in display order, for legends and the wizard (from the class registry). */
+export const CLASS_ORDER: readonly SegmentClass[] = SEGMENT_CLASSES;

@@ -1,5 +1,5 @@
 /** The values that cross the boundary between the renderer and the engine host (no I/O, runs anywhere). */
-import type { ClassifiedSnapshot, DeadClass, Problem, Segment } from '@glassbox/core';
+import type { ClassifiedSnapshot, DeadClass, ExclusionReason, ForkEconomics, Problem, Segment, WindowFigures } from '@glassbox/core';
 
 export type SessionSort = 'activity' | 'size' | 'context' | 'reclaimable';
 export const SESSION_SORTS: readonly SessionSort[] = ['activity', 'size', 'context', 'reclaimable'];
@@ -24,11 +24,26 @@ export interface SessionRow {
   reclaimableShare: number;
   /** Written to in the last few minutes. */
   live: boolean;
-  /** A fork written by Glassbox. */
+  /** A fork written by Glassbox (its manifest is in the archive). */
   fork: boolean;
+  /** For a fork: the session it was made from (for a restored original: the fork it undid). */
+  forkOf: SessionLink | null;
+  /** The forks made from this session, oldest first. */
+  forks: SessionLink[];
   subagents: number;
   /** Fatal or error problems found while summarising; the row still shows. */
   problem: string | null;
+}
+
+/** A link from a session to another: a fork to its original, an original to its forks. */
+export interface SessionLink {
+  sessionId: string;
+  path: string;
+  /** The other session's title, when it is in the list. */
+  title: string | null;
+  /** ISO time the fork was written. */
+  createdAt: string;
+  kind: 'clean' | 'undo';
 }
 
 export interface IndexProgress {
@@ -65,9 +80,25 @@ export interface SnapshotArgs {
   withSpent?: boolean;
 }
 
+/** What a written fork is, from its manifest in the archive. */
+export interface ForkLineageView {
+  /** For a fork: the session it was made from. */
+  forkOf: SessionLink | null;
+  /** The forks of this session. */
+  forks: SessionLink[];
+  /**
+   * For a fork not resumed since it was written: its last reported usage is the original's, so the
+   * window it will send is estimated as that figure minus what the fork removed (net of tombstones).
+   */
+  willSend: { estimatedTokens: number; originalReportedTokens: number } | null;
+}
+
 /** What the window view needs: the engine's snapshot plus how it was opened. */
 export interface SnapshotView {
   snapshot: ClassifiedSnapshot;
+  /** The figures every view shows (list, header, wizard, inspect), from one definition. */
+  figures: WindowFigures;
+  lineage: ForkLineageView;
   /** The file is not under a projects root (dropped or opened by path). */
   external: boolean;
   /** Where the working directory was looked up ("as recorded", or a mapped folder). */
@@ -117,6 +148,15 @@ export interface ForkRemoval {
   tokensFreed: number;
 }
 
+/** Dead segments the plan keeps, grouped by reason. */
+export interface ForkExclusion {
+  reason: ExclusionReason;
+  segments: number;
+  tokens: number;
+  /** The first segment's message (for refused-by-fork: the fork layer's reason). */
+  message: string;
+}
+
 export interface ForkPreview {
   sessionId: string;
   classes: DeadClass[];
@@ -131,15 +171,52 @@ export interface ForkPreview {
   /** Every gate the fork must pass; writing is refused unless all pass. */
   checks: ForkCheck[];
   canWrite: boolean;
+  /** Every dead segment not removed, grouped by reason. */
+  excluded: ForkExclusion[];
+  /** What forking now costs under the prompt cache, and when it pays back. */
+  economics: ForkEconomics;
 }
 
 export interface ForkWritten {
   sessionId: string;
   path: string;
-  /** The command that resumes the fork, ready to paste. */
-  resumeCommand: string;
+  /** The command that resumes the fork, ready to paste; null when no folder to run it from exists here. */
+  resumeCommand: string | null;
+  /** Why the command looks as it does, or why there is none. */
+  resumeNote: string | null;
   checks: ForkCheck[];
   netReclaimed: number;
+}
+
+/** `fork:verify`, `fork:undo`, `fork:payload` name a fork by the path of its file. */
+export interface ForkRefArgs {
+  path: string;
+}
+
+export interface ForkVerified {
+  /** Every check passes and the fork is byte-identical to what was written. */
+  ok: boolean;
+  unchanged: boolean;
+  appendedLines: number;
+  originalOnDisk: 'identical' | 'changed' | 'missing';
+  originalPath: string;
+  checks: ForkCheck[];
+}
+
+export interface ForkPayloadArgs {
+  path: string;
+  segmentId: string;
+}
+
+/** A payload a fork removed, back from the archive (hash-checked). */
+export interface ForkPayload {
+  segmentId: string;
+  sha256: string;
+  tombstone: string | null;
+  text: string;
+  bytes: number;
+  /** Cut for display; `bytes` says how much there is. */
+  truncated: boolean;
 }
 
 export type FileOpenArgs =

@@ -18,3 +18,10 @@ export function percent(part: number, whole: number): string {
   if (whole <= 0) return '0%';
   return `${Math.round((part / whole) * 100)}%`;
 }
+
+/** Dollars with two decimals, or two significant digits below ten cents. */
+export function formatUsd(v: number): string {
+  if (v >= 0.1 || v === 0) return `$${v.toFixed(2)}`;
+  const decimals = Math.min(10, Math.max(4, 1 - Math.floor(Math.log10(Math.abs(v)))));
+  return `$${v.toFixed(decimals)}`;
+}

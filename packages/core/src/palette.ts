@@ -1,15 +1,16 @@
-import type { SegmentClass } from './snapshot';
+import { CLASS_REGISTRY, type SegmentClass } from './classes';
 
 /**
- * One palette for the app and the CLI (UI.md): Okabe–Ito colours, safe for colour-blind readers.
- * `unattributed` is the part of the window not in the transcript (system prompt, tools, memory).
+ * One palette for the app and the CLI, from the class registry. `unattributed` is the part of the
+ * window not in the transcript (system prompt, tools, memory).
  */
 export const CLASS_COLOUR: Record<SegmentClass | 'unattributed', string> = {
-  live: '#5B7083',
-  gone: '#D55E00',
-  'stale-drift': '#E69F00',
-  'stale-superseded': '#F0E442',
-  duplicate: '#CC79A7',
-  spent: '#009E73',
+  ...(Object.fromEntries(Object.values(CLASS_REGISTRY).map((c) => [c.id, c.colour])) as Record<SegmentClass, string>),
   unattributed: '#3A3A3A',
+};
+
+/** Display labels, from the class registry. */
+export const CLASS_LABEL: Record<SegmentClass | 'unattributed', string> = {
+  ...(Object.fromEntries(Object.values(CLASS_REGISTRY).map((c) => [c.id, c.label])) as Record<SegmentClass, string>),
+  unattributed: 'system prompt, tools, memory',
 };

@@ -1,5 +1,6 @@
 import type { Problem } from './problem';
 import type { Usage } from './usage';
+import type { LinkedWindow } from './snapshot';
 
 /**
  * The neutral model of one agent session, as an adapter reads it from its raw transcript.
@@ -45,6 +46,11 @@ export interface Block {
   toolUseId?: string;
   toolName?: string;
   isError?: boolean;
+  /**
+   * The payload is a Glassbox tombstone (see tombstone-format.ts): the archive hash prefix it names,
+   * '' when it names none. Set by the adapter from the text, so forks are recognised in any agent's files.
+   */
+  tombstone?: string;
 }
 
 /** A record that takes part in the conversation chain. */
@@ -217,6 +223,8 @@ export interface Session {
   prunedUsage: UsageRecord[];
   /** Chain records let go that way. */
   prunedRecords: number;
+  /** Side conversations written into this same file (old clients' inline subagents), each its own window. */
+  inlineSubagents?: LinkedWindow[];
   /** Reads back the raw text a read captured, from the transcript on disk, when the parser did not keep it. */
   capturedTextOf?: (call: ToolCall) => string | null;
 }

@@ -1,12 +1,7 @@
 import type { Problem } from './problem';
 import type { Source, NodeKind, BlockKind } from './session';
 import type { Usage } from './usage';
-
-export const SEGMENT_CLASSES = ['live', 'gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'] as const;
-export type SegmentClass = (typeof SEGMENT_CLASSES)[number];
-export type DeadClass = Exclude<SegmentClass, 'live'>;
-/** The classes that are proven, not inferred: the lossless default. */
-export const PROVABLE_CLASSES: readonly DeadClass[] = ['gone', 'stale-drift', 'stale-superseded', 'duplicate'];
+import type { DeadClass, Proof, SegmentClass } from './classes';
 
 export type SegmentKind =
   | 'tool-result'
@@ -19,36 +14,6 @@ export type SegmentKind =
   | 'compact-summary'
   | 'image'
   | 'other';
-
-/** A reference to another segment, for "jump to" links in proofs. */
-export interface SegmentRef {
-  segmentId: string;
-  line: number;
-  timestamp?: string;
-  toolUseId?: string;
-}
-
-export type Proof =
-  | { class: 'gone'; path: string; checkedPath: string; checkedAt: string; cwdExists: true }
-  | {
-      class: 'stale-drift';
-      path: string;
-      checkedPath: string;
-      checkedAt: string;
-      range: { startLine: number; endLine: number; full: boolean };
-      capturedHash: string;
-      currentHash: string;
-      /** Unified diff of the captured range against the same range on disk now. */
-      diff: string;
-    }
-  | {
-      class: 'stale-superseded';
-      path: string;
-      range: { startLine: number; endLine: number; full: boolean };
-      by: SegmentRef & { kind: 'read' | 'write'; range?: { startLine: number; endLine: number; full: boolean } };
-    }
-  | { class: 'duplicate'; hash: string; bytes: number; kept: SegmentRef; copies: number }
-  | { class: 'spent'; inferred: true; reason: string };
 
 export interface Segment {
   /** Stable within a transcript: `<record uuid>:<block index>` or `<record uuid>:input`. */

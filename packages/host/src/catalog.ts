@@ -17,8 +17,13 @@ export interface SessionCatalog {
   search?(query: string): Set<string>;
   /** Indexes a new file now (a fork just written), when the catalog needs telling. */
   add?(path: string): Promise<SessionRow | null>;
-  /** Marks a file as a fork written by Glassbox. */
-  markFork(path: string): void;
+  /** Folder mappings the catalog keeps across restarts (the index saves them); none for a plain scan. */
+  savedMappings?(): Record<string, string>;
+  /**
+   * Saves (or, with null, removes) a folder mapping and marks the sessions under that cwd for a new
+   * analysis; the next refresh applies it to their figures.
+   */
+  saveMapping(cwd: string, folder: string | null): void;
   /** Starts watching the roots; returns a stop function. */
   watch(onChange: (change: CatalogChange) => void): () => void;
   close(): void;

@@ -1,23 +1,40 @@
 import { join } from 'node:path';
-import { buildFork, validateFork, type ValidationReport } from '@glassbox/adapter-claude-code';
-import { analyzeSession } from '@glassbox/analysis';
+import type { ValidationReport } from '@glassbox/core';
+import { claudeCodeFormat } from '@glassbox/adapter-claude-code';
+import { analyzeSession, exclusionsByReason } from '@glassbox/analysis';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
-import { ForkError, planFromLines, readSource, writeFork, type LinesPlan, type PlanLinesOptions } from '@glassbox/store/fork';
+import {
+  ForkError,
+  LineageCache,
+  planFromLines,
+  previewFork,
+  readSource,
+  resumeInstruction,
+  showSegment,
+  undoFork,
+  verifyFork,
+  writeFork,
+  type ForkPreview as StoreForkPreview,
+  type LinesPlan,
+  type PlanLinesOptions,
+} from '@glassbox/store/fork';
 import type { ForkCheck, ForkPreview } from '@glassbox/contract';
-import type { Engine, ForkInput } from './engine';
+import type { Engine, ForkInput, ForkResult } from './engine';
 
 const LARGEST = 8;
-/** The preview's fork is never written; its id only has to be well-formed. */
-const PREVIEW_ID = '00000000-0000-4000-8000-000000000000';
+/** A removed payload is shown up to this many characters; its size says how much there is. */
+const PAYLOAD_DISPLAY_CHARS = 200_000;
 
 /**
  * The engine host's engine: the lead's analysis, and the store's fork planner and writer (the same
- * code as `glassbox clean --fork`), so the app and the CLI write identical forks.
+ * code as `glassbox clean --fork`, `verify`, `undo` and `show`), so the app and the CLI do the same.
  */
 export function defaultEngine(): Engine {
   const ports = nodeAnalysisPorts();
+  const lineages = new Map<string, LineageCache>();
+  const archiveOf = (dataDir: string): string => join(dataDir, 'archive');
   const planOptions = (input: ForkInput): PlanLinesOptions => {
-    const o: PlanLinesOptions = { repoRoot: input.snapshot.session.repoRoot, withSpent: input.classes.includes('spent'), classes: input.classes };
+    const o: PlanLinesOptions = { repoRoot: input.snapshot.session.repoRoot, withSpent: input.classes.includes('spent'), classes: input.classes, at: new Date() };
     if (input.protectTail !== undefined) o.protectTail = input.protectTail;
     return o;
   };
@@ -30,10 +47,7 @@ export function defaultEngine(): Engine {
       // Plan from the exact lines that would be forked, build the fork in memory and validate it: what
       // the preview shows is what a write would produce.
       const source = readSource(input.path);
-      const planned = planFromLines(input.path, source.lines, planOptions(input));
-      const fork = buildFork(source.lines, planned.actions, PREVIEW_ID);
-      const report = validateFork(source.lines, fork.lines, { actions: fork.applied.map((a) => a.action), touchedLines: fork.touchedLines });
-      return previewOf(input, planned, report, fork.refused.length);
+      return previewOf(input, previewFork(input.path, source.lines, planOptions(input)));
     },
 
     writeFork(input) {
@@ -42,7 +56,7 @@ export function defaultEngine(): Engine {
       try {
         const result = writeFork({
           sourcePath: input.path,
-          archiveDir: join(input.dataDir, 'archive'),
+          archiveDir: archiveOf(input.dataDir),
           prepare: (src) => {
             const planned = planFromLines(input.path, src.lines, options);
             first ??= planned;
@@ -54,15 +68,17 @@ export function defaultEngine(): Engine {
           const checks = checksOf(result.report);
           return { ok: false, checks, message: 'The fork failed validation.' };
         }
-        const netReclaimed = (first as LinesPlan | null)?.plan.totals.netReclaimed ?? 0;
+        const planned = first as LinesPlan | null;
+        const resume = resumeInstruction({ cwd: planned?.session.cwd ?? null, mapped: input.snapshot.session.repoRoot, sessionId: result.forkId, sessionPath: result.forkPath, command: claudeCodeFormat.resumeCommand });
         return {
           ok: true,
           value: {
             sessionId: result.forkId,
             path: result.forkPath,
-            resumeCommand: resumeCommand((first as LinesPlan | null)?.session.cwd ?? null, result.forkId),
+            resumeCommand: resume.command,
+            resumeNote: resume.note,
             checks: checksOf(result.report),
-            netReclaimed,
+            netReclaimed: planned?.plan.totals.netReclaimed ?? 0,
           },
         };
       } catch (error) {
@@ -70,7 +86,61 @@ export function defaultEngine(): Engine {
         throw error;
       }
     },
+
+    lineage(dataDir) {
+      const root = archiveOf(dataDir);
+      let cache = lineages.get(root);
+      if (!cache) {
+        cache = new LineageCache(root);
+        lineages.set(root, cache);
+      }
+      return cache.get();
+    },
+
+    verifyFork(forkPath, dataDir) {
+      return attempt(() => {
+        const v = verifyFork(forkPath, { archiveDir: archiveOf(dataDir) });
+        return {
+          ok: v.report.ok && v.unchanged,
+          unchanged: v.unchanged,
+          appendedLines: v.appendedLines,
+          originalOnDisk: v.originalOnDisk,
+          originalPath: v.manifest.original.path,
+          checks: checksOf(v.report),
+        };
+      });
+    },
+
+    undoFork(forkPath, dataDir, mapped) {
+      return attempt(() => {
+        const r = undoFork(forkPath, { archiveDir: archiveOf(dataDir) });
+        const resume = resumeInstruction({ cwd: r.manifest.cwd, mapped: mapped(r.manifest.cwd), sessionId: r.sessionId, sessionPath: r.path, command: claudeCodeFormat.resumeCommand });
+        return { sessionId: r.sessionId, path: r.path, resumeCommand: resume.command, resumeNote: resume.note, checks: checksOf(r.report), netReclaimed: 0 };
+      });
+    },
+
+    forkPayload(forkPath, segmentId, dataDir) {
+      return attempt(() => {
+        const shown = showSegment(forkPath, segmentId, { archiveDir: archiveOf(dataDir) });
+        const first = shown[0];
+        if (!first) throw new ForkError('segment_not_found', `the fork removed nothing the model saw at ${segmentId}`);
+        const bytes = Buffer.byteLength(first.text, 'utf8');
+        const truncated = first.text.length > PAYLOAD_DISPLAY_CHARS;
+        return { segmentId: first.segmentId, sha256: first.sha256, tombstone: first.tombstone ?? null, text: truncated ? first.text.slice(0, PAYLOAD_DISPLAY_CHARS) : first.text, bytes, truncated };
+      });
+    },
   };
+}
+
+/** A fork operation, with its failure in the CLI's words (a fork or segment that does not exist is bad input). */
+function attempt<T>(run: () => T): ForkResult<T> {
+  try {
+    return { ok: true, value: run() };
+  } catch (error) {
+    if (!(error instanceof ForkError)) throw error;
+    const bad = error.code === 'not_a_fork' || error.code === 'segment_not_found' || error.code === 'source_unreadable';
+    return { ok: false, bad, message: error.message };
+  }
 }
 
 function checksOf(report: ValidationReport): ForkCheck[] {
@@ -87,16 +157,18 @@ function checksOf(report: ValidationReport): ForkCheck[] {
   }));
 }
 
-function previewOf(input: ForkInput, planned: LinesPlan, report: ValidationReport, refused: number): ForkPreview {
+function previewOf(input: ForkInput, preview: StoreForkPreview): ForkPreview {
+  const { planned, fork, report } = preview;
   const { snapshot, plan } = planned;
   const before = snapshot.context.reportedTokens ?? snapshot.context.estimatedTokens;
-  const checks = checksOf(report);
+  const checks = report ? checksOf(report) : [];
   checks.unshift({
     id: 'plan',
     label: 'there is something provably dead to remove',
     ok: plan.actions.length > 0,
     detail: plan.actions.length > 0 ? `${plan.actions.length} payload(s)` : (plan.reasons[0]?.message ?? 'nothing to remove'),
   });
+  const refused = fork?.refused.length ?? 0;
   if (refused > 0) {
     checks.push({ id: 'refused', label: 'every planned removal applies exactly', ok: true, detail: `${refused} removal(s) could not be applied exactly and are left in place` });
   }
@@ -114,12 +186,11 @@ function previewOf(input: ForkInput, planned: LinesPlan, report: ValidationRepor
     reasons,
     checks,
     canWrite: checks.every((c) => c.ok),
+    excluded: exclusionsByReason(plan).map((g) => {
+      const first = g.items[0];
+      const message = first ? (g.reason === 'refused-by-fork' ? `${first.forkCode ?? ''}: ${first.message}` : first.message) : '';
+      return { reason: g.reason, segments: g.segments, tokens: g.tokens, message };
+    }),
+    economics: planned.economics,
   };
-}
-
-/** Run from the project folder, where Claude Code looks for the session. */
-export function resumeCommand(cwd: string | null, id: string): string {
-  if (!cwd) return `claude --resume ${id}`;
-  const q = /^[A-Za-z0-9_./:@%+=-]+$/.test(cwd) ? cwd : `'${cwd.replace(/'/g, `'\\''`)}'`;
-  return `cd ${q} && claude --resume ${id}`;
 }

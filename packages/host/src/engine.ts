@@ -1,5 +1,6 @@
 import type { ClassifiedSnapshot, DeadClass, Session } from '@glassbox/core';
-import type { ForkCheck, ForkPreview, ForkWritten } from '@glassbox/contract';
+import type { ForkCheck, ForkPayload, ForkPreview, ForkVerified, ForkWritten } from '@glassbox/contract';
+import type { ForkLineage } from '@glassbox/store/fork';
 
 /**
  * What the host needs from the engine packages, as one seam: analysis (the lead's package), fork
@@ -12,7 +13,18 @@ export interface Engine {
   previewFork(input: ForkInput): ForkPreview;
   /** Writes the fork when every check passes; refuses with the failing checks otherwise. */
   writeFork(input: ForkInput): { ok: true; value: ForkWritten } | { ok: false; checks: ForkCheck[]; message: string };
+  /** Which sessions are forks of which, from the archive's manifests. */
+  lineage(dataDir: string): ForkLineage;
+  /** Re-runs a fork's validation against its archived original; failures are reported as `glassbox verify` reports them. */
+  verifyFork(forkPath: string, dataDir: string): ForkResult<ForkVerified>;
+  /** Writes the archived original of a fork back as a new sibling session. */
+  undoFork(forkPath: string, dataDir: string, mapped: (cwd: string | null) => string | null): ForkResult<ForkWritten>;
+  /** A payload the fork removed, back from the archive (hash-checked). */
+  forkPayload(forkPath: string, segmentId: string, dataDir: string): ForkResult<ForkPayload>;
 }
+
+/** A fork operation's value, or why it failed in the CLI's words (`bad` = the fork or segment does not exist). */
+export type ForkResult<T> = { ok: true; value: T } | { ok: false; bad: boolean; message: string };
 
 export interface ForkInput {
   path: string;

@@ -115,7 +115,10 @@ describe('engine host', () => {
 
     const written = await value<ForkWritten>(host.handle('fork:write', { path, classes }));
     expect(existsSync(written.path)).toBe(true);
-    expect(written.resumeCommand).toMatch(new RegExp(`claude --resume ${written.sessionId}$`));
+    // No folder is mapped and the recorded cwd is not on this machine (unless a harness run made it): no command that would fail.
+    const cwd = '/tmp/cc-harness-work/01-superseded-reads/project';
+    expect(written.resumeCommand).toBe(existsSync(cwd) ? `cd ${cwd} && claude --resume ${written.sessionId}` : null);
+    expect(written.resumeNote ?? '').toMatch(existsSync(cwd) ? /^$/ : /is not on this machine: map it/);
     expect(sha(path)).toBe(before);
     const lines = (p: string) => readFileSync(p, 'utf8').split('\n').filter((l) => l !== '');
     expect(validateFork(lines(path), lines(written.path)).ok).toBe(true);
@@ -123,6 +126,83 @@ describe('engine host', () => {
     const row = list.sessions.find((s) => s.path === written.path);
     expect(row?.fork).toBe(true);
     expect(row?.id).toBe(written.sessionId);
+  });
+
+  it('a written fork knows it is one: links both ways, tombstones its own class, the window it will send; verify, show and undo from the window', async () => {
+    seeded = seedConfigDir(['01-superseded-reads']);
+    host = scanHost(seeded, seeded.repoMap);
+    await host.start();
+    const path = seeded.sessions['01-superseded-reads'] as string;
+    const original = await value<SnapshotView>(host.handle('session:snapshot', { path }));
+    const written = await value<ForkWritten>(host.handle('fork:write', { path, classes: ['stale-superseded', 'duplicate'] }));
+    // With the folder mapped, the command runs there and names the fork's file.
+    expect(written.resumeCommand).toBe(`cd ${seeded.repoMap['/tmp/cc-harness-work/01-superseded-reads/project']} && claude --resume ${written.path}`);
+
+    const list = await value<SessionsListResult>(host.handle('sessions:list', {}));
+    const forkRow = list.sessions.find((r) => r.path === written.path);
+    const origRow = list.sessions.find((r) => r.path === path);
+    expect(forkRow?.forkOf).toMatchObject({ sessionId: original.snapshot.session.id, path, title: origRow?.title, kind: 'clean' });
+    expect(origRow?.forks.map((f) => f.sessionId)).toEqual([written.sessionId]);
+    expect(origRow?.forkOf).toBeNull();
+
+    const fork = await value<SnapshotView>(host.handle('session:snapshot', { path: written.path }));
+    expect(fork.lineage.forkOf?.sessionId).toBe(original.snapshot.session.id);
+    const tombstones = fork.snapshot.segments.filter((s) => s.class === 'tombstone');
+    expect(tombstones.length).toBe(original.snapshot.segments.filter((s) => s.class === 'stale-superseded' || s.class === 'duplicate').filter((s) => !s.protected && s.evictableTokens > 40).length);
+    // Only what is still dead counts: the fork's reclaimable figure is what the original had and the fork left.
+    expect(fork.snapshot.reclaimable.byClass['stale-superseded'].segments + fork.snapshot.reclaimable.byClass.duplicate.segments).toBe(0);
+    expect(fork.figures.reclaimableTokens).toBeLessThan(original.figures.reclaimableTokens);
+    // Not resumed yet: the reported figure is the original's, and the window it will send is estimated below it.
+    expect(fork.lineage.willSend?.originalReportedTokens).toBe(original.snapshot.context.reportedTokens);
+    expect(fork.lineage.willSend?.estimatedTokens).toBe((original.snapshot.context.reportedTokens ?? 0) - written.netReclaimed);
+    expect(original.lineage.willSend).toBeNull();
+
+    const verified = await value<{ ok: boolean; checks: { ok: boolean }[] }>(host.handle('fork:verify', { path: written.path }));
+    expect(verified.ok).toBe(true);
+    expect(verified.checks.every((c) => c.ok)).toBe(true);
+
+    const t = tombstones[0];
+    const payload = await value<{ text: string; sha256: string; tombstone: string }>(host.handle('fork:payload', { path: written.path, segmentId: t?.id }));
+    expect(t?.proof?.class === 'tombstone' && t.proof.sha256Prefix).toBe(payload.sha256.slice(0, 12));
+    expect(payload.text.length).toBeGreaterThan(100);
+    const missing = await host.handle('fork:payload', { path: written.path, segmentId: 'no-such-segment' });
+    expect(missing.ok === false && missing.error.code).toBe('not_found');
+    const notFork = await host.handle('fork:verify', { path });
+    expect(notFork.ok === false && notFork.error.message).toMatch(/^no fork .* in the archive/);
+
+    const undone = await value<ForkWritten>(host.handle('fork:undo', { path: written.path }));
+    expect(readFileSync(undone.path, 'utf8')).toBe(readFileSync(path, 'utf8').split(`"sessionId":"${original.snapshot.session.id}"`).join(`"sessionId":"${undone.sessionId}"`));
+    const after = await value<SessionsListResult>(host.handle('sessions:list', {}));
+    expect(after.sessions.find((r) => r.path === undone.path)?.forkOf).toMatchObject({ sessionId: written.sessionId, kind: 'undo' });
+  });
+
+  it('a refused mapping saves nothing; a good one is kept across a restart and applied to the list', async () => {
+    seeded = seedConfigDir(['03-large-outputs']);
+    const env = { CLAUDE_CONFIG_DIR: seeded.configDir, GLASSBOX_DATA_DIR: seeded.dataDir };
+    host = createHost(env, { watch: false, samplesDir: null });
+    await host.start();
+    const path = seeded.sessions['03-large-outputs'] as string;
+    const cwd = '/tmp/cc-harness-work/03-large-outputs/project';
+    const refused = await host.handle('repo:map', { cwd, folder: join(seeded.dir, 'no-such-folder') });
+    expect(refused.ok === false && refused.error.message).toBe(`Not mapped: ${join(seeded.dir, 'no-such-folder')} does not exist.`);
+    const file = await host.handle('repo:map', { cwd, folder: path });
+    expect(file.ok === false && file.error.message).toMatch(/is a file, not a folder/);
+    const info = await value<{ repoMap: Record<string, string> }>(host.handle('host:info', {}));
+    expect(info.repoMap[cwd]).toBeUndefined();
+
+    const before = (await value<SessionsListResult>(host.handle('sessions:list', {}))).sessions[0];
+    expect(before?.reclaimableTokens).toBe(0);
+    const mapped = await host.handle('repo:map', { cwd, folder: seeded.repoMap[cwd] as string });
+    expect(mapped.ok).toBe(true);
+    host.close();
+    host = createHost(env, { watch: false, samplesDir: null });
+    await host.start();
+    const row = (await value<SessionsListResult>(host.handle('sessions:list', {}))).sessions[0];
+    const view = await value<SnapshotView>(host.handle('session:snapshot', { path }));
+    expect(view.repoNote).toBe(`${cwd} → ${seeded.repoMap[cwd]}`);
+    expect(row?.reclaimableTokens).toBeGreaterThan(30_000);
+    expect(row?.reclaimableTokens).toBe(view.figures.reclaimableTokens);
+    expect(row?.reclaimableShare).toBe(view.figures.deadShare);
   });
 
   it('protecting the whole conversation leaves nothing to remove', async () => {

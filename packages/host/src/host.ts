@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
-import { basename, extname, join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename, extname } from 'node:path';
 import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
 import type { LoadedSession } from '@glassbox/core';
-import { isFatal, type ClassifiedSnapshot, type Session } from '@glassbox/core';
+import { isFatal, windowFigures, type ClassifiedSnapshot, type Session } from '@glassbox/core';
+import { folderFor } from '@glassbox/analysis';
+import { checkMappingFolder } from '@glassbox/store';
+import type { ForkLineage } from '@glassbox/store/fork';
+import { rowsWithLineage, snapshotLineage } from './lineage';
 import {
   fail,
   isInvokeChannel,
@@ -13,11 +17,13 @@ import {
   type EventChannel,
   type EventMap,
   type FileOpened,
+  type ForkLineageView,
   type HostInfo,
   type IndexProgress,
   type InvokeChannel,
   type Result,
   type ResultOf,
+  type SessionRow,
 } from '@glassbox/contract';
 import { matchesQuery, sortRows, type SessionCatalog } from './catalog';
 import type { Engine } from './engine';
@@ -80,6 +86,8 @@ export class EngineHost {
     this.catalog = options.catalog
       ? options.catalog({ engine: options.engine, repoRootFor })
       : new ScanCatalog(options.roots, options.engine, repoRootFor);
+    // Mappings saved by an earlier run; this run's (--repo) take precedence.
+    this.repoMap = { ...this.samples.repoMap, ...(this.catalog.savedMappings?.() ?? {}), ...(options.repoMap ?? {}) };
   }
 
   /** Indexes the roots and (optionally) starts watching them. Resolves when the first pass is done. */
@@ -138,7 +146,7 @@ export class EngineHost {
           this.catalog.list(a.sort ?? 'activity').filter((r) => matchesQuery(r, query) || deep.has(r.path)),
           a.sort ?? 'activity',
         );
-        return ok({ sessions: rows, roots: this.catalog.roots(), progress: this.progress, samples: this.samples.sessions }) as R;
+        return ok({ sessions: this.withLineage(rows), roots: this.catalog.roots(), progress: this.progress, samples: this.samples.sessions }) as R;
       }
       case 'session:snapshot': {
         const a = args as ArgsOf<'session:snapshot'>;
@@ -147,8 +155,16 @@ export class EngineHost {
         const snapshot = this.snapshotOf(o.value, a.withSpent ?? false);
         const cwd = o.value.loaded.session.cwd;
         const mapped = this.repoRootFor(cwd);
-        const repoNote = !cwd ? 'no working directory recorded' : mapped && mapped !== cwd ? `${cwd} → ${mapped}` : cwd;
-        return ok({ snapshot, external: o.value.external, repoNote, bytes: o.value.size, analysedAt: new Date().toISOString() }) as R;
+        const repoNote = !cwd ? 'no working directory recorded' : mapped ? `${cwd} → ${mapped}` : cwd;
+        return ok({
+          snapshot,
+          figures: windowFigures(snapshot),
+          lineage: this.lineageOf(snapshot),
+          external: o.value.external,
+          repoNote,
+          bytes: o.value.size,
+          analysedAt: new Date().toISOString(),
+        }) as R;
       }
       case 'segment:detail': {
         const a = args as ArgsOf<'segment:detail'>;
@@ -181,24 +197,40 @@ export class EngineHost {
           const failing = written.checks.filter((c) => !c.ok).map((c) => `${c.label}: ${c.detail}`);
           return fail('refused', `Nothing was written. ${written.message}`, failing.join('; ') || undefined) as R;
         }
-        this.catalog.markFork(written.value.path);
-        const row = this.catalog.add ? await this.catalog.add(written.value.path) : this.catalog.update(written.value.path);
-        this.emit('session:changed', { path: written.value.path, row, reason: 'added' });
+        await this.announce(written.value.path);
         return ok(written.value) as R;
+      }
+      case 'fork:verify': {
+        const a = args as ArgsOf<'fork:verify'>;
+        return this.forkResult(this.options.engine.verifyFork(a.path, this.options.dataDir)) as R;
+      }
+      case 'fork:undo': {
+        const a = args as ArgsOf<'fork:undo'>;
+        const r = this.options.engine.undoFork(a.path, this.options.dataDir, (cwd) => this.repoRootFor(cwd));
+        if (r.ok) await this.announce(r.value.path);
+        return this.forkResult(r) as R;
+      }
+      case 'fork:payload': {
+        const a = args as ArgsOf<'fork:payload'>;
+        return this.forkResult(this.options.engine.forkPayload(a.path, a.segmentId, this.options.dataDir)) as R;
       }
       case 'file:open':
         return this.fileOpen(args as ArgsOf<'file:open'>) as R;
       case 'repo:map': {
         const a = args as ArgsOf<'repo:map'>;
-        if (a.folder === null) delete this.repoMap[a.cwd];
-        else {
-          const folder = resolve(a.folder);
-          if (!existsSync(folder) || !statSync(folder).isDirectory()) {
-            return fail('not_found', `${folder} is not a folder on this machine.`, 'Give the folder that holds the project now.') as R;
-          }
-          this.repoMap[a.cwd] = folder;
+        let folder: string | null = null;
+        if (a.folder !== null) {
+          const checked = checkMappingFolder(a.folder);
+          // A refused mapping saves nothing.
+          if (!checked.ok) return fail('not_found', `Not mapped: ${checked.reason}.`, 'Give the folder that holds the project now.') as R;
+          folder = checked.folder;
         }
+        if (folder === null) delete this.repoMap[a.cwd];
+        else this.repoMap[a.cwd] = folder;
+        // Kept across restarts, and applied to the list's figures by the next analysis.
+        this.catalog.saveMapping(a.cwd, folder);
         for (const o of this.opened.values()) o.snapshots.clear();
+        void this.refresh();
         return ok(this.info()) as R;
       }
     }
@@ -238,15 +270,35 @@ export class EngineHost {
     }
   }
 
-  /** Working directory as recorded → where it is on this machine (a mapped folder, or itself). */
+  /** The folder a recorded working directory is mapped to on this machine; null when it is not mapped. */
   repoRootFor(cwd: string | null): string | null {
-    if (!cwd) return null;
-    if (this.repoMap[cwd]) return this.repoMap[cwd];
-    let best: string | null = null;
-    for (const key of Object.keys(this.repoMap)) {
-      if (cwd.startsWith(key + '/') && (!best || key.length > best.length)) best = key;
-    }
-    return best ? join(this.repoMap[best] as string, cwd.slice(best.length + 1)) : cwd;
+    const mapped = folderFor(cwd, this.repoMap);
+    return mapped === cwd ? null : mapped;
+  }
+
+  /** A new session file (a fork, a restored original): indexed now and announced to the window. */
+  private async announce(path: string): Promise<void> {
+    const row = this.catalog.add ? await this.catalog.add(path) : this.catalog.update(path);
+    this.emit('session:changed', { path, row: row ? (this.withLineage([row])[0] ?? row) : null, reason: 'added' });
+  }
+
+  /** A fork operation's result as the CLI reports it: a fork or segment that does not exist, or a refusal. */
+  private forkResult<T>(r: { ok: true; value: T } | { ok: false; bad: boolean; message: string }): Result<T> {
+    if (r.ok) return ok(r.value);
+    return r.bad ? fail('not_found', r.message) : fail('refused', r.message, 'Nothing was changed.');
+  }
+
+  private lineage(): ForkLineage {
+    return this.options.engine.lineage(this.options.dataDir);
+  }
+
+  /** Rows that are forks link to their original; originals list their forks (from the archive's manifests). */
+  private withLineage(rows: SessionRow[]): SessionRow[] {
+    return rowsWithLineage(rows, this.lineage(), this.catalog.list());
+  }
+
+  private lineageOf(snapshot: ClassifiedSnapshot): ForkLineageView {
+    return snapshotLineage(snapshot, this.lineage(), this.catalog.list());
   }
 
   private snapshotOf(o: Opened, withSpent: boolean): ClassifiedSnapshot {

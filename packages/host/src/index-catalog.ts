@@ -1,5 +1,7 @@
 import { openIndex, watchRoots, type SessionIndex, type SessionRow as IndexRow, type RootWatcher } from '@glassbox/store';
+import { deadShare } from '@glassbox/core';
 import type { IndexProgress, SessionRow, SessionSort } from '@glassbox/contract';
+import type { AgentRegistry } from '@glassbox/core';
 import type { CatalogChange, SessionCatalog } from './catalog';
 import { LIVE_MS } from './scan-catalog';
 
@@ -18,13 +20,14 @@ const SORT: Record<SessionSort, 'activity' | 'size' | 'tokens' | 'reclaimable'> 
  */
 export class IndexCatalog implements SessionCatalog {
   private readonly index: SessionIndex;
-  private readonly forks = new Set<string>();
   private watcher: RootWatcher | null = null;
 
-  constructor(options: { roots: string[]; dataDir: string; workers?: number; nativeBinding?: string; workerUrl?: URL }) {
+  constructor(options: { roots: string[]; dataDir: string; agents?: AgentRegistry; workers?: number; nativeBinding?: string; workerUrl?: URL; repoMap?: Record<string, string> }) {
     this.index = openIndex({
       roots: options.roots,
+      ...(options.agents ? { agents: options.agents } : {}),
       dataDir: options.dataDir,
+      ...(options.repoMap ? { repoMap: options.repoMap } : {}),
       ...(options.workers === undefined ? {} : { workers: options.workers }),
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
       ...(options.workerUrl ? { workerUrl: options.workerUrl } : {}),
@@ -78,8 +81,12 @@ export class IndexCatalog implements SessionCatalog {
     return row.kind === 'session' ? this.toRow(row) : null;
   }
 
-  markFork(path: string): void {
-    this.forks.add(path);
+  savedMappings(): Record<string, string> {
+    return this.index.mappings();
+  }
+
+  saveMapping(cwd: string, folder: string | null): void {
+    this.index.saveMapping(cwd, folder);
   }
 
   watch(onChange: (change: CatalogChange) => void): () => void {
@@ -103,7 +110,8 @@ export class IndexCatalog implements SessionCatalog {
   }
 
   private toRow(r: IndexRow): SessionRow {
-    const whole = r.contextTokens ?? r.estimatedTokens ?? 0;
+    // The window the analysis measured the reclaimable figure against (core's windowFigures).
+    const whole = r.windowTokens ?? r.contextTokens ?? r.estimatedTokens ?? 0;
     const reclaim = r.reclaimableTokens ?? 0;
     const last = Date.parse(r.lastActivity);
     return {
@@ -118,9 +126,11 @@ export class IndexCatalog implements SessionCatalog {
       contextTokens: r.contextTokens,
       estimatedTokens: r.estimatedTokens ?? 0,
       reclaimableTokens: reclaim,
-      reclaimableShare: whole > 0 ? Math.min(1, reclaim / whole) : 0,
+      reclaimableShare: deadShare(reclaim, whole),
       live: Number.isFinite(last) && Date.now() - last < LIVE_MS,
-      fork: this.forks.has(r.path),
+      fork: false,
+      forkOf: null,
+      forks: [],
       subagents: r.subagents,
       problem: r.stage === 'unreadable' ? (r.problemNote ?? 'unreadable') : null,
     };

@@ -1,6 +1,9 @@
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { projectRoots } from '@glassbox/adapter-claude-code/node';
+import { homedir } from 'node:os';
+import { defaultAgents } from '@glassbox/agents';
+import type { AgentRegistry } from '@glassbox/core';
+import { defaultDataDir } from '@glassbox/store';
 import { defaultEngine } from './engine-default';
 import { EngineHost, type HostOptions } from './host';
 import { IndexCatalog } from './index-catalog';
@@ -15,14 +18,10 @@ export type { Engine } from './engine';
 /** The bundled sample sessions: the generated corpus in a checkout (a packaged app passes its own). */
 export const DEFAULT_SAMPLES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../fixtures/corpus/generated');
 
-export function defaultDataDir(env: NodeJS.ProcessEnv): string {
-  if (env['GLASSBOX_DATA_DIR']) return env['GLASSBOX_DATA_DIR'];
-  const home = env['HOME'] ?? env['USERPROFILE'] ?? '.';
-  return join(env['XDG_DATA_HOME'] ?? join(home, '.local', 'share'), 'glassbox');
-}
+export { defaultDataDir };
 
 /**
- * A host with the machine's defaults: roots from CLAUDE_CONFIG_DIR, data from GLASSBOX_DATA_DIR, the
+ * A host with the machine's defaults: every agent's roots (e.g. CLAUDE_CONFIG_DIR), data from GLASSBOX_DATA_DIR, the
  * session list from the store's SQLite index — or, if the index cannot open (a better-sqlite3 built
  * for another ABI), from a plain scan, with a notice on stderr.
  */
@@ -31,8 +30,9 @@ export function createHost(
   overrides: Partial<HostOptions> = {},
   onNotice: (text: string) => void = () => {},
   index: { workers?: number; nativeBinding?: string } = {},
+  agents: AgentRegistry = defaultAgents(),
 ): EngineHost {
-  const roots = overrides.roots ?? projectRoots(env);
+  const roots = overrides.roots ?? agents.roots(env, env['HOME'] ?? homedir()).map((r) => r.root);
   const dataDir = overrides.dataDir ?? defaultDataDir(env);
   return new EngineHost({
     mode: 'browser',
@@ -43,7 +43,7 @@ export function createHost(
     watch: true,
     catalog: ({ engine, repoRootFor }) => {
       try {
-        const catalog = new IndexCatalog({ roots, dataDir, ...index });
+        const catalog = new IndexCatalog({ roots, dataDir, agents, ...index, ...(overrides.repoMap ? { repoMap: overrides.repoMap } : {}) });
         for (const n of catalog.notices()) onNotice(n);
         return catalog;
       } catch (error) {

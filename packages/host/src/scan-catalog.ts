@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { watch as chokidarWatch } from 'chokidar';
 import { discoverFiles, loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
-import { isFatal } from '@glassbox/core';
+import { isFatal, windowFigures } from '@glassbox/core';
 import type { IndexProgress, SessionRow } from '@glassbox/contract';
 import type { CatalogChange, SessionCatalog } from './catalog';
 import type { Engine } from './engine';
@@ -22,7 +22,6 @@ interface Cached {
  */
 export class ScanCatalog implements SessionCatalog {
   private readonly cache = new Map<string, Cached>();
-  private readonly forks = new Set<string>();
   private stopWatch: (() => void) | null = null;
 
   constructor(
@@ -72,10 +71,11 @@ export class ScanCatalog implements SessionCatalog {
     return this.withLive(entry);
   }
 
-  markFork(path: string): void {
-    this.forks.add(path);
-    const hit = this.cache.get(path);
-    if (hit) hit.row.fork = true;
+  /** A plain scan keeps no mappings across restarts; the sessions under the cwd are summarised again. */
+  saveMapping(cwd: string): void {
+    for (const [path, c] of this.cache) {
+      if (c.row.cwd === cwd || c.row.cwd?.startsWith(cwd + '/')) this.cache.delete(path);
+    }
   }
 
   watch(onChange: (change: CatalogChange) => void): () => void {
@@ -142,7 +142,9 @@ export class ScanCatalog implements SessionCatalog {
       reclaimableTokens: 0,
       reclaimableShare: 0,
       live: false,
-      fork: this.forks.has(path),
+      fork: false,
+      forkOf: null,
+      forks: [],
       subagents: 0,
       problem: null,
     };
@@ -160,11 +162,11 @@ export class ScanCatalog implements SessionCatalog {
         return base;
       }
       const snap = this.engine.analyze(loaded, { repoRoot: this.repoRootFor(s.cwd), withSpent: false });
+      const figures = windowFigures(snap);
       base.contextTokens = snap.context.reportedTokens;
       base.estimatedTokens = snap.context.estimatedTokens;
-      base.reclaimableTokens = snap.reclaimable.netTokens;
-      const whole = snap.context.reportedTokens ?? snap.context.estimatedTokens;
-      base.reclaimableShare = whole > 0 ? Math.min(1, snap.reclaimable.netTokens / whole) : 0;
+      base.reclaimableTokens = figures.reclaimableTokens;
+      base.reclaimableShare = figures.deadShare;
     } catch (error) {
       base.problem = `could not be summarised: ${(error as Error).message}`;
     }

@@ -117,6 +117,8 @@ export function explain(segment: Segment, snapshot: ClassifiedSnapshot): string 
       return `An identical copy (${p.bytes.toLocaleString()} bytes, sha-256 ${p.hash.slice(0, 12)}…) is kept at line ${p.kept.line}; this is one of ${p.copies} copies.`;
     case 'spent':
       return `Inferred, not proven: ${p.reason}`;
+    case 'tombstone':
+      return `A tombstone an earlier fork wrote in place of a payload; it is never planned again.${p.sha256Prefix ? ` The payload is in the archive (sha256 ${p.sha256Prefix}…): show it from the window.` : ''}`;
   }
 }
 

@@ -1,20 +1,10 @@
-import { CLASS_COLOUR, type SegmentClass } from '@glassbox/core';
+import { CLASS_COLOUR, CLASS_LABEL, CLASS_REGISTRY } from '@glassbox/core';
 
-/** The shared palette (UI.md), from the core package so the CLI paints the same classes alike. */
-export { CLASS_COLOUR };
-
-export const CLASS_LABEL: Record<SegmentClass | 'unattributed', string> = {
-  live: 'live',
-  gone: 'gone',
-  'stale-drift': 'stale · drift',
-  'stale-superseded': 'stale · superseded',
-  duplicate: 'duplicate',
-  spent: 'spent (inferred)',
-  unattributed: 'system prompt, tools, memory',
-};
+/** The shared palette and labels, from the core class registry, so the CLI paints the same classes alike. */
+export { CLASS_COLOUR, CLASS_LABEL };
 
 /** Hatched fills say "inferred" or "not in the transcript". */
-export const HATCHED: ReadonlySet<string> = new Set(['spent', 'unattributed']);
+export const HATCHED: ReadonlySet<string> = new Set([...Object.values(CLASS_REGISTRY).filter((c) => c.hatched).map((c) => c.id), 'unattributed']);
 
 /** Text colour with the better WCAG contrast on a fill (both choices meet AA on this palette). */
 export function textOn(fill: string): string {

@@ -199,7 +199,10 @@ export const useApp = create<AppState>()((set, get) => ({
       set({ notice: { kind: 'error', message: r.error.message, ...(r.error.hint ? { hint: r.error.hint } : {}) } });
       return false;
     }
+    // A mapping that worked clears the banner an earlier failed one left.
+    set({ notice: null });
     await get().reloadView();
+    void get().loadSessions();
     return true;
   },
 }));

@@ -18,6 +18,30 @@ async function snapshotOf(name: string): Promise<ClassifiedSnapshot> {
 }
 
 const area = (t: { x0: number; x1: number; y0: number; y1: number }) => (t.x1 - t.x0) * (t.y1 - t.y0);
+type Tile = ReturnType<typeof layoutTreemap>['tiles'][number];
+
+/** Every tile inside the box on all four edges, none overlapping another (shared edges allowed). */
+function expectInsideAndApart(tiles: readonly Tile[], width: number, height: number): void {
+  const eps = 1e-6;
+  expect(tiles.length).toBeGreaterThan(0);
+  for (const t of tiles) {
+    expect(t.x0).toBeGreaterThanOrEqual(-eps);
+    expect(t.y0).toBeGreaterThanOrEqual(-eps);
+    expect(t.x1).toBeLessThanOrEqual(width + eps);
+    expect(t.y1).toBeLessThanOrEqual(height + eps);
+    expect(t.x1).toBeGreaterThanOrEqual(t.x0);
+    expect(t.y1).toBeGreaterThanOrEqual(t.y0);
+  }
+  for (let i = 0; i < tiles.length; i++) {
+    for (let j = i + 1; j < tiles.length; j++) {
+      const a = tiles[i] as Tile;
+      const b = tiles[j] as Tile;
+      const overlapX = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+      const overlapY = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+      expect(overlapX > eps && overlapY > eps, `tiles ${i} and ${j} overlap`).toBe(false);
+    }
+  }
+}
 
 describe('treemap layout on real snapshots', () => {
   it('draws every class present, dead ones at a visible size, and the unattributed remainder', async () => {
@@ -27,10 +51,17 @@ describe('treemap layout on real snapshots', () => {
     for (const s of snap.segments) expect(drawn.has(s.class)).toBe(true);
     expect(drawn.has('unattributed')).toBe(snap.context.unattributedTokens > 0);
     for (const t of layout.tiles.filter((x) => x.cls !== 'live' && x.cls !== 'unattributed')) expect(area(t)).toBeGreaterThanOrEqual(200);
-    // Tiles never overlap and stay inside the box.
-    for (const t of layout.tiles) {
-      expect(t.x0).toBeGreaterThanOrEqual(0);
-      expect(t.y1).toBeLessThanOrEqual(500);
+    expectInsideAndApart(layout.tiles, 800, 500);
+  });
+
+  it('never overlaps tiles and keeps every edge inside the box, at several sizes and groupings', async () => {
+    for (const name of ['02-gone-drift-errors', '03-large-outputs']) {
+      const snap = await snapshotOf(name);
+      for (const groupBy of ['class', 'source'] as const) {
+        for (const [w, h] of [[800, 500], [316, 420], [1600, 900]] as const) {
+          expectInsideAndApart(layoutTreemap(leavesOf(snap, groupBy), { width: w, height: h, zoom: [], groupBy }).tiles, w, h);
+        }
+      }
     }
   });
 
@@ -39,13 +70,11 @@ describe('treemap layout on real snapshots', () => {
     const leaves = leavesOf(snap, 'source');
     const layout = layoutTreemap(leaves, { width: 900, height: 600, zoom: [], groupBy: 'source' });
     const segs = layout.tiles.filter((t) => t.kind === 'segment' && t.cls === 'live').sort((a, b) => b.tokens - a.tokens);
-    const [big, next] = segs;
-    expect(big && next).toBeTruthy();
-    if (big && next) {
-      const ratio = area(big) / area(next) / (big.tokens / next.tokens);
-      expect(ratio).toBeGreaterThan(0.7);
-      expect(ratio).toBeLessThan(1.4);
-    }
+    expect(segs.length).toBeGreaterThanOrEqual(2);
+    const [big, next] = segs as [Tile, Tile];
+    const ratio = area(big) / area(next) / (big.tokens / next.tokens);
+    expect(ratio).toBeGreaterThan(0.7);
+    expect(ratio).toBeLessThan(1.4);
     const tiny = layoutTreemap(leaves, { width: 900, height: 600, zoom: [], groupBy: 'source', minArea: 5000 });
     const merged = tiny.tiles.filter((t) => t.kind === 'merged');
     expect(merged.length).toBeGreaterThan(0);
@@ -63,12 +92,22 @@ describe('treemap layout on real snapshots', () => {
     const source = live.tiles[0]?.g2 as string;
     const one = layoutTreemap(leaves, { width: 800, height: 500, zoom: ['live', source], groupBy: 'class' });
     expect(one.tiles.every((t) => t.g2 === source)).toBe(true);
-    const from = live.tiles[0];
-    if (from) {
-      const right = neighbour(live.tiles, from, 'right');
-      if (right) expect(right.x0 + right.x1).toBeGreaterThan(from.x0 + from.x1);
-      const down = neighbour(live.tiles, from, 'down');
-      if (down) expect(down.y0 + down.y1).toBeGreaterThan(from.y0 + from.y1);
+    // Every arrow from every tile lands on a tile whose centre lies that way, and none leads off the map.
+    const centre = (t: Tile) => ({ x: (t.x0 + t.x1) / 2, y: (t.y0 + t.y1) / 2 });
+    let moves = 0;
+    for (const from of live.tiles) {
+      const c = centre(from);
+      for (const dir of ['left', 'right', 'up', 'down'] as const) {
+        const to = neighbour(live.tiles, from, dir);
+        if (to === null) continue;
+        moves++;
+        const d = centre(to);
+        const along = dir === 'left' ? c.x - d.x : dir === 'right' ? d.x - c.x : dir === 'up' ? c.y - d.y : d.y - c.y;
+        expect(along, `${dir} from tile at ${c.x},${c.y}`).toBeGreaterThan(0);
+      }
     }
+    expect(moves).toBeGreaterThan(0);
+    const leftmost = [...live.tiles].sort((p, q) => centre(p).x - centre(q).x)[0] as Tile;
+    expect(neighbour(live.tiles, leftmost, 'left')).toBeNull();
   });
 });

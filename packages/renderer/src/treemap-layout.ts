@@ -1,4 +1,4 @@
-import { hierarchy, treemap, treemapSquarify, type HierarchyRectangularNode } from 'd3';
+import { hierarchy, treemap, treemapSquarify, type HierarchyRectangularNode } from 'd3-hierarchy';
 import type { ClassifiedSnapshot, SegmentClass } from '@glassbox/core';
 import { CLASS_LABEL } from './palette';
 

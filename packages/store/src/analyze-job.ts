@@ -1,17 +1,20 @@
 import { analyzeSession } from '@glassbox/analysis';
-import { isFatal, type AgentLocator } from '@glassbox/core';
+import { isFatal, windowFigures, type AgentLocator } from '@glassbox/core';
 import { nodeAnalysisPorts } from './repo-port';
 
 /**
  * The full analysis of one session file (resident window, classes with proofs, reclaimable tokens).
  * It depends on the whole chain and on the disk now, so it cannot resume from a checkpoint: it is
- * re-run over the whole file when the summary has moved on, in a worker, after the list is shown.
+ * re-run over the whole file when the summary has moved on (or its folder mapping changed), in a
+ * worker, after the list is shown.
  */
 export interface AnalyzeJob {
   type: 'analyze';
   /** The agent whose transcript it is (its locator reads it). */
   agent: string;
   path: string;
+  /** The folder the session's working directory is mapped to (a moved checkout); null: the cwd itself. */
+  repoRoot?: string | null;
 }
 
 export type AnalyzeResult =
@@ -21,8 +24,13 @@ export type AnalyzeResult =
       bytes: number;
       estimatedTokens: number;
       reportedTokens: number | null;
+      /** The window the figures are a share of (core's windowFigures): reported, else estimated. */
+      windowTokens: number;
+      /** What the default fork removes, net of its tombstones (core's windowFigures). */
       reclaimableTokens: number;
       byClass: Record<string, number>;
+      /** The folder the disk was checked in, when it was not the recorded cwd. */
+      repoRoot: string | null;
     }
   | { ok: false; code: string | null; message: string };
 
@@ -33,7 +41,9 @@ export function runAnalyze(job: AnalyzeJob, locator: AgentLocator): AnalyzeResul
       const p = session.problems.find((q) => q.severity === 'error');
       return { ok: false, code: p?.code ?? null, message: p?.message ?? 'the session cannot be read' };
     }
-    const snap = analyzeSession(session, nodeAnalysisPorts(), { subagents });
+    const repoRoot = job.repoRoot ?? null;
+    const snap = analyzeSession(session, nodeAnalysisPorts(), { subagents, repoRoot });
+    const figures = windowFigures(snap);
     const byClass: Record<string, number> = {};
     for (const [cls, v] of Object.entries(snap.reclaimable.byClass)) if (v.tokens > 0) byClass[cls] = v.tokens;
     return {
@@ -41,8 +51,10 @@ export function runAnalyze(job: AnalyzeJob, locator: AgentLocator): AnalyzeResul
       bytes: session.stats.bytes,
       estimatedTokens: snap.context.estimatedTokens,
       reportedTokens: snap.context.reportedTokens,
-      reclaimableTokens: snap.reclaimable.tokens,
+      windowTokens: figures.windowTokens,
+      reclaimableTokens: figures.reclaimableTokens,
       byClass,
+      repoRoot,
     };
   } catch (error) {
     const e = error as NodeJS.ErrnoException;

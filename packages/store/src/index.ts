@@ -52,3 +52,4 @@ export { defaultDataDir, defaultDbPath } from './paths';
 export { discoverFiles, describeOpenedFile, type DiscoveredFile, type AgentRoots } from './discover';
 export { messagePricer } from './cost';
 export { nodeAnalysisPorts, nodeRepoPort } from './repo-port';
+export { checkMappingFolder, readSavedMappings, type FolderCheck } from './repo-map';

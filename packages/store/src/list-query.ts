@@ -102,7 +102,7 @@ function sortRows(rows: SessionRow[], key: SortKey, reverse: boolean): void {
       case 'tokens':
         return r.contextTokens ?? -1;
       case 'reclaimable':
-        return r.reclaimableTokens !== null && r.contextTokens ? r.reclaimableTokens / r.contextTokens : -1;
+        return r.reclaimableTokens !== null && r.windowTokens ? r.reclaimableTokens / r.windowTokens : -1;
       case 'cost':
         return r.totalCostUsd ?? r.costUsd ?? -1;
       case 'project':

@@ -80,6 +80,22 @@ CREATE VIRTUAL TABLE search USING fts5(text, tokenize = 'unicode61 remove_diacri
 ALTER TABLE files ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude-code';
 `,
   },
+  {
+    version: 3,
+    name: 'folder mappings, analysis window',
+    sql: `
+-- Recorded working directory → the folder it is in on this machine now (a moved checkout). Kept across
+-- restarts; the analysis of every session under a mapped folder checks the disk there.
+CREATE TABLE repo_map (
+  cwd TEXT PRIMARY KEY,
+  folder TEXT NOT NULL,
+  saved_at TEXT NOT NULL
+);
+-- The window the analysis's reclaimable figure is a share of, and the folder it was proven against.
+ALTER TABLE files ADD COLUMN window_tokens INTEGER;
+ALTER TABLE files ADD COLUMN analysis_repo TEXT;
+`,
+  },
 ];
 
 export function migrationChecksum(m: Migration): string {

@@ -46,8 +46,13 @@ export interface SessionRow {
   problemNote: string | null;
   /** From the last full analysis (possibly of fewer bytes than now: see stage). */
   estimatedTokens: number | null;
+  /** What the default fork removes net of its tombstones (core's windowFigures). */
   reclaimableTokens: number | null;
+  /** The window reclaimableTokens is a share of: the analysis's reported total, else its estimate. */
+  windowTokens: number | null;
   reclaimableByClass: Record<string, number> | null;
+  /** The folder the analysis checked the disk in (a mapped cwd); null: the recorded cwd itself. */
+  analysisRepo: string | null;
   analysisError: string | null;
   /** Sessions: their subagent files, and the cost with them (subagent files merged in, as ccusage does). */
   subagents: number;
@@ -103,6 +108,8 @@ export function toSessionRow(f: FileRow, sub?: { count: number; cost: number | n
     problemNote: f.problem_note,
     estimatedTokens: f.estimated_tokens,
     reclaimableTokens: f.reclaimable_tokens,
+    windowTokens: f.window_tokens,
+    analysisRepo: f.analysis_repo,
     reclaimableByClass: f.reclaimable_json ? (JSON.parse(f.reclaimable_json) as Record<string, number>) : null,
     analysisError: f.analysis_error,
     subagents: sub?.count ?? 0,

@@ -18,6 +18,7 @@ import { messagePricer } from './cost';
 import { foldMessages } from './totals';
 import { toSessionRow, type SessionRow } from './rows';
 import { runListQuery, type ListQuery } from './list-query';
+import { folderFor } from '@glassbox/analysis';
 
 export interface OpenIndexOptions {
   /** The database file. Default: `<data dir>/index.db` (see paths.ts; `GLASSBOX_DATA_DIR` overrides). */
@@ -36,6 +37,8 @@ export interface OpenIndexOptions {
   nativeBinding?: string;
   /** Where worker threads start (bundlers move files: the desktop app passes its own entry). */
   workerUrl?: URL;
+  /** Folder mappings for this run only (e.g. `glassbox ui --repo`), over the saved ones; not saved. */
+  repoMap?: Record<string, string>;
 }
 
 export type Phase = 'discover' | 'list' | 'summary' | 'analysis' | 'done';
@@ -120,6 +123,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
   private chain: Promise<unknown> = Promise.resolve();
   private poolNoticeGiven = false;
   private readonly nativeBinding: string | undefined;
+  private readonly runMappings: Record<string, string>;
 
   constructor(options: OpenIndexOptions = {}) {
     super();
@@ -135,6 +139,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     this.agentRoots = byAgent;
     this.roots = [...new Set([...byAgent.values()].flat())];
     this.nativeBinding = options.nativeBinding;
+    this.runMappings = { ...(options.repoMap ?? {}) };
     const opened = this.open();
     this.db = opened.db;
     this.notices.push(...opened.notices);
@@ -172,6 +177,32 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
       if (rows.length === 0 && idOrPath.length >= 6) rows = this.st.filesBySessionPrefix.all(idOrPath);
       return rows.map((r) => this.rowOf(r));
     }, []);
+  }
+
+  /** Saved folder mappings (recorded cwd → folder on this machine), with this run's over them. */
+  mappings(): Record<string, string> {
+    const saved = this.guard(() => Object.fromEntries(this.st.mappings.all().map((r) => [r.cwd, r.folder])), {} as Record<string, string>);
+    return { ...saved, ...this.runMappings };
+  }
+
+  /**
+   * Saves a mapping (null removes it; check the folder first: see checkMappingFolder) and marks the
+   * analyses of the sessions under that cwd stale; the next refresh re-analyses them there.
+   */
+  saveMapping(cwd: string, folder: string | null): void {
+    this.db.transaction(() => {
+      if (folder === null) this.st.deleteMapping.run(cwd);
+      else this.st.saveMapping.run(cwd, folder, new Date().toISOString());
+      this.st.invalidateAnalysesUnder.run({ cwd });
+    })();
+    if (folder === null) delete this.runMappings[cwd];
+    else if (this.runMappings[cwd] !== undefined) this.runMappings[cwd] = folder;
+  }
+
+  /** The folder a session's analysis checks the disk in: a mapped folder, or null for the recorded cwd. */
+  repoRootFor(cwd: string | null): string | null {
+    const mapped = folderFor(cwd, this.mappings());
+    return mapped === cwd ? null : mapped;
   }
 
   private open(): ReturnType<typeof openDatabase> {
@@ -392,13 +423,15 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     progress('analysis', 0, pending.length, 0, bytesTotal);
     await Promise.all(
       pending.map(async (f) => {
-        const result: AnalyzeResult = await this.pool.run({ type: 'analyze', agent: f.agent, path: f.path });
+        const result: AnalyzeResult = await this.pool.run({ type: 'analyze', agent: f.agent, path: f.path, repoRoot: this.repoRootFor(f.cwd) });
         const now = this.st.fileById.get(f.id);
         if (now) {
           const next: FileRow = { ...now, analyzed_offset: f.parsed_offset };
           if (result.ok) {
             next.estimated_tokens = result.estimatedTokens;
             next.reclaimable_tokens = result.reclaimableTokens;
+            next.window_tokens = result.windowTokens;
+            next.analysis_repo = result.repoRoot;
             next.reclaimable_json = JSON.stringify(result.byClass);
             next.analysis_error = null;
           } else {
@@ -531,6 +564,8 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
       reclaimable_json: null,
       analysis_error: null,
       indexed_at: new Date().toISOString(),
+      window_tokens: null,
+      analysis_repo: null,
     };
     if (c.key) {
       this.clearContent(c.key.id);

@@ -49,6 +49,10 @@ export interface FileRow {
   reclaimable_json: string | null;
   analysis_error: string | null;
   indexed_at: string;
+  /** The window the reclaimable figure is a share of (the analysis's reported total, else its estimate). */
+  window_tokens: number | null;
+  /** The folder the analysis checked the disk in, when the cwd was mapped. */
+  analysis_repo: string | null;
 }
 
 export type NewFileRow = Omit<FileRow, 'id'>;
@@ -70,7 +74,7 @@ const FILE_COLUMNS: (keyof NewFileRow)[] = [
   'parsed_lines', 'state', 'search_seq', 'turns', 'records', 'context_tokens', 'last_model', 'input_tokens',
   'output_tokens', 'cache_creation_tokens', 'cache_read_tokens', 'api_messages', 'cost_usd', 'unpriced_messages',
   'problems', 'problem_note', 'analyzed_offset', 'estimated_tokens', 'reclaimable_tokens', 'reclaimable_json',
-  'analysis_error', 'indexed_at',
+  'analysis_error', 'indexed_at', 'window_tokens', 'analysis_repo',
 ];
 
 /** Every statement the index runs, prepared once and typed here. */
@@ -105,6 +109,16 @@ export function prepareStatements(db: Db) {
     deleteSearch: db.prepare<[number, number], never>('DELETE FROM search WHERE rowid >= ? AND rowid < ?'),
     searchFileIds: db.prepare<[string], { file_id: number }>(
       `SELECT DISTINCT rowid / ${SEARCH_ROWS_PER_FILE} AS file_id FROM search WHERE search MATCH ?`,
+    ),
+    /** Saved folder mappings (see repo-map.ts). */
+    mappings: db.prepare<[], { cwd: string; folder: string }>('SELECT cwd, folder FROM repo_map ORDER BY cwd'),
+    saveMapping: db.prepare<[string, string, string], never>(
+      'INSERT INTO repo_map (cwd, folder, saved_at) VALUES (?, ?, ?) ON CONFLICT(cwd) DO UPDATE SET folder = excluded.folder, saved_at = excluded.saved_at',
+    ),
+    deleteMapping: db.prepare<[string], never>('DELETE FROM repo_map WHERE cwd = ?'),
+    /** Sessions in a folder (or below it): their analysis is stale once the folder's mapping changes. */
+    invalidateAnalysesUnder: db.prepare<{ cwd: string }, never>(
+      "UPDATE files SET analyzed_offset = NULL WHERE kind = 'session' AND (cwd = @cwd OR substr(cwd, 1, length(@cwd) + 1) = @cwd || '/')",
     ),
     clearAll: {
       run: (): void => {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -75,9 +75,21 @@ describe('glassbox clean', () => {
     const doc = JSON.parse(r.out);
     expect(doc.status).toBe('written');
     expect(doc.forkPath).toBe(join(s.projectDir, `${doc.forkId}.jsonl`));
-    expect(doc.resumeCommand).toBe(`cd /tmp/cc-harness-work/01-superseded-reads/project && claude --resume ${doc.forkId}`);
+    // The recorded cwd is not on this machine (unless a harness run made it): the command runs in the mapped folder and names the file.
+    const cwd = '/tmp/cc-harness-work/01-superseded-reads/project';
+    expect(doc.resumeCommand).toBe(existsSync(cwd) ? `cd ${cwd} && claude --resume ${doc.forkId}` : `cd ${s.repo} && claude --resume ${doc.forkPath}`);
     expect(doc.original.sha256Before).toBe(doc.original.sha256After);
     expect(readFileSync(join(s.projectDir, `${s.sessionId}.jsonl`)).equals(original)).toBe(true);
+
+    // The fork knows it is one: inspect shows its original, the window it will send, and its tombstones as such.
+    const fork = JSON.parse((await runCli(['inspect', doc.forkPath, '--repo', s.repo, '--json'], s.env)).out);
+    expect(fork.lineage.forkOf).toMatchObject({ sessionId: s.sessionId, kind: 'clean' });
+    expect(fork.lineage.willSend.estimatedTokens).toBe(fork.lineage.willSend.originalReportedTokens - doc.plan.totals.netReclaimed);
+    expect(fork.segments.filter((x: { class: string }) => x.class === 'tombstone').length).toBe(doc.applied.length);
+    expect(fork.reclaimable.tokens).toBe(0);
+    const orig = JSON.parse((await runCli(['inspect', s.sessionId, '--repo', s.repo, '--json'], s.env)).out);
+    expect(orig.lineage.forks.map((f: { sessionId: string }) => f.sessionId)).toEqual([doc.forkId]);
+    expect((await runCli(['inspect', doc.forkPath, '--repo', s.repo], s.env)).out).toMatch(/ {2}fork of .*written/);
 
     const v = await runCli(['verify', doc.forkId], s.env);
     expect(v.code).toBe(0);
@@ -98,6 +110,52 @@ describe('glassbox clean', () => {
     expect(readdirSync(s.projectDir).filter((f) => f.endsWith('.jsonl')).length).toBe(3);
   });
 
+  it('accounts for every dead segment and states the prompt-cache bill, as of --at', async () => {
+    const s = install('02-gone-drift-errors');
+    const r = await runCli(['clean', s.sessionId, '--repo', s.repo, '--json', '--at', '2026-11-30T07:04:00Z', '--min-savings', '0'], s.env);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.out);
+    // Drift is proven on the fork path too; too small for a tombstone, it is listed with that reason.
+    expect(doc.plan.excluded.find((e: { class: string }) => e.class === 'stale-drift')).toMatchObject({ reason: 'not-worth-a-tombstone', source: 'src/config.json' });
+    expect(doc.plan.exclusions).toEqual([{ reason: 'not-worth-a-tombstone', segments: 3, tokens: 74 }]);
+    expect(Object.keys(doc.economics)).toEqual(['ttl', 'lastResponseAt', 'cacheWarmUntil', 'prefixTokens', 'original', 'fork', 'breakEvenRequests', 'advice']);
+    expect(doc.economics).toMatchObject({ ttl: '5m', lastResponseAt: '2026-11-30T07:02:58.618Z', cacheWarmUntil: '2026-11-30T07:07:58.618Z' });
+    expect(Object.keys(doc.economics.original)).toEqual(['nextRequestUsd', 'perRequestUsd']);
+    expect(doc.economics.fork.nextRequestUsd).toBeGreaterThan(doc.economics.original.nextRequestUsd);
+    expect(doc.economics.breakEvenRequests).toBeGreaterThan(1);
+    expect(doc.economics.advice).toMatch(/^cache warm until 07:07 UTC — fork after that and it costs nothing extra/);
+    const cold = JSON.parse((await runCli(['clean', s.sessionId, '--repo', s.repo, '--json', '--at', '2026-11-30T10:08:00Z', '--min-savings', '0'], s.env)).out);
+    expect(cold.economics.cacheWarmUntil).toBeNull();
+    expect(cold.economics.breakEvenRequests).toBe(1);
+    expect(cold.economics.advice).toMatch(/^the cache expired 3 h ago: forking now is cheaper from the first request/);
+    const text = await runCli(['clean', s.sessionId, '--repo', s.repo, '--at', '2026-11-30T07:04:00Z', '--min-savings', '0'], s.env);
+    expect(text.out).toMatch(/Kept although dead \(3 segments\), by reason\n {2}not-worth-a-tombstone +3 seg +74 tokens/);
+    expect(text.out).toContain('prices: Claude Opus 4.5+ list prices as of 2026-11-30');
+  });
+
+  it('--horizon plans fewer evictions over a short horizon while the cache is warm', async () => {
+    const s = install('01-superseded-reads');
+    const all = JSON.parse((await runCli(['clean', s.sessionId, '--repo', s.repo, '--json', '--at', '2026-11-30T07:03:00Z'], s.env)).out);
+    const one = JSON.parse((await runCli(['clean', s.sessionId, '--repo', s.repo, '--json', '--at', '2026-11-30T07:03:00Z', '--horizon', '1'], s.env)).out);
+    expect(all.plan.actions.length).toBeGreaterThan(0);
+    expect(one.plan.actions).toEqual([]);
+    expect(one.plan.excluded.filter((e: { reason: string }) => e.reason === 'horizon-cost').length).toBe(all.plan.actions.length);
+    expect(one.plan.reasons.map((r: { code: string }) => r.code)).toContain('horizon_cheaper_to_wait');
+  });
+
+  it('uses a folder mapping saved in the index when --repo is not given', async () => {
+    const s = install('03-large-outputs');
+    const { openIndex } = await import('@glassbox/store');
+    const index = openIndex({ dataDir: join(s.root, 'data'), roots: [], workers: 0 });
+    index.saveMapping('/tmp/cc-harness-work/03-large-outputs/project', s.repo);
+    await index.close();
+    const doc = JSON.parse((await runCli(['inspect', s.sessionId, '--json'], s.env)).out);
+    expect(doc.session.repoRoot).toBe(s.repo);
+    expect(doc.segments.filter((x: { class: string }) => x.class === 'gone').length).toBe(2);
+    const clean = JSON.parse((await runCli(['clean', s.sessionId, '--json'], s.env)).out);
+    expect(clean.plan.actions.map((a: { class: string }) => a.class)).toEqual(['gone', 'gone']);
+  });
+
   it('exit 2 for bad input, with a message and no stack trace', async () => {
     const s = install('02-gone-drift-errors');
     const bad = await runCli(['clean', s.sessionId, '--classes', 'gone,bogus'], s.env);
@@ -108,6 +166,12 @@ describe('glassbox clean', () => {
     expect(v.code).toBe(2);
     expect(v.err).toContain('no fork 11111111-2222-3333-4444-555555555555 in the archive');
     expect((await runCli(['show', 'x'], s.env)).code).toBe(2);
+    for (const args of [['--at', 'yesterday'], ['--at', '2026-13-45T99:00:00Z'], ['--horizon', '0'], ['--horizon', '2.5'], ['--horizon', 'ten']]) {
+      const r = await runCli(['clean', s.sessionId, ...args], s.env);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err).toContain(args[0]);
+    }
+    expect((await runCli(['inspect', s.sessionId, '--at', 'noon'], s.env)).code).toBe(2);
   });
 
   it('says why when there is nothing worth removing, and writes nothing even with --fork', async () => {

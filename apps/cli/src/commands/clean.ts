@@ -1,38 +1,51 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { SEGMENT_CLASSES, humanBytes, humanTokens, type DeadClass, type EvictionPlan } from '@glassbox/core';
+import { DEAD_CLASSES, humanBytes, humanTokens, isDeadClass, type DeadClass, type EvictionPlan } from '@glassbox/core';
 import type { RefusedAction, ValidationReport } from '@glassbox/core';
-import { planFromLines, previewFork, readSource, writeFork, type LinesPlan, type PlanLinesOptions, type WriteForkResult } from '@glassbox/store/fork';
+import { planFromLines, previewFork, readSource, resumeInstruction, writeFork, type LinesPlan, type PlanLinesOptions, type WriteForkResult } from '@glassbox/store/fork';
 import { EXIT_REFUSED, UsageError } from '../exit-codes';
 import type { CliIO } from '../io';
 import { addSessionOptions, parseProtect, resolveSessionPath, type SessionOptions } from '../session-args';
 import { paint, type Paint } from '../render/palette';
 import { header, padLeft, row, truncateLeft, type Column } from '../render/layout';
-import { addArchiveOption, carriedOver, forkErrorToUsage, renderChecks, resumeCommand } from '../fork-support';
+import { addArchiveOption, carriedOver, forkErrorToUsage, renderChecks } from '../fork-support';
+import { repoRootResolver } from '../mappings';
+import { AGENTS } from '../agents';
+import { parseAt, parseHorizon } from '../cache-args';
+import { economicsJson, renderEconomics } from '../render/economics';
+import { exclusionsJson, renderExclusions } from '../render/exclusions';
 
 interface CleanOptions extends SessionOptions {
   classes?: string;
   minSavings?: string;
   fork?: boolean;
   archive?: string;
+  at?: string;
+  horizon?: string;
 }
 
-const DEAD: readonly DeadClass[] = SEGMENT_CLASSES.filter((c): c is DeadClass => c !== 'live');
+const DEAD: readonly DeadClass[] = DEAD_CLASSES;
 
 export function registerClean(program: Command, io: CliIO): void {
   const cmd = addSessionOptions(program.command('clean').description('plan a cleaned fork (dry run), or write it with --fork; the original is never written'))
     .option('--classes <list>', `classes to evict, comma-separated (${DEAD.join(', ')}); default: the four proven ones, plus spent with --with-spent`)
     .option('--min-savings <n>', 'do not fork for fewer net tokens than this (default 200)')
-    .option('--fork', 'write the fork: a new sibling session beside the original');
+    .option('--fork', 'write the fork: a new sibling session beside the original')
+    .option('--at <time>', 'evaluate the prompt-cache figures as of this ISO time (default: now)')
+    .option('--horizon <n>', 'plan the evictions with the lowest total cost over the next N requests');
   addArchiveOption(cmd).action((arg: string, opts: CleanOptions) => runClean(arg, opts, io));
 }
 
 function parseClasses(value: string | undefined, withSpent: boolean): DeadClass[] | undefined {
   if (value === undefined) return withSpent ? [...DEAD] : undefined;
   const list = value.split(',').map((s) => s.trim()).filter(Boolean);
-  for (const c of list) if (!DEAD.includes(c as DeadClass)) throw new UsageError(`--classes: unknown class "${c}" (known: ${DEAD.join(', ')})`);
-  return list as DeadClass[];
+  const out: DeadClass[] = [];
+  for (const c of list) {
+    if (!isDeadClass(c)) throw new UsageError(`--classes: unknown class "${c}" (known: ${DEAD.join(', ')})`);
+    out.push(c);
+  }
+  return out;
 }
 
 function parseMin(value: string | undefined): number | undefined {
@@ -46,15 +59,21 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   const path = resolveSessionPath(arg, io);
   const repoRoot = opts.repo ? resolve(opts.repo) : null;
   if (repoRoot && !existsSync(repoRoot)) throw new UsageError(`--repo ${repoRoot}: no such folder`);
+  // --repo wins; else a folder mapping saved in the index (the same one the app's list uses).
+  const repoRootFor = repoRootResolver(repoRoot, io.env);
   const classes = parseClasses(opts.classes, opts.withSpent === true);
   const minimumSavings = parseMin(opts.minSavings);
+  const at = parseAt(opts.at);
+  const horizon = parseHorizon(opts.horizon);
   const planOptions: PlanLinesOptions = {
-    repoRoot,
+    repoRootFor,
     withSpent: opts.withSpent === true || (classes?.includes('spent') ?? false),
     protectTail: parseProtect(opts.protect),
   };
   if (classes) planOptions.classes = classes;
   if (minimumSavings !== undefined) planOptions.minimumSavings = minimumSavings;
+  if (at) planOptions.at = at;
+  if (horizon !== undefined) planOptions.horizon = horizon;
   let source;
   try {
     source = readSource(path);
@@ -69,25 +88,41 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   if (!opts.fork) {
     // The preview built and validated the fork in memory: it shows exactly what --fork would write.
     if (opts.json) {
-      io.out(JSON.stringify({ mode: 'dry-run', session: sessionJson(planned, path), plan: planJson(planned.plan), validation: report ? reportJson(report) : null, refused: (fork?.refused ?? []).map((r) => ({ code: r.code, message: r.message, segmentId: r.action.segmentId })) }, null, 2));
+      io.out(
+        JSON.stringify(
+          {
+            mode: 'dry-run',
+            session: sessionJson(planned, path),
+            plan: planJson(planned.plan),
+            economics: economicsJson(planned.economics),
+            economicsModel: planned.economics.model,
+            validation: report ? reportJson(report) : null,
+            refused: (fork?.refused ?? []).map((r) => ({ code: r.code, message: r.message, segmentId: r.action.segmentId })),
+          },
+          null,
+          2,
+        ),
+      );
       return;
     }
     io.out(renderPlan(planned, path, p).join('\n'));
+    const kept = renderExclusions(planned.plan, p);
+    if (kept.length > 0) io.out(['', ...kept].join('\n'));
+    io.out(['', ...renderEconomics(planned.economics, p)].join('\n'));
     if (fork && report) {
-      for (const line of refusedLines(fork.refused)) io.out(p.dim(line));
       io.out('');
       io.out(p.bold(report.ok ? 'Checks (the fork would pass all of them)' : 'Checks (the fork would be REFUSED)'));
       io.out(renderChecks(report, p).join('\n'));
       io.out('');
       io.out(p.dim('Nothing was written. To write the fork beside the original:'));
-      io.out(`  glassbox clean ${arg} --fork${opts.repo ? ` --repo ${opts.repo}` : ''}${opts.classes ? ` --classes ${opts.classes}` : ''}${opts.withSpent ? ' --with-spent' : ''}${opts.protect ? ` --protect ${opts.protect}` : ''}${opts.minSavings ? ` --min-savings ${opts.minSavings}` : ''}`);
+      io.out(`  glassbox clean ${arg} --fork${opts.repo ? ` --repo ${opts.repo}` : ''}${opts.classes ? ` --classes ${opts.classes}` : ''}${opts.withSpent ? ' --with-spent' : ''}${opts.protect ? ` --protect ${opts.protect}` : ''}${opts.minSavings ? ` --min-savings ${opts.minSavings}` : ''}${opts.horizon ? ` --horizon ${opts.horizon}` : ''}`);
     }
     return;
   }
 
   if (planned.plan.actions.length === 0) {
-    if (opts.json) io.out(JSON.stringify({ mode: 'fork', status: 'nothing-to-do', plan: planJson(planned.plan) }, null, 2));
-    else io.out(renderPlan(planned, path, p).join('\n') + '\n\nNo fork was written: there is nothing worth removing.');
+    if (opts.json) io.out(JSON.stringify({ mode: 'fork', status: 'nothing-to-do', plan: planJson(planned.plan), economics: economicsJson(planned.economics) }, null, 2));
+    else io.out([...renderPlan(planned, path, p), '', ...renderExclusions(planned.plan, p), '', 'No fork was written: there is nothing worth removing.'].join('\n'));
     return;
   }
   let result: WriteForkResult;
@@ -116,7 +151,7 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
     return;
   }
   const cwd = planned.session.cwd;
-  const resume = resumeCommand(cwd, result.forkId);
+  const resume = resumeInstruction({ cwd, mapped: planned.snapshot.session.repoRoot, sessionId: result.forkId, sessionPath: result.forkPath, command: AGENTS.forFile(path).format.resumeCommand });
   if (opts.json) {
     io.out(
       JSON.stringify(
@@ -127,10 +162,12 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
           forkPath: result.forkPath,
           sidecarDir: result.sidecarDir,
           manifestPath: result.manifestPath,
-          resumeCommand: resume,
+          resumeCommand: resume.command,
+          resumeNote: resume.note,
           original: { path, sha256Before: result.originalSha256.before, sha256After: result.originalSha256.after },
           attempts: result.attempts,
           plan: planJson(planned.plan),
+          economics: economicsJson(planned.economics),
           applied: result.manifest.actions,
           validation: reportJson(result.report),
         },
@@ -150,9 +187,11 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   io.out(`  manifest  ${result.manifestPath}`);
   for (const line of refusedLines(result.refused)) io.out(p.dim(line));
   io.out('');
-  io.out('Resume it:');
-  io.out(`  ${resume}`);
-  if (cwd && !existsSync(cwd)) io.out(p.dim(`  (${cwd} is not on this machine: resume from where the session ran, or pass the file: claude --resume ${result.forkPath})`));
+  if (resume.command) {
+    io.out('Resume it:');
+    io.out(`  ${resume.command}`);
+    if (resume.note) io.out(p.dim(`  (${resume.note})`));
+  } else io.out(`Resume: ${resume.note ?? ''}`);
   io.out(p.dim(`Undo: glassbox undo ${result.forkId}   ·   check again: glassbox verify ${result.forkId}`));
 }
 
@@ -169,7 +208,7 @@ function renderPlan(planned: LinesPlan, path: string, p: Paint): string[] {
     { header: 'class', width: 16 },
     { header: 'frees', width: 7, align: 'right' },
     { header: 'source', width: 24 },
-    { header: 'why', width: 42 },
+    { header: 'why', width: 41 },
   ];
   out.push(p.bold(`Would remove ${plan.actions.length} payload(s), largest first`));
   out.push('  ' + p.dim(header(cols)));
@@ -208,6 +247,9 @@ function planJson(plan: EvictionPlan): object {
     totals: plan.totals,
     reasons: plan.reasons,
     protectedTail: plan.protectedTail,
+    ...(plan.horizon ? { horizon: plan.horizon.requests } : {}),
+    excluded: plan.excluded,
+    exclusions: exclusionsJson(plan),
     actions: plan.actions.map((a) => ({
       segmentId: a.segmentId,
       line: a.line,

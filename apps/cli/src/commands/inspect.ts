@@ -1,6 +1,10 @@
 import type { Command } from 'commander';
-import { SEGMENT_CLASSES, humanBytes, humanTokens, percent, type ClassifiedSnapshot, type SegmentClass } from '@glassbox/core';
-import { deathReason } from '@glassbox/analysis';
+import { CLASS_REGISTRY, SEGMENT_CLASSES, isDeadClass, type DeadProof, humanBytes, humanTokens, percent, type ClassifiedSnapshot, type ForkEconomics, type SegmentClass } from '@glassbox/core';
+import { cacheModel, deathReason, economicsOf, planEviction } from '@glassbox/analysis';
+import { parseAt } from '../cache-args';
+import { archiveDir, forkLineage, forkWillSend, type ForkLineage } from '@glassbox/store/fork';
+import { AGENTS } from '../agents';
+import { economicsJson, renderEconomics } from '../render/economics';
 import type { CliIO } from '../io';
 import { addSessionOptions, loadAndAnalyze, type SessionOptions } from '../session-args';
 import { paint, type Paint } from '../render/palette';
@@ -11,19 +15,47 @@ import { sourceTotals } from '../render/sources';
 export function registerInspect(program: Command, io: CliIO): void {
   addSessionOptions(program.command('inspect').description('what is in the window, what costs tokens, what is reclaimable'))
     .option('--top <n>', 'how many dead segments to list', '12')
-    .action((arg: string, opts: SessionOptions & { top: string }) => {
-      const { snapshot } = loadAndAnalyze(arg, opts, io);
+    .option('--at <time>', 'evaluate the prompt-cache figures as of this ISO time (default: now)')
+    .action((arg: string, opts: SessionOptions & { top: string; at?: string }) => {
+      const at = parseAt(opts.at) ?? new Date();
+      const { snapshot, session } = loadAndAnalyze(arg, opts, io);
+      // What forking with the default plan would cost now: the same plan `clean` starts from, at the agent's list prices.
+      const prices = AGENTS.forFile(session.path).format.prices;
+      const economics = economicsOf(cacheModel(snapshot, { at, prices }), planEviction(snapshot));
+      const lineage = lineageOf(snapshot, forkLineage(archiveDir(io.env)));
       if (opts.json) {
-        io.out(JSON.stringify(snapshotJson(snapshot), null, 2));
+        io.out(JSON.stringify({ ...(snapshotJson(snapshot) as object), economics: economicsJson(economics), lineage }, null, 2));
         return;
       }
-      io.out(renderInspect(snapshot, paint(io.color), Math.max(1, Number(opts.top) || 12)));
+      io.out(renderInspect(snapshot, paint(io.color), Math.max(1, Number(opts.top) || 12), economics, lineage));
     });
 }
 
-export function renderInspect(snap: ClassifiedSnapshot, p: Paint, top: number): string {
+interface InspectLineage {
+  forkOf: { sessionId: string; path: string; createdAt: string; kind: 'clean' | 'undo' } | null;
+  forks: { sessionId: string; path: string; createdAt: string }[];
+  /** A fork not resumed since it was written: the window it will send, estimated from the original's reported figure. */
+  willSend: { estimatedTokens: number; originalReportedTokens: number } | null;
+}
+
+/** A fork knows it is one from its manifest in the archive (the same lineage the app shows). */
+function lineageOf(snap: ClassifiedSnapshot, lineage: ForkLineage): InspectLineage {
+  const own = lineage.byForkId.get(snap.session.id);
+  const forkOf = own ? { sessionId: own.original.sessionId, path: own.original.path, createdAt: own.createdAt, kind: own.kind } : null;
+  const forks = (lineage.forksOf.get(snap.session.id) ?? []).filter((e) => e.kind === 'clean').map((e) => ({ sessionId: e.forkId, path: e.forkPath, createdAt: e.createdAt }));
+  return { forkOf, forks, willSend: forkWillSend(own, snap.context.reportedTokens, snap.turns.at(-1)?.line ?? 0) };
+}
+
+export function renderInspect(snap: ClassifiedSnapshot, p: Paint, top: number, economics?: ForkEconomics, lineage?: InspectLineage): string {
   const out: string[] = [];
   out.push(...sessionHeader(snap, p));
+  if (lineage?.forkOf) {
+    out.push(`  ${lineage.forkOf.kind === 'undo' ? 'restored' : 'fork of '} ${truncateLeft(lineage.forkOf.path, WIDTH - 40)}  ${p.dim(`written ${lineage.forkOf.createdAt.slice(0, 16).replace('T', ' ')} UTC`)}`);
+  }
+  if (lineage?.willSend) {
+    out.push(`  sends    ≈${humanTokens(lineage.willSend.estimatedTokens)} tokens (estimated: the original's reported ${humanTokens(lineage.willSend.originalReportedTokens)} minus what the fork removed)`);
+  }
+  if (lineage && lineage.forks.length > 0) out.push(`  forks    ${truncate(lineage.forks.map((f) => f.sessionId).join(', '), WIDTH - 11)}`);
   out.push('');
   out.push(...windowSection(snap, p));
   out.push('');
@@ -32,6 +64,10 @@ export function renderInspect(snap: ClassifiedSnapshot, p: Paint, top: number): 
   out.push(...classSection(snap, p));
   out.push('');
   out.push(...deadList(snap, p, top));
+  if (economics && !economics.empty) {
+    out.push('');
+    out.push(...renderEconomics(economics, p));
+  }
   if (snap.subagents.length > 0) {
     out.push('');
     out.push(p.bold(`Subagent windows (${snap.subagents.length}, separate from this window)`));
@@ -103,11 +139,11 @@ function classSection(snap: ClassifiedSnapshot, p: Paint): string[] {
     { header: 'segments', width: 8, align: 'right' },
     { header: '', width: 40 },
   ];
-  const out = [p.bold('By class') + p.dim('  (estimated tokens; spent is inferred, the rest proven)'), '  ' + p.dim(header(cols))];
+  const out = [p.bold('By class') + p.dim('  (estimated tokens; inferred classes say so, dead ones are otherwise proven)'), '  ' + p.dim(header(cols))];
   for (const cls of SEGMENT_CLASSES) {
     const t = totals.get(cls);
     if (!t) continue;
-    const label = cls === 'spent' ? 'spent (inferred)' : cls;
+    const label = CLASS_REGISTRY[cls].evidence === 'inferred' ? `${cls} (inferred)` : cls;
     out.push('  ' + row(cols, [label, humanTokens(t.tokens), percent(t.tokens, whole), String(t.n), bar(t.tokens / whole, 40)], (i, s) => (i === 0 || i === 4 ? p.cls(cls, s) : s)));
   }
   const r = snap.reclaimable;
@@ -136,7 +172,7 @@ function classSection(snap: ClassifiedSnapshot, p: Paint): string[] {
 }
 
 function deadList(snap: ClassifiedSnapshot, p: Paint, top: number): string[] {
-  const dead = snap.segments.filter((s) => s.class !== 'live' && s.proof).sort((a, b) => b.tokens - a.tokens);
+  const dead = snap.segments.filter((s): s is typeof s & { proof: DeadProof } => isDeadClass(s.class) && s.proof !== undefined).sort((a, b) => b.tokens - a.tokens);
   if (dead.length === 0) return [];
   const cols: Column[] = [
     { header: 'line', width: 6, align: 'right' },

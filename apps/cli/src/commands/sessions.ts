@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { humanBytes, humanTokens } from '@glassbox/core';
+import { deadShare, humanBytes, humanTokens } from '@glassbox/core';
 import { SORT_KEYS, type ListQuery, type SessionRow, type SortKey } from '@glassbox/store';
 import { UsageError } from '../exit-codes';
 import type { CliIO } from '../io';
@@ -110,9 +110,8 @@ export function titleLabel(r: SessionRow): string {
 
 export function reclaimLabel(r: SessionRow): string {
   if (r.reclaimableTokens === null) return r.stage === 'unreadable' ? '' : '…';
-  const base = r.contextTokens ?? r.estimatedTokens ?? 0;
-  if (base <= 0) return '0%';
-  return `${Math.round((r.reclaimableTokens / base) * 100)}%`;
+  // The same share as the window's header, the wizard and inspect (core's windowFigures).
+  return `${Math.round(deadShare(r.reclaimableTokens, r.windowTokens ?? r.contextTokens ?? r.estimatedTokens ?? 0) * 100)}%`;
 }
 
 function renderTable(rows: SessionRow[], color: boolean): string {

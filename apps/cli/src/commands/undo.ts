@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { undoFork, type UndoResult } from '@glassbox/store/fork';
+import { resumeInstruction, undoFork, type UndoResult } from '@glassbox/store/fork';
+import { repoRootResolver } from '../mappings';
+import { AGENTS } from '../agents';
 import type { CliIO } from '../io';
 import { paint } from '../render/palette';
-import { addArchiveOption, carriedOver, forkErrorToUsage, resumeCommand } from '../fork-support';
+import { addArchiveOption, carriedOver, forkErrorToUsage } from '../fork-support';
 
 export function registerUndo(program: Command, io: CliIO): void {
   const cmd = program
@@ -18,9 +20,10 @@ export function registerUndo(program: Command, io: CliIO): void {
     } catch (error) {
       forkErrorToUsage(error);
     }
-    const resume = resumeCommand(r.manifest.cwd, r.sessionId);
+    const cwd = r.manifest.cwd;
+    const resume = resumeInstruction({ cwd, mapped: repoRootResolver(null, io.env)(cwd), sessionId: r.sessionId, sessionPath: r.path, command: AGENTS.forFile(r.path).format.resumeCommand });
     if (opts.json) {
-      io.out(JSON.stringify({ sessionId: r.sessionId, path: r.path, sidecarDir: r.sidecarDir, restoredFrom: r.manifest.restoredFrom, originalSha256: r.manifest.original.sha256, resumeCommand: resume }, null, 2));
+      io.out(JSON.stringify({ sessionId: r.sessionId, path: r.path, sidecarDir: r.sidecarDir, restoredFrom: r.manifest.restoredFrom, originalSha256: r.manifest.original.sha256, resumeCommand: resume.command, resumeNote: resume.note }, null, 2));
       return;
     }
     const p = paint(io.color);
@@ -30,7 +33,10 @@ export function registerUndo(program: Command, io: CliIO): void {
     io.out(`  from      the archived original of fork ${r.manifest.restoredFrom ?? '?'} (sha256 ${r.manifest.original.sha256.slice(0, 16)}…, hash checked)`);
     io.out(p.dim('  The fork and the original were left as they were.'));
     io.out('');
-    io.out('Resume it:');
-    io.out(`  ${resume}`);
+    if (resume.command) {
+      io.out('Resume it:');
+      io.out(`  ${resume.command}`);
+      if (resume.note) io.out(p.dim(`  (${resume.note})`));
+    } else io.out(`Resume: ${resume.note ?? ''}`);
   });
 }

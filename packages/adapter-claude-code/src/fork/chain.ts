@@ -1,8 +1,13 @@
 import type { ChainNode, Session } from '@glassbox/core';
 import { TranscriptParser } from '../parser';
 import { utf8Bytes } from '../hash';
+import { capturedTextFromRecord } from '../tool-ops';
 
-/** Parses transcript lines held in memory (no I/O), as the streaming reader would feed them. */
+/**
+ * Parses transcript lines held in memory (no I/O), as the streaming reader would feed them. The
+ * session reads a read's captured text back from those lines (as a file's session reads it back from
+ * disk), so drift and range coverage can be proven on lines about to be forked too.
+ */
 export function parseLines(lines: readonly string[], path: string, fallbackId = ''): Session {
   const parser = new TranscriptParser({ path, fallbackId });
   let offset = 0;
@@ -11,7 +16,19 @@ export function parseLines(lines: readonly string[], path: string, fallbackId = 
     parser.push(text.endsWith('\r') ? text.slice(0, -1) : text, i + 1, offset, len);
     offset += len + 1;
   });
-  return parser.finish(true);
+  const session = parser.finish(true);
+  session.capturedTextOf = (call) => {
+    const node = call.resultUuid ? session.nodes.get(call.resultUuid) : undefined;
+    const text = node ? lines[node.line - 1] : undefined;
+    if (!node || text === undefined) return null;
+    try {
+      const record = JSON.parse(text) as { uuid?: unknown };
+      return record.uuid === node.uuid ? capturedTextFromRecord(record, call.id) : null;
+    } catch {
+      return null;
+    }
+  };
+  return session;
 }
 
 export interface LiveChain {

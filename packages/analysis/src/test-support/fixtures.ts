@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
-import type { ClassifiedSnapshot } from '@glassbox/core';
+import type { ClassifiedSnapshot, Segment } from '@glassbox/core';
 import { analyzeSession, type AnalyzeOptions } from '../analyze';
 
 export const FIXTURES = resolve(import.meta.dirname, '../../../../fixtures/corpus');
@@ -40,4 +40,15 @@ export function variantOf(path: string, edit: (lines: string[]) => string[]): st
   const out = join(dir, 'variant.jsonl');
   writeFileSync(out, edit(lines).join('\n'));
   return out;
+}
+
+export const byLine = (snap: ClassifiedSnapshot, line: number): Segment[] => snap.segments.filter((s) => s.line === line);
+export const results = (snap: ClassifiedSnapshot): Segment[] => snap.segments.filter((s) => s.kind === 'tool-result');
+/** The class of the tool result on a line. */
+export const classOf = (snap: ClassifiedSnapshot, line: number): string | undefined => byLine(snap, line).find((s) => s.kind === 'tool-result')?.class;
+
+/** The raw text a Read captured, from the record's structured mirror. */
+export function capturedAt(path: string, line: number): string {
+  const record = JSON.parse(readFileSync(path, 'utf8').split('\n')[line - 1] ?? '{}') as { toolUseResult: { file: { content: string } } };
+  return record.toolUseResult.file.content;
 }

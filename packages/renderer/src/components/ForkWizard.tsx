@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { PROVABLE_CLASSES, type DeadClass } from '@glassbox/core';
+import { DEAD_CLASSES, DEFAULT_FORK_CLASSES, formatUsd, type DeadClass, type ExclusionReason, type ForkEconomics } from '@glassbox/core';
 import type { ForkPreview, ForkWritten, IpcError } from '@glassbox/contract';
 import { CLASS_COLOUR, CLASS_LABEL, HATCHED } from '../palette';
 import { exact, humanTokens } from '../format';
@@ -12,7 +12,16 @@ const STEPS: { id: Step; label: string }[] = [
   { id: 'checks', label: 'Checks' },
   { id: 'written', label: 'Written' },
 ];
-const ALL: DeadClass[] = ['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'];
+const ALL: readonly DeadClass[] = DEAD_CLASSES;
+
+const EXCLUSION: Record<ExclusionReason, string> = {
+  'class-not-chosen': 'class not chosen',
+  'protected-tail': 'in the protected last exchanges',
+  'not-worth-a-tombstone': 'no bigger than its tombstone',
+  'horizon-cost': 'cheaper to keep over the horizon',
+  'below-minimum-savings': 'the plan saves too little to be worth a fork',
+  'refused-by-fork': 'the fork cannot replace it exactly',
+};
 
 /** classes → preview → validation checklist → write → the new session and how to resume it. */
 export function ForkWizard() {
@@ -21,7 +30,7 @@ export function ForkWizard() {
   const path = useApp((s) => s.selectedPath);
   const close = () => useApp.getState().setWizardOpen(false);
   const [step, setStep] = useState<Step>('classes');
-  const [classes, setClasses] = useState<DeadClass[]>([...PROVABLE_CLASSES]);
+  const [classes, setClasses] = useState<DeadClass[]>([...DEFAULT_FORK_CLASSES]);
   const [preview, setPreview] = useState<ForkPreview | null>(null);
   const [written, setWritten] = useState<ForkWritten | null>(null);
   const [busy, setBusy] = useState(false);
@@ -151,6 +160,23 @@ export function ForkWizard() {
                 ))}
               </ul>
             ) : null}
+            {preview.excluded.length > 0 ? (
+              <>
+                <h3>Dead but kept</h3>
+                <table className="removals" data-testid="fork-excluded">
+                  <tbody>
+                    {preview.excluded.map((e) => (
+                      <tr key={e.reason} data-reason={e.reason} title={e.message}>
+                        <td>{EXCLUSION[e.reason]}</td>
+                        <td className="num">{e.segments} seg</td>
+                        <td className="num">{humanTokens(e.tokens)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </>
+            ) : null}
+            {preview.actions > 0 ? <CacheBill e={preview.economics} /> : null}
           </div>
         ) : null}
 
@@ -183,22 +209,29 @@ export function ForkWizard() {
                 <code>{written.path}</code>
               </dd>
               <dt>resume it</dt>
-              <dd className="cmd">
-                <code data-testid="resume-command">{written.resumeCommand}</code>
-                <button
-                  type="button"
-                  onClick={() => {
-                    void navigator.clipboard?.writeText(written.resumeCommand).then(
-                      () => setCopied(true),
-                      () => setCopied(false),
-                    );
-                  }}
-                >
-                  {copied ? 'Copied' : 'Copy'}
-                </button>
-              </dd>
+              {written.resumeCommand ? (
+                <dd className="cmd">
+                  <code data-testid="resume-command">{written.resumeCommand}</code>
+                  <button
+                    type="button"
+                    onClick={() => {
+                      void navigator.clipboard?.writeText(written.resumeCommand ?? '').then(
+                        () => setCopied(true),
+                        () => setCopied(false),
+                      );
+                    }}
+                  >
+                    {copied ? 'Copied' : 'Copy'}
+                  </button>
+                </dd>
+              ) : (
+                <dd className="warn" data-testid="resume-none">
+                  {written.resumeNote}
+                </dd>
+              )}
             </dl>
-            <p className="dim small">Run it from the project folder. The fork also appears in the session list.</p>
+            {written.resumeCommand && written.resumeNote ? <p className="dim small">{written.resumeNote}</p> : null}
+            <p className="dim small">The fork also appears in the session list, linked to this session.</p>
           </div>
         ) : null}
 
@@ -242,6 +275,61 @@ export function ForkWizard() {
           ) : null}
         </footer>
       </section>
+    </div>
+  );
+}
+
+/** When to fork: the prompt cache's bill, in the user's local time. */
+function CacheBill({ e }: { e: ForkEconomics }) {
+  const usd = (v: number | null, tokens: number) => (v === null ? `${humanTokens(tokens)} token-eq.` : formatUsd(v));
+  const time = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const since = (iso: string) => {
+    const min = Math.round((Date.parse(e.at) - Date.parse(iso)) / 60_000);
+    return min < 90 ? `${Math.max(1, min)} min` : min < 2880 ? `${Math.round(min / 60)} h` : `${Math.round(min / 1440)} days`;
+  };
+  const extra = e.fork.nextRequestUsd !== null && e.original.nextRequestUsd !== null ? e.fork.nextRequestUsd - e.original.nextRequestUsd : null;
+  const perSaving = e.original.perRequestUsd !== null && e.fork.perRequestUsd !== null ? e.original.perRequestUsd - e.fork.perRequestUsd : null;
+  let lead: string;
+  if (e.cacheWarmUntil) {
+    lead = `Cache warm until ${time(e.cacheWarmUntil)} — fork after that and it costs nothing extra.`;
+    if (e.breakEvenRequests === 1) lead += ' Forking now is cheaper from the first request anyway.';
+    else lead += ` Forking now costs ${extra === null ? 'more' : `${formatUsd(extra)} more`} on the next request and ${e.breakEvenRequests === null ? 'never pays back' : `pays back after ${e.breakEvenRequests} requests`}.`;
+  } else if (e.cacheExpiredAt) {
+    lead = `The cache expired ${since(e.cacheExpiredAt)} ago: forking now is cheaper from the first request${perSaving === null ? '' : ` (saves ${formatUsd(perSaving)} per request)`}.`;
+  } else lead = 'The time of the last response is unknown: the cache is taken as expired, so forking is cheaper from the first request.';
+  return (
+    <div className="cache-bill" data-testid="cache-bill">
+      <h3>Prompt cache</h3>
+      <p data-testid="cache-advice">{lead}</p>
+      <table className="removals">
+        <thead>
+          <tr>
+            <th />
+            <th className="num">next request</th>
+            <th className="num">each after</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <td>continue the original</td>
+            <td className="num">{usd(e.original.nextRequestUsd, e.original.nextRequestTokens)}</td>
+            <td className="num">{usd(e.original.perRequestUsd, e.original.perRequestTokens)}</td>
+          </tr>
+          <tr>
+            <td>resume the fork</td>
+            <td className="num">{usd(e.fork.nextRequestUsd, e.fork.nextRequestTokens)}</td>
+            <td className="num">{usd(e.fork.perRequestUsd, e.fork.perRequestTokens)}</td>
+          </tr>
+        </tbody>
+      </table>
+      <details className="dim small">
+        <summary>How this is worked out (estimated: {humanTokens(e.prefixTokens)} tokens before the first change stay cached)</summary>
+        <ul>
+          {e.model.map((m) => (
+            <li key={m}>{m}</li>
+          ))}
+        </ul>
+      </details>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { CLASS_COLOUR, CLASS_LABEL, textOn } from '../palette';
+import { CLASS_COLOUR, CLASS_LABEL, HATCHED, textOn } from '../palette';
 import { clock, exact, humanBytes, humanTokens } from '../format';
 import { useApp } from '../store';
 
@@ -36,7 +36,7 @@ export function Inspector() {
   return (
     <aside className="inspector" aria-label="Segment inspector" data-testid="inspector">
       <div className="insp-head">
-        <span className={`badge${seg.class === 'spent' ? ' hatched' : ''}`} style={{ background: fill, color: textOn(fill) }} data-testid="class-badge">
+        <span className={`badge${HATCHED.has(seg.class) ? ' hatched' : ''}`} style={{ background: fill, color: textOn(fill) }} data-testid="class-badge">
           {CLASS_LABEL[seg.class]}
         </span>
         {seg.protected && seg.class === 'live' ? <span className="tag">protected</span> : null}

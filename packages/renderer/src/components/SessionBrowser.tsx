@@ -167,7 +167,13 @@ function SessionRowView({ row, selected, cursor, flash, onOpen }: { row: Session
         {row.live ? <span className="live-dot" title="written to in the last few minutes" aria-label="live" /> : null}
         <span className="title-text">{row.title ?? row.id}</span>
         {row.fork ? <span className="tag fork">fork</span> : null}
+        {row.forks.length > 0 ? (
+          <span className="tag" title={row.forks.map((f) => f.sessionId).join('\n')} data-testid="row-forks">
+            {row.forks.length} fork{row.forks.length === 1 ? '' : 's'}
+          </span>
+        ) : null}
       </div>
+      {row.forkOf ? <ForkOfLine link={row.forkOf} /> : null}
       <div className="row-meta">
         <span>{ago(row.lastActivity)}</span>
         <span data-testid="row-size">{humanBytes(row.bytes)}</span>
@@ -182,6 +188,27 @@ function SessionRowView({ row, selected, cursor, flash, onOpen }: { row: Session
           </span>
         )}
       </div>
+    </div>
+  );
+}
+
+/** "fork of <original title>", a link to the original. */
+function ForkOfLine({ link }: { link: NonNullable<SessionRow['forkOf']> }) {
+  const openSession = useApp((s) => s.openSession);
+  return (
+    <div className="row-meta" data-testid="row-fork-of">
+      <span className="dim">{link.kind === 'undo' ? 'restored from fork' : 'fork of'}</span>
+      <button
+        type="button"
+        className="link"
+        title={link.path}
+        onClick={(e) => {
+          e.stopPropagation();
+          void openSession(link.path);
+        }}
+      >
+        {link.title ?? link.sessionId.slice(0, 8)}
+      </button>
     </div>
   );
 }

@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ClassifiedSnapshot, DeadClass } from '@glassbox/core';
+import { DEAD_CLASSES, zeroByDeadClass, type ClassifiedSnapshot, type DeadClass } from '@glassbox/core';
 import { CLASS_COLOUR, CLASS_LABEL } from '../palette';
 import { clock, exact, humanTokens } from '../format';
 
-const DEAD: DeadClass[] = ['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'];
+const DEAD: readonly DeadClass[] = DEAD_CLASSES;
 const H = 120;
 const PAD = { l: 44, r: 10, t: 10, b: 18 };
 
@@ -26,10 +26,10 @@ export function TurnsChart({ snapshot }: { snapshot: ClassifiedSnapshot }) {
 
   const data = useMemo(() => {
     const turns = snapshot.turns;
-    const dead = snapshot.segments.filter((s) => s.class !== 'live').sort((a, b) => a.line - b.line);
+    const dead = snapshot.segments.filter((s): s is typeof s & { class: DeadClass } => (DEAD as readonly string[]).includes(s.class)).sort((a, b) => a.line - b.line);
     return turns.map((t) => {
-      const stack: Record<DeadClass, number> = { gone: 0, 'stale-drift': 0, 'stale-superseded': 0, duplicate: 0, spent: 0 };
-      for (const s of dead) if (s.line < t.line) stack[s.class as DeadClass] += s.tokens;
+      const stack = zeroByDeadClass(() => 0);
+      for (const s of dead) if (s.line < t.line) stack[s.class] += s.tokens;
       return { t, stack };
     });
   }, [snapshot]);

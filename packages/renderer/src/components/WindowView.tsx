@@ -1,13 +1,15 @@
 import { useState } from 'react';
-import type { ClassifiedSnapshot, DeadClass, SegmentClass } from '@glassbox/core';
+import { DEAD_CLASSES, SEGMENT_CLASSES, type ClassifiedSnapshot, type SegmentClass } from '@glassbox/core';
+import type { SnapshotView } from '@glassbox/contract';
 import { CLASS_COLOUR, CLASS_LABEL, HATCHED } from '../palette';
 import { exact, humanTokens, pct } from '../format';
 import { useApp } from '../store';
 import { groupLabel } from '../treemap-layout';
 import { Treemap } from './Treemap';
 import { TurnsChart } from './TurnsChart';
+import { ForkActions, Lineage } from './ForkPanel';
 
-const DEAD: DeadClass[] = ['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'];
+const DEAD = DEAD_CLASSES;
 
 export function WindowView() {
   const view = useApp((s) => s.view);
@@ -46,14 +48,16 @@ export function WindowView() {
   }
   return (
     <main className="window" aria-label="Context window">
-      <WindowHeader snapshot={view.snapshot} repoNote={view.repoNote} />
+      <WindowHeader view={view} />
       <Treemap snapshot={view.snapshot} />
       <TurnsChart snapshot={view.snapshot} />
     </main>
   );
 }
 
-function WindowHeader({ snapshot, repoNote }: { snapshot: ClassifiedSnapshot; repoNote: string }) {
+function WindowHeader({ view }: { view: SnapshotView }) {
+  const { snapshot, repoNote, figures } = view;
+  const willSend = view.lineage.willSend;
   const groupBy = useApp((s) => s.groupBy);
   const setGroupBy = useApp((s) => s.setGroupBy);
   const zoom = useApp((s) => s.zoom);
@@ -63,21 +67,40 @@ function WindowHeader({ snapshot, repoNote }: { snapshot: ClassifiedSnapshot; re
   const showUnattributed = useApp((s) => s.showUnattributed);
   const setShowUnattributed = useApp((s) => s.setShowUnattributed);
   const c = snapshot.context;
-  const whole = c.reportedTokens ?? c.estimatedTokens;
+  const whole = figures.windowTokens;
   const r = snapshot.reclaimable;
   const present = new Set<SegmentClass>(snapshot.segments.map((s) => s.class));
   const nothingDead = DEAD.every((k) => r.byClass[k].segments === 0);
   return (
     <header className="window-head">
       <div className="totals">
-        <span className="big-num" title={c.reportedTokens === null ? 'no provider-reported usage' : `${exact(c.reportedTokens)} tokens, provider-reported`}>
-          {c.reportedTokens === null ? '—' : humanTokens(c.reportedTokens)}
-        </span>
-        <span className="dim">tokens reported</span>
-        <span className="sep">·</span>
-        <span title={`${exact(c.estimatedTokens)} tokens, local estimate (${c.calibration.basis})`}>{humanTokens(c.estimatedTokens)}</span>
-        <span className="dim">estimated in the transcript</span>
-        {c.unattributedTokens > 0 ? (
+        {willSend ? (
+          <>
+            <span className="big-num" title={`${exact(willSend.estimatedTokens)} tokens: the original's reported figure minus what the fork removed, net of tombstones (estimated)`} data-testid="will-send">
+              ≈{humanTokens(willSend.estimatedTokens)}
+            </span>
+            <span className="dim">tokens the fork will send (estimated)</span>
+            <span className="sep">·</span>
+            <span title={`${exact(willSend.originalReportedTokens)} tokens, provider-reported for the original's last request`}>{humanTokens(willSend.originalReportedTokens)}</span>
+            <span className="dim">reported for the original</span>
+          </>
+        ) : (
+          <>
+            <span className="big-num" title={c.reportedTokens === null ? 'no provider-reported usage' : `${exact(c.reportedTokens)} tokens, provider-reported`}>
+              {c.reportedTokens === null ? '—' : humanTokens(c.reportedTokens)}
+            </span>
+            <span className="dim">tokens reported</span>
+          </>
+        )}
+        {/* A fork not resumed yet has only the original's reported usage: its estimates are scaled to that, so they are not shown. */}
+        {willSend ? null : (
+          <>
+            <span className="sep">·</span>
+            <span title={`${exact(c.estimatedTokens)} tokens, local estimate (${c.calibration.basis})`}>{humanTokens(c.estimatedTokens)}</span>
+            <span className="dim">estimated in the transcript</span>
+          </>
+        )}
+        {c.unattributedTokens > 0 && !willSend ? (
           <>
             <span className="sep">·</span>
             <span title="reported minus what the transcript accounts for">{humanTokens(c.unattributedTokens)}</span>
@@ -87,7 +110,7 @@ function WindowHeader({ snapshot, repoNote }: { snapshot: ClassifiedSnapshot; re
       </div>
       <div className="reclaim">
         <span className="reclaim-num" data-testid="reclaimable">
-          reclaimable {humanTokens(r.netTokens)} ({pct(whole > 0 ? r.netTokens / whole : 0)})
+          reclaimable {humanTokens(figures.reclaimableTokens)} ({pct(figures.deadShare)})
         </span>
         <div className="reclaim-bar" role="img" aria-label="Reclaimable tokens by class">
           {DEAD.map((k) =>
@@ -135,7 +158,7 @@ function WindowHeader({ snapshot, repoNote }: { snapshot: ClassifiedSnapshot; re
           </label>
         ) : null}
         <ul className="legend" aria-label="Legend">
-          {(['live', ...DEAD, 'unattributed'] as const).map((k) =>
+          {[...SEGMENT_CLASSES, 'unattributed' as const].map((k) =>
             k === 'unattributed' ? (
               c.unattributedTokens > 0 ? <LegendItem key={k} k={k} /> : null
             ) : present.has(k) || k === 'live' ? (
@@ -145,6 +168,8 @@ function WindowHeader({ snapshot, repoNote }: { snapshot: ClassifiedSnapshot; re
         </ul>
       </div>
       <RepoLine snapshot={snapshot} repoNote={repoNote} />
+      <Lineage view={view} />
+      <ForkActions view={view} />
       <Subagents snapshot={snapshot} />
     </header>
   );

@@ -7,3 +7,5 @@ export { readSource, type SourceSnapshot } from './source';
 export { sessionFolderOf } from './sidecars';
 export { planFromLines, type PlanLinesOptions, type LinesPlan } from './plan-lines';
 export { previewFork, PREVIEW_SESSION_ID, type ForkPreview } from './preview';
+export { resumeInstruction, type ResumeInstruction, type ResumeInput } from './resume';
+export { forkLineage, forkWillSend, LineageCache, type ForkLineage, type LineageEntry } from './lineage';

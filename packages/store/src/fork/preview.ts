@@ -1,8 +1,8 @@
-import { buildFork, validateFork, type ForkResult, type ValidationReport } from '@glassbox/adapter-claude-code';
+import type { ForkResult, ValidationReport } from '@glassbox/core';
+import { validateFork } from '@glassbox/adapter-claude-code';
 import { planFromLines, type LinesPlan, type PlanLinesOptions } from './plan-lines';
 
-/** The id a preview fork carries: it is never written, so any fixed new id does. */
-export const PREVIEW_SESSION_ID = '00000000-0000-4000-8000-000000000000';
+export { PREVIEW_SESSION_ID } from './plan-lines';
 
 export interface ForkPreview {
   planned: LinesPlan;
@@ -17,8 +17,8 @@ export interface ForkPreview {
  */
 export function previewFork(path: string, lines: readonly string[], options: PlanLinesOptions = {}): ForkPreview {
   const planned = planFromLines(path, lines, options);
-  if (planned.actions.length === 0) return { planned, fork: null, report: null };
-  const fork = buildFork(lines, planned.actions, PREVIEW_SESSION_ID);
+  const fork = planned.fork;
+  if (!fork || fork.applied.length === 0) return { planned, fork, report: null };
   const report = validateFork(lines, fork.lines, { actions: fork.applied.map((a) => a.action), touchedLines: fork.touchedLines });
   return { planned, fork, report };
 }

@@ -1,5 +1,5 @@
 import { contextTokens, type ChainNode, type LinkedWindow, type Session, type ToolCall } from '@glassbox/core';
-import { SYNTHETIC_MODEL } from './usage';
+import { SYNTHETIC_MODEL } from './summary/placeholder';
 
 function startedBy(session: Session, prompt: string): ToolCall | undefined {
   for (const call of session.toolCalls.values()) {
@@ -10,7 +10,8 @@ function startedBy(session: Session, prompt: string): ToolCall | undefined {
 
 /**
  * Old clients (1.x) wrote subagent conversations into the main file as `isSidechain` records.
- * Each sidechain root starts its own window; they are never part of the parent's window.
+ * Each sidechain root starts its own window; they are never part of the parent's window. The parser
+ * lists them on the session (`inlineSubagents`), so analysis shows them like subagent files.
  */
 export function inlineSidechainWindows(session: Session): LinkedWindow[] {
   if (session.agentId !== undefined) return [];

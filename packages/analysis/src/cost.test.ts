@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { CLAUDE_PRICES } from '@glassbox/adapter-claude-code';
+import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
+import { computeCost } from './cost';
+import { generatedSession } from './test-support/fixtures';
+
+describe('cost of a real session', () => {
+  const { session, subagents } = loadSessionWithSubagents(generatedSession('01-superseded-reads'));
+  const report = computeCost(session, subagents, CLAUDE_PRICES);
+
+  it('counts one figure per API response, not per record', () => {
+    // The first response is written as several records (one per content block) with the same usage.
+    const records = session.order.map((u) => session.nodes.get(u)).filter((n) => n?.kind === 'assistant' && n.messageId === 'msg_01ZSAiNEmHnGGGADQ3WTY0hmVP');
+    expect(records.length).toBeGreaterThan(1);
+    const messageIds = new Set(session.order.map((u) => session.nodes.get(u)).filter((n) => n?.kind === 'assistant').map((n) => `${n?.messageId}:${n?.requestId}`));
+    expect(report.total.responses).toBe(messageIds.size + subagents.reduce((n, s) => n + new Set([...s.nodes.values()].filter((x) => x.kind === 'assistant').map((x) => `${x.messageId}:${x.requestId}`)).size, 0));
+  });
+
+  it('prices the first response as computed by hand', () => {
+    // 1,520 input + 17,358 five-minute cache writes + 90 output on Claude Opus 4.8 ($5 / $25 per MTok,
+    // writes 1.25× input): (1520×5 + 17358×6.25 + 90×25) / 1e6 = $0.1183375.
+    const one = computeCost({ ...session, order: session.order.filter((u) => session.nodes.get(u)?.messageId === 'msg_01ZSAiNEmHnGGGADQ3WTY0hmVP'), prunedUsage: [] }, [], CLAUDE_PRICES);
+    expect(one.total.responses).toBe(1);
+    expect(one.total.cost).toBeCloseTo(0.1183375, 10);
+    expect(one.byModel.map((m) => m.priceLabel)).toEqual(['Claude Opus 4.5+']);
+  });
+
+  it('adds up: the total is the sum of the turns and of the models', () => {
+    const sum = (xs: { cost: number | null }[]) => xs.reduce((n, x) => n + (x.cost ?? 0), 0);
+    expect(report.total.cost).not.toBeNull();
+    expect(sum(report.turns)).toBeCloseTo(report.total.cost ?? 0, 9);
+    expect(sum(report.byModel)).toBeCloseTo(report.total.cost ?? 0, 9);
+    expect(report.unknownModels).toEqual([]);
+    expect(report.priceTable.asOf).toBe(CLAUDE_PRICES.asOf);
+  });
+
+  it('leaves a model without a price unpriced, and names it', () => {
+    const noPrices = computeCost(session, subagents, { asOf: '2026-01-01', source: 'empty', models: [] });
+    expect(noPrices.total.cost).toBeNull();
+    expect(noPrices.unknownModels).toContain('claude-opus-4-8');
+  });
+});

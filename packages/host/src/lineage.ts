@@ -1,0 +1,42 @@
+import type { ClassifiedSnapshot } from '@glassbox/core';
+import type { ForkLineageView, SessionLink, SessionRow } from '@glassbox/contract';
+import { forkWillSend, type ForkLineage, type LineageEntry } from '@glassbox/store/fork';
+
+/**
+ * Which sessions are forks of which, for the list and the window: from the manifests Glassbox keeps in
+ * its archive (a fork never has to be opened to know it is one).
+ */
+export function rowsWithLineage(rows: SessionRow[], lineage: ForkLineage, all: readonly SessionRow[]): SessionRow[] {
+  if (lineage.byForkId.size === 0) return rows;
+  const titles = new Map(all.map((r) => [r.id, r.title]));
+  for (const r of rows) titles.set(r.id, r.title);
+  return rows.map((r) => {
+    const view = linksOf(r.id, lineage, (id) => titles.get(id) ?? null);
+    return { ...r, fork: view.forkOf !== null, forkOf: view.forkOf, forks: view.forks };
+  });
+}
+
+export function snapshotLineage(snapshot: ClassifiedSnapshot, lineage: ForkLineage, all: readonly SessionRow[]): ForkLineageView {
+  const titles = new Map(all.map((r) => [r.id, r.title]));
+  const { forkOf, forks } = linksOf(snapshot.session.id, lineage, (id) => titles.get(id) ?? null);
+  const willSend = forkWillSend(lineage.byForkId.get(snapshot.session.id), snapshot.context.reportedTokens, snapshot.turns.at(-1)?.line ?? 0);
+  return { forkOf, forks, willSend };
+}
+
+function link(e: LineageEntry, sessionId: string, path: string, title: (id: string) => string | null): SessionLink {
+  return { sessionId, path, title: title(sessionId), createdAt: e.createdAt, kind: e.kind };
+}
+
+/** A session's place in the archive's lineage: what it was forked from (or restored from), and its forks. */
+function linksOf(id: string, lineage: ForkLineage, title: (id: string) => string | null): { forkOf: SessionLink | null; forks: SessionLink[] } {
+  const own = lineage.byForkId.get(id);
+  let forkOf: SessionLink | null = null;
+  if (own?.kind === 'clean') forkOf = link(own, own.original.sessionId, own.original.path, title);
+  else if (own?.kind === 'undo' && own.restoredFrom) {
+    const from = lineage.byForkId.get(own.restoredFrom);
+    if (from) forkOf = link(own, from.forkId, from.forkPath, title);
+  }
+  const forks = (lineage.forksOf.get(id) ?? []).filter((e) => e.kind === 'clean').map((e) => link(e, e.forkId, e.forkPath, title));
+  return { forkOf, forks };
+}
+

@@ -1,0 +1,76 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isDeadClass, DEAD_CLASSES, type DeadClass } from '@glassbox/core';
+import { analyzeSession } from '@glassbox/analysis';
+import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
+import { nodeAnalysisPorts } from '../repo-port';
+import { CORPUS, SCENARIOS } from '../test-corpus';
+import { planFromLines } from './plan-lines';
+import { readSource } from './source';
+
+function sessionOf(scenario: string): string {
+  const dir = join(CORPUS, 'generated', scenario, 'claude-project');
+  const file = readdirSync(dir).find((f) => f.endsWith('.jsonl'));
+  if (!file) throw new Error(`no session in ${dir}`);
+  return join(dir, file);
+}
+
+const OPTION_SETS: { name: string; classes?: DeadClass[]; withSpent: boolean; protectTail?: number; minimumSavings?: number }[] = [
+  { name: 'defaults', withSpent: false },
+  { name: 'every class, nothing protected, no minimum', classes: [...DEAD_CLASSES], withSpent: true, protectTail: 0, minimumSavings: 0 },
+  { name: 'only duplicates', classes: ['duplicate'], withSpent: false, protectTail: 1 },
+];
+
+describe('the plan accounts for every dead segment', () => {
+  for (const scenario of SCENARIOS) {
+    for (const o of OPTION_SETS) {
+      it(`${scenario}, ${o.name}: inspect's dead set = plan actions ∪ plan.excluded`, () => {
+        const path = sessionOf(scenario);
+        const repoRoot = join(CORPUS, 'generated', scenario, 'project-after');
+        // What `inspect` classifies: the file read from disk.
+        const { session, subagents } = loadSessionWithSubagents(path);
+        const inspected = analyzeSession(session, nodeAnalysisPorts(), { repoRoot, withSpent: o.withSpent, subagents, ...(o.protectTail === undefined ? {} : { protectTail: o.protectTail }) });
+        const dead = inspected.segments.filter((s) => isDeadClass(s.class)).map((s) => `${s.id} ${s.class}`);
+        // What `clean` plans: the lines about to be forked.
+        const { plan } = planFromLines(path, readSource(path).lines, {
+          repoRoot,
+          withSpent: o.withSpent,
+          ...(o.classes ? { classes: o.classes } : {}),
+          ...(o.protectTail === undefined ? {} : { protectTail: o.protectTail }),
+          ...(o.minimumSavings === undefined ? {} : { minimumSavings: o.minimumSavings }),
+        });
+        const planned = [...plan.actions.map((a) => `${a.segmentId} ${a.class}`), ...plan.excluded.map((e) => `${e.segmentId} ${e.class}`)];
+        expect(new Set(planned).size).toBe(planned.length);
+        expect([...planned].sort()).toEqual([...dead].sort());
+        for (const e of plan.excluded) expect(e.message.length).toBeGreaterThan(0);
+      });
+    }
+  }
+
+  it('proves drift on the fork path (02: the config the agent read, then changed on disk)', () => {
+    const path = sessionOf('02-gone-drift-errors');
+    const { plan, snapshot } = planFromLines(path, readSource(path).lines, { repoRoot: join(CORPUS, 'generated', '02-gone-drift-errors', 'project-after'), minimumSavings: 0 });
+    const drift = snapshot.segments.filter((s) => s.class === 'stale-drift');
+    expect(drift.map((s) => s.source.label)).toEqual(['src/config.json']);
+    // Too small to be worth a tombstone in this session: listed, with that reason.
+    expect(plan.excluded.filter((e) => e.class === 'stale-drift').map((e) => e.reason)).toEqual(['not-worth-a-tombstone']);
+  });
+
+  it('lists a class the user did not choose as class-not-chosen', () => {
+    const path = sessionOf('01-superseded-reads');
+    const { plan } = planFromLines(path, readSource(path).lines, { classes: ['duplicate'], protectTail: 0, minimumSavings: 0 });
+    expect(plan.actions.every((a) => a.class === 'duplicate')).toBe(true);
+    const superseded = plan.excluded.filter((e) => e.class === 'stale-superseded');
+    expect(superseded.length).toBeGreaterThan(0);
+    expect(new Set(superseded.map((e) => e.reason))).toEqual(new Set(['class-not-chosen']));
+  });
+
+  it('moves the whole plan to below-minimum-savings when it saves too little', () => {
+    const path = sessionOf('01-superseded-reads');
+    const { plan } = planFromLines(path, readSource(path).lines, { protectTail: 0, minimumSavings: 1_000_000 });
+    expect(plan.actions).toEqual([]);
+    expect(plan.excluded.some((e) => e.reason === 'below-minimum-savings')).toBe(true);
+    expect(plan.reasons.map((r) => r.code)).toContain('below_minimum_savings');
+  });
+});
