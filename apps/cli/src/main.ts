@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
-import { EXIT_BAD_INPUT, UsageError } from './exit-codes';
+import { IndexUnavailable } from '@glassbox/store';
+import { EXIT_BAD_INPUT, EXIT_REFUSED, EXIT_UNEXPECTED, UsageError, environmentError } from './exit-codes';
 import { processIO, type CliIO } from './io';
 import { COMMANDS } from './commands/registry';
 
@@ -16,7 +17,11 @@ export function buildProgram(io: CliIO): Command {
   return program;
 }
 
-/** Runs the CLI and returns its exit code. Errors become messages, never stack traces. */
+/**
+ * Runs the CLI and returns its exit code. Errors become messages, never stack traces: bad input is 2,
+ * a refusal (nothing done: a lock, a full disk, a read-only folder) is 1, and 70 is kept for what can
+ * only be a bug in Glassbox.
+ */
 export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
   const program = buildProgram(io);
   try {
@@ -31,8 +36,17 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       io.err(`glassbox: ${error.message}`);
       return error.exitCode;
     }
+    if (error instanceof IndexUnavailable) {
+      io.err(`glassbox: ${error.message}`);
+      return error.kind === 'bad_path' ? EXIT_BAD_INPUT : EXIT_REFUSED;
+    }
+    const env = environmentError(error);
+    if (env) {
+      io.err(`glassbox: ${env.message}`);
+      return env.exitCode;
+    }
     io.err(`glassbox: unexpected error: ${(error as Error).message}`);
     if (io.env['GLASSBOX_DEBUG']) io.err(String((error as Error).stack));
-    return 70;
+    return EXIT_UNEXPECTED;
   }
 }

@@ -1,10 +1,13 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { isFatal, type ClassifiedSnapshot, type Session } from '@glassbox/core';
-import { findSessionById, loadSessionWithSubagents, projectRoots } from '@glassbox/adapter-claude-code/node';
+import { fileKind } from '@glassbox/store';
 import { analyzeSession, DEFAULT_PROTECT_TAIL, mergePriceTables, validatePriceTable, type PriceTable } from '@glassbox/analysis';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
+import { homedir } from 'node:os';
+import type { DiscoveredFile } from '@glassbox/core';
+import { AGENTS } from './agents';
 import { UsageError } from './exit-codes';
 import { repoRootResolver } from './mappings';
 import type { CliIO } from './io';
@@ -15,35 +18,85 @@ export interface SessionOptions {
   withSpent?: boolean;
   protect?: string;
   json?: boolean;
+  model?: string;
 }
 
 export function addSessionOptions(cmd: Command): Command {
   return cmd
-    .argument('<session>', 'a transcript file (.jsonl) or a session id (looked up under CLAUDE_CONFIG_DIR or ~/.claude)')
+    .argument('<session>', 'a transcript file (.jsonl) or a session id (looked up under CLAUDE_CONFIG_DIR or ~/.claude, and CODEX_HOME or ~/.codex)')
     .option('--repo <dir>', "map the session's working directory to this folder (a moved checkout)")
     .option('--with-spent', 'also mark inferred one-shot outputs as spent (never proven)')
     .option('--protect <n>', `never evict the last N API exchanges (default ${DEFAULT_PROTECT_TAIL})`)
+    .option('--model <id>', "the model of the next request, e.g. claude-sonnet-4-6 (only its own reasoning is sent); default: the one Claude Code would resume on")
     .option('--json', 'print JSON');
 }
 
-/** A path, or a session id found under the configured projects folders. */
+/**
+ * A path, or a session id found under the configured projects folders. Only regular files are ever
+ * read: a FIFO would block the read forever and a device never ends, so anything else (the session
+ * or one of its subagent files) is bad input, named. An id found in more than one project folder is
+ * ambiguous: the candidates are listed, none is picked.
+ */
 export function resolveSessionPath(arg: string, io: CliIO): string {
   const asPath = resolve(arg);
-  if (existsSync(asPath)) {
-    if (statSync(asPath).isDirectory()) throw new UsageError(`${asPath}: is a folder; give a session file (.jsonl) or a session id`);
-    return asPath;
-  }
+  if (existsSync(asPath)) return regularSession(asPath);
   if (/[\\/]/.test(arg) || arg.endsWith('.jsonl')) throw new UsageError(`${asPath}: no such file`);
-  const roots = projectRoots(io.env);
-  const { found } = findSessionById(arg, roots);
+  const { found, roots } = findSessionById(arg, io);
   if (found.length === 0) {
-    throw new UsageError(`no session "${arg}" under ${roots.join(', ')} (set CLAUDE_CONFIG_DIR, or give the file's path)`);
+    throw new UsageError(`no session "${arg}" under ${roots.join(', ')} (set CLAUDE_CONFIG_DIR or CODEX_HOME, or give the file's path)`);
   }
-  if (found.length > 1) {
-    const ids = [...new Set(found.map((f) => f.sessionId))];
-    if (ids.length > 1) throw new UsageError(`"${arg}" matches several sessions: ${ids.slice(0, 5).join(', ')}`);
+  // The same file reached through two roots (one linking to the other) is one candidate.
+  const byReal = new Map<string, { path: string; sessionId: string }>();
+  for (const f of found) byReal.set(realOr(f.path), f);
+  const candidates = [...byReal.values()];
+  if (candidates.length > 1) {
+    const list = candidates.slice(0, 8).map((c) => `  ${c.path}`).join('\n');
+    const more = candidates.length > 8 ? `\n  … and ${candidates.length - 8} more` : '';
+    throw new UsageError(`"${arg}" matches ${candidates.length} session files; give the path of the one you mean:\n${list}${more}`);
   }
-  return (found[0] as { path: string }).path;
+  return regularSession((candidates[0] as { path: string }).path);
+}
+
+function regularSession(path: string): string {
+  const st = statSync(path);
+  if (st.isDirectory()) throw new UsageError(`${path}: is a folder; give a session file (.jsonl) or a session id`);
+  if (!st.isFile()) throw new UsageError(`${path}: is ${fileKind(st)}, not a regular file; only transcript files are read`);
+  // Files read with it (its subagents'): checked by their folder entries, without opening any.
+  for (const sub of AGENTS.forFile(path).locator.companionFiles?.(path) ?? []) {
+    // A missing or unreadable one is reported by the loader as a problem; only what would block is refused.
+    let s;
+    try {
+      s = statSync(sub, { throwIfNoEntry: false });
+    } catch {
+      continue;
+    }
+    if (s && !s.isFile() && !s.isDirectory()) {
+      throw new UsageError(`${sub}: this subagent file is ${fileKind(s)}, not a regular file; only transcript files are read`);
+    }
+  }
+  return path;
+}
+
+/**
+ * Session files (not subagent files) of every agent with this id, or with an id starting with it (at
+ * least 6 characters) when none matches exactly.
+ */
+function findSessionById(id: string, io: CliIO): { found: DiscoveredFile[]; roots: string[] } {
+  const byAgent = AGENTS.registry.roots(io.env, io.env['HOME'] ?? homedir());
+  const sessions = AGENTS.registry.agents.flatMap((agent) =>
+    agent.locator.discover(byAgent.filter((r) => r.agent === agent).map((r) => r.root)).filter((f) => f.kind === 'session'),
+  );
+  const exact = sessions.filter((s) => s.sessionId === id);
+  const found = exact.length > 0 || id.length < 6 ? exact : sessions.filter((s) => s.sessionId.startsWith(id));
+  return { found, roots: byAgent.map((r) => r.root) };
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 export interface LoadedAnalysis {
@@ -55,7 +108,7 @@ export interface LoadedAnalysis {
 /** Parses and analyses a session; input that is not a usable transcript is a UsageError (exit 2). */
 export function loadAndAnalyze(arg: string, opts: SessionOptions, io: CliIO): LoadedAnalysis {
   const path = resolveSessionPath(arg, io);
-  const { session, subagents } = loadSessionWithSubagents(path);
+  const { session, subagents } = AGENTS.forFile(path).locator.load(path);
   failOnFatal(session);
   const repo = opts.repo ? resolve(opts.repo) : null;
   if (repo && !existsSync(repo)) throw new UsageError(`--repo ${repo}: no such folder`);
@@ -66,8 +119,16 @@ export function loadAndAnalyze(arg: string, opts: SessionOptions, io: CliIO): Lo
     withSpent: opts.withSpent === true,
     protectTail: parseProtect(opts.protect),
     subagents,
+    ...modelOption(opts.model),
   });
   return { session, subagents, snapshot };
+}
+
+/** `--model`: an API model id (letters, digits, dots, dashes; an optional `[1m]`-style suffix). */
+export function modelOption(value: string | undefined): { model?: string } {
+  if (value === undefined) return {};
+  if (!/^[A-Za-z0-9._:@/-]{1,100}(\[[0-9a-z]{1,8}\])?$/.test(value)) throw new UsageError(`--model ${value}: give a model id such as claude-sonnet-4-6`);
+  return { model: value };
 }
 
 export function failOnFatal(session: Session): void {

@@ -262,7 +262,4 @@ test('the session list works from the keyboard', async ({ page, app }) => {
   await expect(page.getByTestId('treemap').locator('.tm-tile').first()).toBeVisible();
 });
 
-test('without the token the page is refused', async ({ page, app }) => {
-  const res = await page.goto(new URL(app.url).origin + '/');
-  expect(res?.status()).toBe(403);
-});
+// Without the token: see security.spec.ts.

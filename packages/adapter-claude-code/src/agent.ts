@@ -4,7 +4,7 @@ import { CLAUDE_CODE, CLAUDE_CODE_LABEL } from './identity';
 import { TranscriptParser } from './parser';
 import { CLAUDE_PRICES } from './prices';
 import { recogniseClaudeCode } from './recognise';
-import { resumeCommand } from './resume';
+import { resumeCommand, resumeInstruction } from './resume';
 import { ClaudeSummarizer } from './summary/summarizer';
 import { readTail } from './summary/tail';
 
@@ -20,4 +20,5 @@ export const claudeCodeFormat: AgentFormat = {
   buildFork,
   validateFork,
   resumeCommand,
+  resumeInstruction,
 };

@@ -59,6 +59,45 @@ export interface AgentFormat {
   validateFork(original: readonly string[], fork: readonly string[], options?: ValidateOptions): ValidationReport;
   /** The command that resumes a session in the agent's own client, run from `cwd`. */
   resumeCommand(sessionId: string, cwd: string | null): string;
+  /**
+   * How to resume a session from a folder that exists here (the recorded one, or the folder it is
+   * mapped to), when the client's lookup depends on where it runs. Without it, `resumeFrom` runs
+   * `resumeCommand` from whichever folder exists.
+   */
+  resumeInstruction?(place: ResumePlace): ResumeInstruction;
+}
+
+/** Where a session could be resumed from on this machine. */
+export interface ResumePlace {
+  sessionId: string;
+  sessionPath: string;
+  /** The working directory recorded in the session, and whether it exists here. */
+  cwd: string | null;
+  cwdExists: boolean;
+  /** The folder it is mapped to (null: none), and whether that exists. */
+  mapped: string | null;
+  mappedExists: boolean;
+}
+
+export interface ResumeInstruction {
+  /** The command to paste, or null when no folder to run it from exists here. */
+  command: string | null;
+  /** The folder the command runs in. */
+  folder: string | null;
+  /** Why the command looks the way it does, or why there is none. */
+  note: string | null;
+}
+
+/** The agent's own resume rule, or: run its resume command from the folder that exists. */
+export function resumeFrom(format: AgentFormat, place: ResumePlace): ResumeInstruction {
+  if (format.resumeInstruction) return format.resumeInstruction(place);
+  const folder = place.cwdExists ? place.cwd : place.mappedExists ? place.mapped : null;
+  if (folder !== null) return { command: format.resumeCommand(place.sessionId, folder), folder, note: folder === place.cwd ? null : `${place.cwd} is not on this machine; run it from the folder it is mapped to` };
+  return {
+    command: format.resumeCommand(place.sessionId, null),
+    folder: null,
+    note: place.cwd ? `${place.cwd} is not on this machine: run it from the folder that holds the project now` : null,
+  };
 }
 
 /** A transcript file found under one of an agent's roots. */
@@ -98,6 +137,8 @@ export interface AgentLocator {
   load(path: string, options?: { subagents?: boolean }): LoadedSession;
   /** Parses one file alone (for benchmarks and subagent windows opened on their own). */
   parseFile(path: string): Session;
+  /** Other files `load` reads with a session (its subagents' transcripts), so callers can check them first. */
+  companionFiles?(sessionPath: string): string[];
 }
 
 /** One agent: its format and its Node side. */

@@ -2,8 +2,8 @@ import type { IndexProgress, SessionRow } from '@glassbox/contract';
 
 /**
  * Where the session browser's rows come from. The seam for the store's SQLite index: the host asks
- * for rows, a refresh with progress, and change notices; scan-catalog.ts is the implementation that
- * needs no database (a scan of the projects roots with an in-memory summary cache).
+ * for rows, a refresh with progress, and change notices. index-catalog.ts is the implementation;
+ * unavailable-catalog.ts stands in, empty and saying why, when the index cannot open.
  */
 export interface SessionCatalog {
   roots(): string[];
@@ -11,6 +11,8 @@ export interface SessionCatalog {
   list(sort?: 'activity' | 'size' | 'context' | 'reclaimable', search?: string): SessionRow[];
   /** Re-reads the roots; only changed files are summarised again. */
   refresh(onProgress: (p: IndexProgress) => void): Promise<void>;
+  /** Whether the list holds this exact path (the host lets the person open what the list shows). */
+  has?(path: string): boolean;
   /** The row for one file, summarised now if it changed; null when it is gone. */
   update(path: string): SessionRow | null;
   /** Full-text search beyond titles (prompts, paths, commands): the matching paths, when supported. */

@@ -8,7 +8,12 @@ import type { ForkLineage } from '@glassbox/store/fork';
  * tests of the host use it too (no stand-ins for the engine).
  */
 export interface Engine {
-  analyze(input: { session: Session; subagents: Session[] }, options: { repoRoot: string | null; withSpent: boolean }): ClassifiedSnapshot;
+  /**
+   * `diskless`: the working directory is not looked up at all (a dropped file, whose recorded paths
+   * came from elsewhere: proving "gone" for them would say which files exist here). `model`: the model
+   * of the next request (default: the one the client would resume on).
+   */
+  analyze(input: { session: Session; subagents: Session[] }, options: { repoRoot: string | null; withSpent: boolean; diskless?: boolean; model?: string }): ClassifiedSnapshot;
   /** Plans, applies and validates a fork in memory: nothing is written. */
   previewFork(input: ForkInput): ForkPreview;
   /** Writes the fork when every check passes; refuses with the failing checks otherwise. */

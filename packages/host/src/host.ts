@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { basename, extname } from 'node:path';
-import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
-import type { LoadedSession } from '@glassbox/core';
+import { basename, extname, isAbsolute } from 'node:path';
+import { agentForFile } from '@glassbox/agents';
+import type { AgentRegistry, LoadedSession } from '@glassbox/core';
 import { isFatal, windowFigures, type ClassifiedSnapshot, type Session } from '@glassbox/core';
 import { folderFor } from '@glassbox/analysis';
 import { checkMappingFolder } from '@glassbox/store';
@@ -27,15 +27,18 @@ import {
 } from '@glassbox/contract';
 import { matchesQuery, sortRows, type SessionCatalog } from './catalog';
 import type { Engine } from './engine';
+import { Grants } from './grants';
+import { positionsOnly } from './problem-text';
 import { loadSamples, type SampleSet } from './samples';
-import { ScanCatalog } from './scan-catalog';
 import { detailOf } from './segment-detail';
 import { fileBytes, memoryBytes, parseBuffer, type SourceBytes } from './source-bytes';
 
 export interface HostOptions {
   mode: 'electron' | 'browser';
-  /** Projects roots to list sessions from (see projectRoots()). */
+  /** Folders sessions are listed from (every agent's roots, unless a test names its own). */
   roots: string[];
+  /** The agents whose transcripts the host reads (from the composition root, `@glassbox/agents`). */
+  agents: AgentRegistry;
   /** Glassbox's own folder: index, archive of originals. */
   dataDir: string;
   /** Folder of bundled sample sessions; null for none. */
@@ -43,8 +46,8 @@ export interface HostOptions {
   /** Recorded working directory → folder on this machine. */
   repoMap?: Record<string, string>;
   engine: Engine;
-  /** The session list's source; the scan catalog when not given. */
-  catalog?: (host: { engine: Engine; repoRootFor: (cwd: string | null) => string | null }) => SessionCatalog;
+  /** The session list's source (the store's index; see createHost). */
+  catalog: (host: { engine: Engine; repoRootFor: (cwd: string | null) => string | null }) => SessionCatalog;
   version?: string;
   /** Start the file watcher (live rows). */
   watch?: boolean;
@@ -58,7 +61,10 @@ interface Opened {
   loaded: LoadedSession;
   bytes: SourceBytes;
   external: boolean;
-  snapshots: Map<boolean, ClassifiedSnapshot>;
+  /** Dropped bytes: their recorded working directory is not this machine's unless mapped (repo:map). */
+  upload: boolean;
+  /** By `withSpent` and model (see `snapshotOf`). */
+  snapshots: Map<string, ClassifiedSnapshot>;
 }
 
 const UPLOAD_PREFIX = 'upload:';
@@ -75,6 +81,7 @@ export class EngineHost {
   private readonly repoMap: Record<string, string>;
   private readonly samples: SampleSet;
   private readonly catalog: SessionCatalog;
+  private readonly grants: Grants;
   private progress: IndexProgress = { phase: 'idle', done: 0, total: 0 };
   private refreshing: Promise<void> | null = null;
   private stopWatch: (() => void) | null = null;
@@ -83,11 +90,14 @@ export class EngineHost {
     this.samples = loadSamples(options.samplesDir);
     this.repoMap = { ...this.samples.repoMap, ...(options.repoMap ?? {}) };
     const repoRootFor = (cwd: string | null) => this.repoRootFor(cwd);
-    this.catalog = options.catalog
-      ? options.catalog({ engine: options.engine, repoRootFor })
-      : new ScanCatalog(options.roots, options.engine, repoRootFor);
+    this.catalog = options.catalog({ engine: options.engine, repoRootFor });
     // Mappings saved by an earlier run; this run's (--repo) take precedence.
     this.repoMap = { ...this.samples.repoMap, ...(this.catalog.savedMappings?.() ?? {}), ...(options.repoMap ?? {}) };
+    this.grants = new Grants(
+      () => this.catalog.roots(),
+      (path) => this.catalog.has?.(path) ?? false,
+    );
+    for (const s of this.samples.sessions) this.grants.grant(s.path);
   }
 
   /** Indexes the roots and (optionally) starts watching them. Resolves when the first pass is done. */
@@ -152,16 +162,20 @@ export class EngineHost {
         const a = args as ArgsOf<'session:snapshot'>;
         const o = this.open(a.path);
         if (!o.ok) return o as R;
-        const snapshot = this.snapshotOf(o.value, a.withSpent ?? false);
+        const snapshot = this.snapshotOf(o.value, a.withSpent ?? false, a.model);
         const cwd = o.value.loaded.session.cwd;
-        const mapped = this.repoRootFor(cwd);
+        const mapped = this.repoRootOf(o.value);
         const repoNote = !cwd ? 'no working directory recorded' : mapped ? `${cwd} → ${mapped}` : cwd;
+        const note = o.value.upload && !mapped ? `${cwd ?? 'no working directory recorded'} (not looked up on this machine: map it to a folder to prove gone and drift)` : repoNote;
+        // An unmapped drop's cwd was not looked up: "missing here" would be wrong, the note says why.
+        const problems = snapshot.problems.filter((p) => !(o.value.upload && !mapped && p.code === 'repo_missing')).map(positionsOnly);
+        const shown = { ...snapshot, problems };
         return ok({
-          snapshot,
-          figures: windowFigures(snapshot),
+          snapshot: shown,
+          figures: windowFigures(shown),
           lineage: this.lineageOf(snapshot),
           external: o.value.external,
-          repoNote,
+          repoNote: note,
           bytes: o.value.size,
           analysedAt: new Date().toISOString(),
         }) as R;
@@ -170,7 +184,7 @@ export class EngineHost {
         const a = args as ArgsOf<'segment:detail'>;
         const o = this.open(a.path);
         if (!o.ok) return o as R;
-        const snapshot = o.value.snapshots.get(true) ?? this.snapshotOf(o.value, false);
+        const snapshot = [...o.value.snapshots.values()].find((s) => s.segments.some((g) => g.id === a.segmentId)) ?? this.snapshotOf(o.value, false);
         const segment = snapshot.segments.find((s) => s.id === a.segmentId);
         if (!segment) return fail('not_found', 'That segment is no longer in the window (the session changed).', 'Reopen the session.') as R;
         return ok(detailOf(o.value.loaded.session, snapshot, segment, o.value.bytes)) as R;
@@ -184,7 +198,7 @@ export class EngineHost {
         const o = this.open(a.path);
         if (!o.ok) return o as R;
         const input = {
-          path: a.path,
+          path: o.value.realPath,
           session: o.value.loaded.session,
           snapshot: this.snapshotOf(o.value, a.classes.includes('spent')),
           classes: a.classes,
@@ -220,6 +234,7 @@ export class EngineHost {
         const a = args as ArgsOf<'repo:map'>;
         let folder: string | null = null;
         if (a.folder !== null) {
+          if (!isAbsolute(a.folder)) return fail('bad_args', 'Give the folder as an absolute path; a relative path is refused.') as R;
           const checked = checkMappingFolder(a.folder);
           // A refused mapping saves nothing.
           if (!checked.ok) return fail('not_found', `Not mapped: ${checked.reason}.`, 'Give the folder that holds the project now.') as R;
@@ -254,6 +269,12 @@ export class EngineHost {
         this.progress = p;
         this.emit('index:progress', p);
       })
+      .catch((error: unknown) => {
+        // A refresh that fails (the index locked past its wait, a full disk) must not take the
+        // server down with an unhandled rejection: say so, keep the list as it was.
+        this.progress = { phase: 'done', done: 0, total: 0, current: `The session list could not be refreshed: ${(error as Error).message}` };
+        this.emit('index:progress', this.progress);
+      })
       .finally(() => {
         this.refreshing = null;
       });
@@ -277,7 +298,9 @@ export class EngineHost {
   }
 
   /** A new session file (a fork, a restored original): indexed now and announced to the window. */
+  /** A session this run wrote (a fork, an undo): granted to the window and added to the list. */
   private async announce(path: string): Promise<void> {
+    this.grants.grant(path);
     const row = this.catalog.add ? await this.catalog.add(path) : this.catalog.update(path);
     this.emit('session:changed', { path, row: row ? (this.withLineage([row])[0] ?? row) : null, reason: 'added' });
   }
@@ -301,63 +324,89 @@ export class EngineHost {
     return snapshotLineage(snapshot, this.lineage(), this.catalog.list());
   }
 
-  private snapshotOf(o: Opened, withSpent: boolean): ClassifiedSnapshot {
-    const hit = o.snapshots.get(withSpent);
+  /**
+   * Where a session's recorded working directory is on this machine. A dropped file's cwd is taken
+   * only through an explicit mapping: its bytes came from anywhere, and proving "gone" for a path
+   * they name would tell whoever sent them which files exist here.
+   */
+  /** Where a session's working directory is looked up: its mapped folder, else (null) the recorded one — never for a dropped file. */
+  private repoRootOf(o: Opened): string | null {
+    return this.repoRootFor(o.loaded.session.cwd);
+  }
+
+  private snapshotOf(o: Opened, withSpent: boolean, model?: string): ClassifiedSnapshot {
+    const key = `${withSpent ? 'spent' : 'proven'}:${model ?? ''}`;
+    const hit = o.snapshots.get(key);
     if (hit) return hit;
-    const snap = this.options.engine.analyze(o.loaded, { repoRoot: this.repoRootFor(o.loaded.session.cwd), withSpent });
-    o.snapshots.set(withSpent, snap);
+    const repoRoot = this.repoRootOf(o);
+    const options = { repoRoot, withSpent, diskless: o.upload && repoRoot === null, ...(model !== undefined ? { model } : {}) };
+    const snap = this.options.engine.analyze(o.loaded, options);
+    o.snapshots.set(key, snap);
     return snap;
   }
 
-  /** Parses (or reuses) a session by path or upload key. */
-  private open(path: string): Result<Opened> {
+  /** Parses (or reuses) a session by path or upload key; a path must be admitted by the grant list. */
+  private open(path: string): Result<Opened & { realPath: string }> {
     if (path.startsWith(UPLOAD_PREFIX)) {
       const hit = this.opened.get(path);
-      return hit ? ok(hit) : fail('not_found', 'That dropped file is no longer open.', 'Drop it again.');
+      return hit ? ok({ ...hit, realPath: path }) : fail('not_found', 'That dropped file is no longer open.', 'Drop it again.');
     }
-    if (extname(path).toLowerCase() !== '.jsonl') return fail('not_jsonl', notJsonlMessage(path), 'Claude Code keeps sessions as .jsonl files under ~/.claude/projects.');
+    if (extname(path).toLowerCase() !== '.jsonl') return fail('not_jsonl', notJsonlMessage(path), 'Agents keep sessions as .jsonl files (Claude Code under ~/.claude/projects, Codex CLI under ~/.codex/sessions).');
+    const admitted = this.grants.admit(path);
+    if (!admitted.ok) return admitted;
+    const real = admitted.value;
     let st;
     try {
-      st = statSync(path);
+      st = statSync(real);
     } catch {
       return fail('not_found', `${path} does not exist (any more).`, 'Refresh the session list.');
     }
-    if (!st.isFile()) return fail('unreadable', `${path} is not a file.`);
+    if (!st.isFile()) return fail('unreadable', `${path} is not a regular file.`);
     const hit = this.opened.get(path);
-    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return ok(hit);
-    const loaded = loadSessionWithSubagents(path);
-    const fatal = fatalMessage(loaded.session);
-    if (fatal) return fail('not_a_transcript', fatal, 'Glassbox reads Claude Code session transcripts (~/.claude/projects/<project>/<session>.jsonl).');
+    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return ok({ ...hit, realPath: real });
+    const loaded = agentForFile(this.options.agents, real).locator.load(real);
+    const fatal = fatalMessage(loaded.session, this.agentNames());
+    if (fatal) return fail('not_a_transcript', fatal, `Glassbox reads session transcripts of ${this.agentNames()}.`);
     const entry: Opened = {
       size: st.size,
       mtimeMs: st.mtimeMs,
       loaded,
-      bytes: fileBytes(path),
+      bytes: fileBytes(real),
       external: !this.catalog.roots().some((r) => path.startsWith(r + '/')),
+      upload: false,
       snapshots: new Map(),
     };
     this.remember(path, entry);
-    return ok(entry);
+    return ok({ ...entry, realPath: real });
   }
 
   private fileOpen(args: ArgsOf<'file:open'>): Result<FileOpened> {
     if ('path' in args) {
+      // In the desktop app a path arrives only from the Open dialog or a drop: the person chose it.
+      // In a browser there is no such path (a drop sends bytes), so only listed files open by path.
+      if (this.options.mode === 'electron' && isAbsolute(args.path)) this.grants.grant(args.path);
       const o = this.open(args.path);
       if (!o.ok) return o;
       const s = o.value.loaded.session;
-      return ok({ path: args.path, title: s.title ?? s.firstPrompt?.slice(0, 140) ?? basename(args.path), sessionId: s.id, problems: s.problems });
+      return ok({ path: args.path, title: s.title ?? s.firstPrompt?.slice(0, 140) ?? basename(args.path), sessionId: s.id, problems: s.problems.map(positionsOnly) });
     }
     if (extname(args.name).toLowerCase() !== '.jsonl') {
-      return fail('not_jsonl', notJsonlMessage(args.name), 'Drop a session transcript: a .jsonl file from ~/.claude/projects/<project>/.');
+      return fail('not_jsonl', notJsonlMessage(args.name), 'Drop a session transcript: a .jsonl file (Claude Code: ~/.claude/projects/<project>/; Codex CLI: ~/.codex/sessions/).');
     }
     const buf = Buffer.from(args.text, 'utf8');
     const key = `${UPLOAD_PREFIX}${createHash('sha256').update(buf).digest('hex').slice(0, 16)}/${basename(args.name)}`;
-    const session = parseBuffer(buf, args.name, basename(args.name).replace(/\.jsonl$/i, ''));
-    const fatal = fatalMessage(session);
-    if (fatal) return fail('not_a_transcript', fatal, 'Glassbox reads Claude Code session transcripts; nothing was written.');
+    const session = parseBuffer(this.options.agents, buf, args.name, basename(args.name).replace(/\.jsonl$/i, ''));
+    const fatal = fatalMessage(session, this.agentNames());
+    if (fatal) return fail('not_a_transcript', fatal, `Glassbox reads session transcripts of ${this.agentNames()}; nothing was written.`);
     this.uploads.set(key, buf);
-    this.remember(key, { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), external: true, snapshots: new Map() });
-    return ok({ path: key, title: session.title ?? session.firstPrompt?.slice(0, 140) ?? args.name, sessionId: session.id, problems: session.problems });
+    this.remember(key, { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), external: true, upload: true, snapshots: new Map() });
+    return ok({ path: key, title: session.title ?? session.firstPrompt?.slice(0, 140) ?? args.name, sessionId: session.id, problems: session.problems.map(positionsOnly) });
+  }
+
+  /** "Claude Code and Codex CLI": the agents this host reads, for messages. */
+  private agentNames(): string {
+    const names = this.options.agents.agents.map((a) => a.format.label);
+    return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : (names[0] ?? '');
   }
 
   private remember(key: string, entry: Opened): void {
@@ -376,11 +425,11 @@ function notJsonlMessage(name: string): string {
   return `${basename(name)} is not a session transcript: Glassbox opens .jsonl files${ext ? `, and this is a ${ext} file` : ''}. Nothing was written.`;
 }
 
-function fatalMessage(session: Session): string | null {
+function fatalMessage(session: Session, agents: string): string | null {
   if (!isFatal(session.problems)) return null;
   const p = session.problems.find((q) => q.severity === 'error');
   const code = p?.code;
   if (code === 'file_empty') return `${basename(session.path)} is empty: there is no session in it. Nothing was written.`;
-  if (code === 'not_a_transcript') return `${basename(session.path)} is not a Claude Code transcript: no line holds a user, assistant or session record. Nothing was written.`;
+  if (code === 'not_a_transcript') return `${basename(session.path)} is not a transcript of ${agents}. Nothing was written.`;
   return p?.message ?? 'The file cannot be read.';
 }

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultEngine } from './engine-default';
 import { EngineHost } from './host';
 import { startUiServer, type UiServer } from './http-server';
-import { ScanCatalog } from './scan-catalog';
+import { defaultAgents } from '@glassbox/agents';
+import { IndexCatalog } from './index-catalog';
 import { seedConfigDir, type Seeded } from './test-seed';
 
 let seeded: Seeded | null = null;
@@ -33,7 +34,8 @@ async function start(watch = false): Promise<{ server: UiServer; seeded: Seeded 
     samplesDir: null,
     engine: defaultEngine(),
     watch,
-    catalog: ({ engine, repoRootFor }) => new ScanCatalog([s.projectsDir], engine, repoRootFor),
+    agents: defaultAgents(),
+    catalog: () => new IndexCatalog({ roots: [s.projectsDir], dataDir: s.dataDir, workers: 0 }),
   });
   await host.start();
   server = await startUiServer({ host, staticDir: web });
@@ -60,27 +62,23 @@ function call(port: number, path: string, options: { method?: string; headers?: 
 }
 
 describe('browser-mode server', () => {
-  it('prints a 127.0.0.1 URL with its token, and refuses every request without it', async () => {
+  it('prints a 127.0.0.1 URL with its token, and refuses every API request without it', async () => {
     const { server } = await start();
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
-    expect((await call(server.port, '/')).status).toBe(403);
     expect((await call(server.port, '/api/invoke/sessions:list', { method: 'POST', body: '{}' })).status).toBe(403);
     expect((await call(server.port, '/api/events')).status).toBe(403);
     const wrong = await call(server.port, '/api/invoke/sessions:list', { method: 'POST', body: '{}', headers: { 'x-glassbox-token': 'x'.repeat(server.token.length) } });
     expect(wrong.status).toBe(403);
   });
 
-  it('serves the page with a strict CSP and moves the token into a SameSite cookie', async () => {
+  it('serves the page with a strict CSP, sets no token cookie, and clears the one earlier builds set', async () => {
     const { server } = await start();
     const page = await call(server.port, `/?token=${server.token}`);
     expect(page.status).toBe(200);
     expect(String(page.headers['content-security-policy'])).toContain("script-src 'self'");
     const cookie = String(page.headers['set-cookie']);
-    expect(cookie).toContain('HttpOnly');
-    expect(cookie).toContain('SameSite=Strict');
-    const withCookie = await call(server.port, '/index.html', { headers: { cookie: cookie.split(';')[0] as string } });
-    expect(withCookie.status).toBe(200);
-    expect((await call(server.port, `/../../etc/passwd?token=${server.token}`)).status).toBe(404);
+    expect(cookie).toMatch(/^glassbox_token=; Max-Age=0;/);
+    expect(cookie).not.toContain(server.token);
   });
 
   it('checks Host and Origin (DNS rebinding, cross-site requests)', async () => {
@@ -109,7 +107,7 @@ describe('browser-mode server', () => {
     const { server, seeded } = await start(true);
     const path = seeded.sessions['01-superseded-reads'] as string;
     const frame = await new Promise<string>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: server.port, path: `/api/events?token=${server.token}` }, (res) => {
+      const req = request({ host: '127.0.0.1', port: server.port, path: '/api/events', headers: { 'x-glassbox-token': server.token } }, (res) => {
         let buf = '';
         res.on('data', (c: Buffer) => {
           buf += c.toString('utf8');

@@ -41,6 +41,8 @@ export interface AppState {
   groupBy: GroupBy;
   zoom: string[];
   withSpent: boolean;
+  /** The model of the next request the window is drawn for; null: the one the client would resume on. */
+  model: string | null;
   /** Draw the system prompt, tools and memory (reported minus transcript) in the treemap. */
   showUnattributed: boolean;
   // Inspector
@@ -59,6 +61,7 @@ export interface AppState {
   setGroupBy(g: GroupBy): void;
   setZoom(z: string[]): void;
   setWithSpent(v: boolean): void;
+  setModel(m: string | null): void;
   setShowUnattributed(v: boolean): void;
   selectSegment(id: string | null): Promise<void>;
   openFile(args: FileOpenArgs): Promise<void>;
@@ -94,6 +97,7 @@ export const useApp = create<AppState>()((set, get) => ({
   groupBy: 'class',
   zoom: [],
   withSpent: false,
+  model: null,
   showUnattributed: true,
   selectedSegmentId: null,
   detail: null,
@@ -120,17 +124,17 @@ export const useApp = create<AppState>()((set, get) => ({
 
   async openSession(path) {
     const seq = ++viewSeq;
-    set({ selectedPath: path, viewLoading: true, viewError: null, zoom: [], selectedSegmentId: null, detail: null, wizardOpen: false });
+    set({ selectedPath: path, viewLoading: true, viewError: null, zoom: [], selectedSegmentId: null, detail: null, wizardOpen: false, model: null });
     const r = await get().api.invoke('session:snapshot', { path, withSpent: get().withSpent });
     if (seq !== viewSeq) return;
     if (!r.ok) return set({ view: null, viewLoading: false, viewError: r.error });
     set({ view: r.value, viewLoading: false });
   },
   async reloadView() {
-    const { selectedPath, api, withSpent, selectedSegmentId } = get();
+    const { selectedPath, api, withSpent, selectedSegmentId, model } = get();
     if (!selectedPath) return;
     const seq = ++viewSeq;
-    const r = await api.invoke('session:snapshot', { path: selectedPath, withSpent });
+    const r = await api.invoke('session:snapshot', model ? { path: selectedPath, withSpent, model } : { path: selectedPath, withSpent });
     if (seq !== viewSeq) return;
     if (!r.ok) return set({ viewError: r.error });
     const stillThere = selectedSegmentId && r.value.snapshot.segments.some((s) => s.id === selectedSegmentId);
@@ -144,6 +148,10 @@ export const useApp = create<AppState>()((set, get) => ({
   },
   setWithSpent(v) {
     set({ withSpent: v });
+    void get().reloadView();
+  },
+  setModel(m) {
+    set({ model: m });
     void get().reloadView();
   },
 

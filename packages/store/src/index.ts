@@ -22,7 +22,10 @@
  * appended file is summarised from its saved byte offset with its saved checkpoint (summary.ts); a
  * file whose inode changed, that shrank, or whose bytes before the offset changed is read again from
  * the start; a deleted file's row is removed. The database (WAL, numbered migrations with checksums)
- * is a cache: a damaged one, or one from a newer schema, is moved aside and rebuilt.
+ * is a cache: a damaged one, or one from a newer schema, is moved aside and rebuilt. Several
+ * processes may index one database at once (immediate transactions, upserts, a busy timeout); a lock
+ * held past the wait, a full disk or a path that cannot be a database throws IndexUnavailable and
+ * changes nothing.
  *
  * Workers: summaries and analyses run in worker threads started from an esbuild bundle of
  * worker-entry.ts made at first use (no TypeScript loader in the workers). A bundled host (the
@@ -50,6 +53,9 @@ export type { SessionRow } from './rows';
 export { SORT_KEYS, ftsQuery, type ListQuery, type SortKey } from './list-query';
 export { defaultDataDir, defaultDbPath } from './paths';
 export { discoverFiles, describeOpenedFile, type DiscoveredFile, type AgentRoots } from './discover';
+export { IndexUnavailable, type UnavailableKind } from './db-errors';
+export { notRegularFile, fileKind } from './scan';
+export { planRefresh, type FileAction, type RefreshPlan } from './refresh-plan';
 export { messagePricer } from './cost';
 export { nodeAnalysisPorts, nodeRepoPort } from './repo-port';
 export { checkMappingFolder, readSavedMappings, type FolderCheck } from './repo-map';

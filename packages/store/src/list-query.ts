@@ -1,4 +1,5 @@
 import type { Db } from './db';
+import { Stage } from './stage';
 import type { FileRow, Statements } from './statements';
 import { toSessionRow, type SessionRow } from './rows';
 
@@ -53,7 +54,7 @@ export function runListQuery(db: Db, st: Statements, q: ListQuery): SessionRow[]
     db
       .prepare<[], SubAgg>(
         `SELECT parent_path, count(*) AS count, sum(cost_usd) AS cost, sum(unpriced_messages) AS unpriced,
-           sum(level < 2) AS incomplete
+           sum(level < ${Stage.summarised}) AS incomplete
          FROM files WHERE kind = 'subagent' AND parent_path IS NOT NULL GROUP BY parent_path`,
       )
       .all()

@@ -1,3 +1,4 @@
+import { Stage } from './stage';
 import type { FileRow } from './statements';
 
 /** One session (or subagent) file as the browser and the CLI see it. Exact figures; format at display. */
@@ -61,14 +62,14 @@ export interface SessionRow {
 
 export function toSessionRow(f: FileRow, sub?: { count: number; cost: number | null; unpriced: number }): SessionRow {
   const stage: SessionRow['stage'] =
-    f.level < 0
+    f.level === Stage.unreadable
       ? 'unreadable'
-      : f.level < 2
+      : f.level < Stage.summarised
         ? 'listed'
         : f.analyzed_offset !== null && f.analyzed_offset === f.parsed_offset
           ? 'analysed'
           : 'summarised';
-  const own = f.level >= 2 && f.unpriced_messages === 0 ? (f.cost_usd ?? 0) : null;
+  const own = f.level >= Stage.summarised && f.unpriced_messages === 0 ? (f.cost_usd ?? 0) : null;
   const total = own === null || (sub && (sub.unpriced > 0 || sub.cost === null)) ? null : own + (sub?.cost ?? 0);
   return {
     rowId: f.id,

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 
 const CHUNK = 1 << 20;
 
@@ -15,6 +15,26 @@ export function fingerprintOf(st: Stats): Fingerprint {
 
 export function sameFingerprint(a: Fingerprint, b: Fingerprint): boolean {
   return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
+/** What a path holds when it is not a regular file, in words ("a FIFO (named pipe)"). */
+export function fileKind(st: Stats): string {
+  if (st.isFile()) return 'a regular file';
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
+/**
+ * Why a path cannot be read as a transcript without blocking or reading forever (a FIFO waits for a
+ * writer, a device never ends), or null for a regular file. Only regular files are ever opened.
+ */
+export function notRegularFile(path: string): string | null {
+  const st = statSync(path);
+  return st.isFile() ? null : `${path} is ${fileKind(st)}, not a regular file: only transcript files are read`;
 }
 
 const ANCHOR_BYTES = 32;

@@ -1,105 +1,45 @@
 import { EventEmitter, on } from 'node:events';
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { defaultAgents } from '@glassbox/agents';
 import type { AgentRegistry, MessageUsage, SummaryState } from '@glassbox/core';
-import { openDatabase, isCorruptionError, moveAside, type Db } from './db';
 import { defaultDbPath } from './paths';
-import { discoverFiles, describeOpenedFile, type AgentRoots, type DiscoveredFile } from './discover';
-import { prepareStatements, SEARCH_ROWS_PER_FILE, type FileKey, type FileRow, type NewFileRow, type Statements } from './statements';
-import { fingerprintOf, sameFingerprint, type Fingerprint } from './scan';
+import { IndexDatabase, isDamage } from './index-database';
+import { lockWaitMs } from './db-errors';
+import { SEARCH_ROWS_PER_FILE, type FileKey, type FileRow, type Statements } from './statements';
+import { fingerprintOf, notRegularFile, sameFingerprint, type Fingerprint } from './scan';
+import { planRefresh, rowFingerprint, type PlannedFile, type SeenFile } from './refresh-plan';
+import { listedRow, rowAsFile, summarisedRow, unreadableRow, type IndexedFile } from './file-rows';
+import { discoverFiles, describeOpenedFile, type AgentRoots } from './discover';
 import { quickLook } from './quick';
 import { claimFile } from './claim';
+import { Stage } from './stage';
 import { JobPool } from './pool';
 import type { SummarizeResult } from './jobs';
 import type { AnalyzeResult } from './analyze-job';
 import { messagePricer } from './cost';
 import { foldMessages } from './totals';
 import { toSessionRow, type SessionRow } from './rows';
+import type { ChangeReason, OpenIndexOptions, Phase, Progress, RefreshOptions, RefreshReport, SessionChange } from './index-types';
+
+export type { ChangeReason, OpenIndexOptions, Phase, Progress, RefreshOptions, RefreshReport, SessionChange } from './index-types';
 import { runListQuery, type ListQuery } from './list-query';
 import { folderFor } from '@glassbox/analysis';
 
-export interface OpenIndexOptions {
-  /** The database file. Default: `<data dir>/index.db` (see paths.ts; `GLASSBOX_DATA_DIR` overrides). */
-  dbPath?: string;
-  /** Folder for `index.db` when dbPath is not given (the desktop app passes its userData folder). */
-  dataDir?: string;
-  env?: NodeJS.ProcessEnv;
-  home?: string;
-  /** The agents whose transcripts are indexed (from the composition root, `@glassbox/agents`). */
-  agents?: AgentRegistry;
-  /** The folders to index, for every agent. Default: each agent's own roots (e.g. CLAUDE_CONFIG_DIR, else ~/.config/claude and ~/.claude). */
-  roots?: string[];
-  /** Worker threads for summaries and analyses; 0 runs them inline. Default: one per core. */
-  workers?: number;
-  /** A better-sqlite3 binary built for another ABI (Electron). */
-  nativeBinding?: string;
-  /** Where worker threads start (bundlers move files: the desktop app passes its own entry). */
-  workerUrl?: URL;
-  /** Folder mappings for this run only (e.g. `glassbox ui --repo`), over the saved ones; not saved. */
-  repoMap?: Record<string, string>;
-}
-
-export type Phase = 'discover' | 'list' | 'summary' | 'analysis' | 'done';
-
-export interface Progress {
-  phase: Phase;
-  files: number;
-  filesTotal: number;
-  bytes: number;
-  bytesTotal: number;
-  elapsedMs: number;
-}
-
-export type ChangeReason = 'new' | 'appended' | 'rewritten' | 'deleted' | 'unreadable' | 'summarised' | 'analysed';
-
-/** What changed in the index, so a window can update one row. `row` is null for removals. */
-export interface SessionChange {
-  type: 'added' | 'updated' | 'removed';
-  reason: ChangeReason;
-  path: string;
-  sessionId: string;
-  kind: 'session' | 'subagent';
-  row: SessionRow | null;
-}
-
-export interface RefreshOptions {
-  onProgress?: (p: Progress) => void;
-  /** Forget everything and index from scratch. */
-  rebuild?: boolean;
-  /** Run the full analysis (reclaimable by class) after the summaries. Default true. */
-  analyze?: boolean;
-  /** Only these paths (the watcher's changed files); default: discover every root. */
-  paths?: string[];
-}
-
-export interface RefreshReport {
-  files: number;
-  unchanged: number;
-  added: number;
-  appended: number;
-  rewritten: number;
-  removed: number;
-  unreadable: number;
-  analysed: number;
-  bytesRead: number;
-  /** Every file opened for reading in this refresh (an unchanged file never is). */
-  opened: string[];
-  notices: string[];
-  /** When every row of the list existed with its list figures. */
-  listReadyMs: number;
-  summaryDoneMs: number;
-  elapsedMs: number;
-}
-
-interface Candidate {
-  file: Omit<DiscoveredFile, 'root'> & { root: string | null };
+/** A file found by discovery (or asked for by path), and how it got into the index. */
+interface Found {
+  file: IndexedFile;
   origin: 'discovered' | 'opened';
-  fp: Fingerprint;
-  /** The stored row's key columns; the full row is loaded only for files that need work. */
-  key: FileKey | undefined;
-  row?: FileRow;
+}
+
+type Planned = PlannedFile<Found>;
+type ProgressFn = (phase: Phase, files: number, filesTotal: number, bytes: number, bytesTotal: number) => void;
+
+/** A file to summarise: its row as loaded, and the offset its pass starts from. */
+interface SummaryWork {
+  planned: Planned;
+  row: FileRow;
 }
 
 interface IndexEvents {
@@ -108,21 +48,24 @@ interface IndexEvents {
   notice: [string];
 }
 
-/** The session index: see index.ts for the API in one page. */
+/**
+ * The session index: see index.ts for the API in one page. A refresh runs named stages — discover
+ * (the plan: refresh-plan.ts), remove, list, summary, analysis — and writes each batch in one
+ * IMMEDIATE transaction, re-checking the row it updates, so several processes (CLI runs, the app,
+ * a watcher) can index one database at once and end with the rows one of them alone would write.
+ */
 export class SessionIndex extends EventEmitter<IndexEvents> {
   readonly dbPath: string;
   readonly roots: string[];
   readonly agents: AgentRegistry;
   private readonly agentRoots: AgentRoots;
   /** Messages from opening the database (a damaged or newer one moved aside and rebuilt). */
-  readonly notices: string[] = [];
-  private db: Db;
-  private st: Statements;
+  readonly notices: string[];
+  private readonly store: IndexDatabase;
   private readonly pool: JobPool;
   private readonly pricers = new Map<string, (m: MessageUsage) => number | null>();
   private chain: Promise<unknown> = Promise.resolve();
   private poolNoticeGiven = false;
-  private readonly nativeBinding: string | undefined;
   private readonly runMappings: Record<string, string>;
 
   constructor(options: OpenIndexOptions = {}) {
@@ -138,13 +81,14 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     }
     this.agentRoots = byAgent;
     this.roots = [...new Set([...byAgent.values()].flat())];
-    this.nativeBinding = options.nativeBinding;
+    this.store = new IndexDatabase(this.dbPath, options.nativeBinding, (n) => this.emit('notice', n), lockWaitMs(env));
+    this.notices = this.store.notices;
     this.runMappings = { ...(options.repoMap ?? {}) };
-    const opened = this.open();
-    this.db = opened.db;
-    this.notices.push(...opened.notices);
-    this.st = prepareStatements(this.db);
     this.pool = new JobPool(options.workers, options.workerUrl);
+  }
+
+  private get st(): Statements {
+    return this.store.st;
   }
 
   /** Discovers every root and brings the index up to date; calls are queued, never run at once. */
@@ -157,20 +101,22 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
   /** Indexes one transcript from anywhere (a dropped file, a path on the command line) by its real path. */
   async indexFile(path: string, options: { analyze?: boolean } = {}): Promise<SessionRow> {
     const real = realpathSync(path);
+    const notRegular = notRegularFile(real);
+    if (notRegular) throw new Error(notRegular);
     await this.refresh({ paths: [real], analyze: options.analyze ?? true });
-    const row = this.st.fileByPath.get(real);
+    const row = this.store.read(() => this.st.fileByPath.get(real), undefined);
     if (!row) throw new Error(`${path} is not a regular file`);
     return this.rowOf(row);
   }
 
   /** Sessions (not subagent files) matching the query, newest activity first by default. */
   list(query: ListQuery = {}): SessionRow[] {
-    return this.guard(() => runListQuery(this.db, this.st, query), []);
+    return this.store.read(() => runListQuery(this.store.db, this.st, query), []);
   }
 
   /** Every file of a session id (or unambiguous prefix), or the file at a path: the session first, then its subagents. */
   get(idOrPath: string): SessionRow[] {
-    return this.guard(() => {
+    return this.store.read(() => {
       const byPath = this.st.fileByPath.get(idOrPath);
       if (byPath) return [this.rowOf(byPath)];
       let rows = this.st.filesBySession.all(idOrPath);
@@ -181,7 +127,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
 
   /** Saved folder mappings (recorded cwd → folder on this machine), with this run's over them. */
   mappings(): Record<string, string> {
-    const saved = this.guard(() => Object.fromEntries(this.st.mappings.all().map((r) => [r.cwd, r.folder])), {} as Record<string, string>);
+    const saved = this.store.read(() => Object.fromEntries(this.st.mappings.all().map((r) => [r.cwd, r.folder])), {} as Record<string, string>);
     return { ...saved, ...this.runMappings };
   }
 
@@ -190,11 +136,11 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
    * analyses of the sessions under that cwd stale; the next refresh re-analyses them there.
    */
   saveMapping(cwd: string, folder: string | null): void {
-    this.db.transaction(() => {
+    this.store.write(() => {
       if (folder === null) this.st.deleteMapping.run(cwd);
       else this.st.saveMapping.run(cwd, folder, new Date().toISOString());
       this.st.invalidateAnalysesUnder.run({ cwd });
-    })();
+    });
     if (folder === null) delete this.runMappings[cwd];
     else if (this.runMappings[cwd] !== undefined) this.runMappings[cwd] = folder;
   }
@@ -203,36 +149,6 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
   repoRootFor(cwd: string | null): string | null {
     const mapped = folderFor(cwd, this.mappings());
     return mapped === cwd ? null : mapped;
-  }
-
-  private open(): ReturnType<typeof openDatabase> {
-    return openDatabase(this.dbPath, {
-      ...(this.nativeBinding ? { nativeBinding: this.nativeBinding } : {}),
-      probe: (db) => void prepareStatements(db),
-    });
-  }
-
-  /** Runs a read; if the database turns out damaged, it is replaced by an empty one (the next refresh fills it). */
-  private guard<T>(read: () => T, empty: T): T {
-    try {
-      return read();
-    } catch (error) {
-      if (!isCorruptionError(error)) throw error;
-      this.replaceDamaged(error);
-      return empty;
-    }
-  }
-
-  private replaceDamaged(error: unknown): string {
-    this.db.close();
-    const aside = moveAside(this.dbPath, 'corrupt');
-    const opened = this.open();
-    this.db = opened.db;
-    this.st = prepareStatements(this.db);
-    const notice = `The index was damaged (${(error as Error).message}): moved it to ${aside} and rebuilt it`;
-    this.notices.push(notice, ...opened.notices);
-    this.emit('notice', notice);
-    return notice;
   }
 
   /** The same changes as the 'change' event, as an async iterator: `for await (const c of index.changes({ signal }))`. */
@@ -247,7 +163,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
   async close(): Promise<void> {
     await this.chain;
     await this.pool.close();
-    this.db.close();
+    this.store.close();
   }
 
   /** Each agent's messages are priced with its own table. */
@@ -263,7 +179,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
   private rowOf(f: FileRow): SessionRow {
     if (f.kind !== 'session') return toSessionRow(f);
     const subs = this.st.subagentsOf.all(f.path);
-    const cost = subs.reduce<number | null>((n, s) => (n === null || s.level < 2 ? null : n + (s.cost_usd ?? 0)), 0);
+    const cost = subs.reduce<number | null>((n, s) => (n === null || s.level < Stage.summarised ? null : n + (s.cost_usd ?? 0)), 0);
     return toSessionRow(f, { count: subs.length, cost, unpriced: subs.reduce((n, s) => n + s.unpriced_messages, 0) });
   }
 
@@ -271,9 +187,9 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     try {
       return await this.doRefresh(options);
     } catch (error) {
-      if (!isCorruptionError(error)) throw error;
+      if (!isDamage(error)) throw error;
       // The database broke under us: it is a cache, so move it aside and index again from scratch.
-      const notice = this.replaceDamaged(error);
+      const notice = this.store.replaceDamaged(error);
       const { paths: _only, ...everything } = options;
       const report = await this.doRefresh(everything);
       report.notices.unshift(notice);
@@ -288,115 +204,39 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
       bytesRead: 0, opened: [], notices: [...this.notices], listReadyMs: 0, summaryDoneMs: 0, elapsedMs: 0,
     };
     this.notices.length = 0;
-    const progress = (phase: Phase, files: number, filesTotal: number, bytes: number, bytesTotal: number) => {
+    const progress: ProgressFn = (phase, files, filesTotal, bytes, bytesTotal) => {
       const p: Progress = { phase, files, filesTotal, bytes, bytesTotal, elapsedMs: performance.now() - t0 };
       options.onProgress?.(p);
       this.emit('progress', p);
     };
-    if (options.rebuild) this.st.clearAll.run();
+    if (options.rebuild) this.store.write(() => this.st.clearAll.run());
     progress('discover', 0, 0, 0, 0);
 
-    const { candidates, gone } = this.collect(options.paths);
-    report.files = candidates.length;
+    const plan = this.discoverStage(options.paths);
+    report.files = plan.files.length;
+    this.removeStage(plan.gone, report);
 
-    // Removed files first, so the list never shows a row for a file that is not there.
-    if (gone.length > 0) {
-      this.db.transaction(() => {
-        for (const row of gone) this.deleteRow(row);
-      })();
-      for (const row of gone) {
-        report.removed++;
-        this.emitChange('removed', 'deleted', row, null);
-      }
-    }
-
-    // Classify by fingerprint: an unchanged file is not opened at all.
-    const work: { c: Candidate; mode: 'new' | 'resume' | 'restart' }[] = [];
-    for (const c of candidates) {
-      const key = c.key;
-      let mode: 'new' | 'resume' | 'restart';
-      if (!key || key.level < 0) mode = 'new';
-      else if (key.level >= 2 && sameFingerprint(c.fp, rowFingerprint(key))) {
-        report.unchanged++;
-        continue;
-      } else if (key.dev !== c.fp.dev || key.ino !== c.fp.ino || c.fp.size < key.size || key.level < 2) mode = 'restart';
-      else mode = 'resume';
-      if (key && mode !== 'new') {
-        const full = this.st.fileById.get(key.id);
-        if (full) c.row = full;
-      }
-      work.push({ c, mode });
-    }
-
-    // List figures for new files from their first and last records, before any full pass.
-    const fresh = work.filter((w) => w.mode === 'new');
-    const bytesTotal = work.reduce((n, w) => n + w.c.fp.size - (w.mode === 'resume' ? (w.c.row?.parsed_offset ?? 0) : 0), 0);
-    progress('list', 0, fresh.length, 0, 0);
-    this.db.transaction(() => {
-      for (const w of fresh) {
-        const row = this.quickRow(w.c, report);
-        w.c.row = row;
-      }
-    })();
-    for (const w of fresh) if (w.c.row) this.emitChange(w.c.key ? 'updated' : 'added', w.c.row.level < 0 ? 'unreadable' : 'new', w.c.row, w.c.row);
-    report.listReadyMs = performance.now() - t0;
-    progress('list', fresh.length, fresh.length, 0, 0);
-
-    // Full summaries (biggest first, for balance over the workers), stored in small batches as they
-    // arrive: one transaction per batch, so rows fill in progressively without a commit per file.
-    let done = 0;
-    let bytesDone = 0;
-    const toSummarize = work.filter((w) => w.c.row && w.c.row.level >= 0).sort((a, b) => b.c.fp.size - a.c.fp.size);
-    const batch: { mode: (typeof work)[number]['mode']; row: FileRow; result: SummarizeResult }[] = [];
-    let timer: NodeJS.Timeout | null = null;
-    const flush = () => {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      if (batch.length === 0) return;
-      const items = batch.splice(0);
-      const updated = this.db.transaction(() => items.map((i) => this.applySummary(i.row, i.result)))();
-      items.forEach(({ mode, row, result }, k) => {
-        report.opened.push(row.path);
-        const reason: ChangeReason = mode === 'new' ? 'summarised' : result.ok && !result.fromStart ? 'appended' : 'rewritten';
-        if (!result.ok) report.unreadable++;
-        else if (mode === 'new') report.added++;
-        else if (reason === 'appended') report.appended++;
-        else report.rewritten++;
-        if (result.ok) report.bytesRead += result.bytesRead;
-        const now = updated[k] as FileRow;
-        // A new file's row was added by the list stage: its summary is an update of that row.
-        this.emitChange('updated', result.ok ? reason : 'unreadable', now, now);
-        done++;
-        bytesDone += result.ok ? result.bytesRead : 0;
-      });
-      progress('summary', done, toSummarize.length, bytesDone, bytesTotal);
-    };
-    progress('summary', 0, toSummarize.length, 0, bytesTotal);
-    await Promise.all(
-      toSummarize.map(async (w) => {
-        const row = w.c.row as FileRow;
-        // Rows are loaded without their checkpoint; only a file to resume needs it.
-        const saved = w.mode === 'resume' ? (row.state ?? this.st.stateOf.get(row.id)?.state ?? null) : null;
-        const resume = saved !== null;
-        const result = await this.pool.run({
-          type: 'summarize',
-          agent: row.agent,
-          path: row.path,
-          subagentFile: row.kind === 'subagent',
-          fromOffset: resume ? row.parsed_offset : 0,
-          fromLine: resume ? row.parsed_lines : 0,
-          state: saved !== null ? (JSON.parse(saved) as SummaryState) : null,
-        });
-        batch.push({ mode: w.mode, row, result });
-        if (batch.length >= 64) flush();
-        else timer ??= setTimeout(flush, 50);
-      }),
+    const work = plan.files.filter((f) => f.action !== 'unchanged');
+    report.unchanged += plan.files.length - work.length;
+    const fresh = work.filter((f) => f.action === 'new');
+    // Files read before: their rows as stored now (a row another writer replaced since is left to it).
+    const earlier = this.store.read(
+      () =>
+        work
+          .filter((f) => f.action !== 'new' && f.stored)
+          .map((f) => ({ planned: f, row: this.st.fileById.get((f.stored as FileKey).id) }))
+          .filter((w): w is SummaryWork => !!w.row && w.row.path === w.planned.path),
+      [],
     );
-    flush();
-    report.unreadable += fresh.filter((w) => w.c.row && w.c.row.level < 0).length;
+    const bytesTotal =
+      fresh.reduce((n, f) => n + f.fp.size, 0) + earlier.reduce((n, w) => n + w.planned.fp.size - (w.planned.action === 'appended' ? w.row.parsed_offset : 0), 0);
+
+    const listed = this.listStage(fresh, report, progress);
+    report.listReadyMs = performance.now() - t0;
+    const bytesDone = await this.summaryStage([...listed, ...earlier], report, progress, bytesTotal);
     report.summaryDoneMs = performance.now() - t0;
 
-    if (options.analyze !== false) await this.analyzePending(options.paths, report, progress);
+    if (options.analyze !== false) await this.analysisStage(options.paths, report, progress);
     if (this.pool.failure && !this.poolNoticeGiven) {
       this.poolNoticeGiven = true;
       report.notices.push(`worker threads could not run (${this.pool.failure.message}); indexing went on in the main thread`);
@@ -406,17 +246,211 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     return report;
   }
 
-  /** Sessions whose analysis is older than their summary, re-analysed in the pool. */
-  private async analyzePending(
-    paths: string[] | undefined,
-    report: RefreshReport,
-    progress: (phase: Phase, files: number, filesTotal: number, bytes: number, bytesTotal: number) => void,
-  ): Promise<void> {
-    const only = paths ? new Set(paths.flatMap((p) => [p, this.st.fileByPath.get(p)?.parent_path ?? p])) : null;
-    const candidates = only ? [...only].map((p) => this.st.fileByPath.get(p)).filter((r): r is FileRow => !!r) : this.st.staleAnalyses.all();
-    const pending = candidates
-      .filter((f) => f.kind === 'session' && f.level >= 2 && f.analyzed_offset !== f.parsed_offset)
-      .sort((a, b) => b.size - a.size);
+  /**
+   * Discover: every file under the roots (or the asked paths) with its fingerprint, and what to do with
+   * each (refresh-plan.ts). An unchanged file is never opened.
+   */
+  private discoverStage(paths: string[] | undefined) {
+    // The watcher's small refreshes look up their own rows only: the table may hold thousands.
+    const stored: FileKey[] = this.store.read(
+      () => (paths ? paths.map((p) => this.st.fileByPath.get(p)).filter((r): r is FileRow => !!r) : this.st.fileKeys.all()),
+      [],
+    );
+    const byPath = new Map(stored.map((r) => [r.path, r]));
+    const seen: SeenFile<Found>[] = [];
+    const consider = (found: Found) => {
+      const fp = fingerprintIfFile(found.file.path);
+      if (fp) seen.push({ path: found.file.path, file: found, fp });
+    };
+    if (paths) {
+      for (const path of paths) {
+        const row = byPath.get(path);
+        if (row) consider({ file: rowAsFile(row), origin: row.origin });
+        else {
+          const underRoot = this.roots.find((r) => path.startsWith(r + '/'));
+          consider({ file: { ...describeOpenedFile(this.agents, path), root: underRoot ?? null }, origin: underRoot ? 'discovered' : 'opened' });
+        }
+      }
+    } else {
+      const discovered = discoverFiles(this.agents, this.agentRoots);
+      for (const d of discovered) consider({ file: d, origin: 'discovered' });
+      const found = new Set(discovered.map((d) => d.path));
+      // Files opened from elsewhere stay indexed while they exist.
+      for (const row of stored) if (row.origin === 'opened' && !found.has(row.path)) consider({ file: rowAsFile(row), origin: 'opened' });
+    }
+    return planRefresh(seen, stored);
+  }
+
+  /** Remove: rows whose file is gone, first, so the list never shows a row for a file that is not there. */
+  private removeStage(gone: FileKey[], report: RefreshReport): void {
+    if (gone.length === 0) return;
+    this.store.write(() => {
+      for (const row of gone) {
+        this.clearContent(row.id);
+        this.st.deleteFile.run(row.id);
+      }
+    });
+    for (const row of gone) {
+      report.removed++;
+      this.emitChange('removed', 'deleted', row, null);
+    }
+  }
+
+  /**
+   * List: new files get a row from their first and last records (list figures before any full pass).
+   * The files are read first, then every row is written in one short transaction; a file another
+   * writer has summarised meanwhile, as it is now, is left alone.
+   */
+  private listStage(fresh: Planned[], report: RefreshReport, progress: ProgressFn): SummaryWork[] {
+    progress('list', 0, fresh.length, 0, 0);
+    const looked = fresh.map((f) => {
+      // A file in another agent's roots goes to the adapter that recognises it, with a notice; one
+      // no adapter reads is listed as unreadable with the reason (claim.ts).
+      const claim = claimFile(this.agents, f.file.file);
+      if (claim.status === 'moved') {
+        f.file.file = claim.file;
+        report.notices.push(claim.notice);
+      } else if (claim.status === 'foreign') return { f, fp: f.fp, state: null, note: claim.note };
+      try {
+        const q = quickLook(f.path, f.file.file.kind === 'subagent', this.agents.byId(f.file.file.agent).format);
+        report.bytesRead += q.bytesRead;
+        report.opened.push(f.path);
+        return { f, fp: q.fingerprint, state: q.state as SummaryState | null, note: null as string | null };
+      } catch (error) {
+        const e = error as NodeJS.ErrnoException;
+        return { f, fp: f.fp, state: null, note: `cannot be read (${e.code ?? e.message})` };
+      }
+    });
+    const written = this.store.write(() =>
+      looked.map(({ f, fp, state, note }) => {
+        const now = this.st.fileByPath.get(f.path);
+        if (now && now.level >= Stage.summarised && sameFingerprint(rowFingerprint(now), fp)) return null;
+        const base = listedRow(f.file.file, f.file.origin, fp, state, note);
+        const id = this.st.upsertFile.run(base);
+        this.clearContent(id);
+        return { planned: f, row: { ...base, id }, existed: !!now };
+      }),
+    );
+    const out: SummaryWork[] = [];
+    for (const w of written) {
+      if (!w) {
+        report.unchanged++;
+        continue;
+      }
+      if (w.row.level === Stage.unreadable) report.unreadable++;
+      else out.push(w);
+      this.emitChange(w.existed ? 'updated' : 'added', w.row.level === Stage.unreadable ? 'unreadable' : 'new', w.row, w.row);
+    }
+    progress('list', fresh.length, fresh.length, 0, 0);
+    return out;
+  }
+
+  /**
+   * Summary: every line of each file to work on (biggest first, for balance over the workers), from
+   * its checkpoint when it was appended to. Results are stored in small batches as they arrive, one
+   * transaction per batch, so rows fill in progressively without a commit per file.
+   */
+  private async summaryStage(work: SummaryWork[], report: RefreshReport, progress: ProgressFn, bytesTotal: number): Promise<number> {
+    let done = 0;
+    let bytesDone = 0;
+    const todo = work.sort((a, b) => b.planned.fp.size - a.planned.fp.size);
+    const batch: { w: SummaryWork; fromOffset: number; result: SummarizeResult }[] = [];
+    let timer: NodeJS.Timeout | null = null;
+    const flush = () => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      if (batch.length === 0) return;
+      const items = batch.splice(0);
+      const applied = this.store.write(() => items.map((i) => this.applySummary(i.w.row, i.fromOffset, i.result)));
+      items.forEach(({ w, result }, k) => {
+        done++;
+        const now = applied[k];
+        report.opened.push(w.row.path);
+        if (result.ok) {
+          report.bytesRead += result.bytesRead;
+          bytesDone += result.bytesRead;
+        }
+        // Another writer stored this pass (or a newer one) first: nothing of ours to add.
+        if (!now) return void report.unchanged++;
+        const action = w.planned.action;
+        const reason: ChangeReason = action === 'new' ? 'summarised' : result.ok && !result.fromStart ? 'appended' : 'rewritten';
+        if (!result.ok) report.unreadable++;
+        else if (action === 'new') report.added++;
+        else if (reason === 'appended') report.appended++;
+        else report.rewritten++;
+        // A new file's row was added by the list stage: its summary is an update of that row.
+        this.emitChange('updated', result.ok ? reason : 'unreadable', now, now);
+      });
+      progress('summary', done, todo.length, bytesDone, bytesTotal);
+    };
+    progress('summary', 0, todo.length, 0, bytesTotal);
+    await Promise.all(
+      todo.map(async (w) => {
+        const row = w.row;
+        // Rows are loaded without their checkpoint; only a file to resume needs it.
+        const saved = w.planned.action === 'appended' ? (row.state ?? this.st.stateOf.get(row.id)?.state ?? null) : null;
+        const fromOffset = saved !== null ? row.parsed_offset : 0;
+        const result = await this.pool.run({
+          type: 'summarize',
+          agent: row.agent,
+          path: row.path,
+          subagentFile: row.kind === 'subagent',
+          fromOffset,
+          fromLine: saved !== null ? row.parsed_lines : 0,
+          state: saved !== null ? (JSON.parse(saved) as SummaryState) : null,
+        });
+        batch.push({ w, fromOffset, result });
+        if (batch.length >= 64) flush();
+        else timer ??= setTimeout(flush, 50);
+      }),
+    );
+    flush();
+    return bytesDone;
+  }
+
+  /**
+   * Stores one summary pass (inside the batch's transaction): the checkpoint with the pass's messages
+   * folded into its totals, and the search text. A pass that resumed from a checkpoint applies only
+   * on top of that same checkpoint; null when the row is gone or another writer moved it on.
+   */
+  private applySummary(row: FileRow, fromOffset: number, result: SummarizeResult): FileRow | null {
+    const now = this.st.fileByPath.get(row.path);
+    if (!now) return null;
+    if (!result.ok) {
+      const failed = unreadableRow(now, result.code ?? result.message);
+      this.st.updateFile.run(failed);
+      return failed;
+    }
+    if (!result.fromStart && (now.level !== Stage.summarised || now.parsed_offset !== fromOffset)) return null;
+    const s = result.state;
+    let seq = now.search_seq;
+    if (result.fromStart) {
+      if (now.level >= Stage.summarised || now.search_seq > 0) this.clearContent(now.id);
+      seq = 0;
+    }
+    foldMessages(s, result.messages, this.pricerFor(now.agent));
+    if (result.searchText.length > 0 && seq < SEARCH_ROWS_PER_FILE - 1) {
+      this.st.insertSearch.run(now.id * SEARCH_ROWS_PER_FILE + seq, result.searchText);
+      seq++;
+    }
+    const next = summarisedRow(now, s, result, seq);
+    this.st.updateFile.run(next);
+    if (next.kind === 'subagent' && next.parent_path) this.st.invalidateAnalysis.run(next.parent_path);
+    return next;
+  }
+
+  /**
+   * Analysis: sessions whose analysis is older than their summary, re-analysed in the pool. A result
+   * lands only while the row still has the summary it was made from; a failed analysis leaves no
+   * figures behind (the row says why).
+   */
+  private async analysisStage(paths: string[] | undefined, report: RefreshReport, progress: ProgressFn): Promise<void> {
+    const pending = this.store.read(() => {
+      const only = paths ? new Set(paths.flatMap((p) => [p, this.st.fileByPath.get(p)?.parent_path ?? p])) : null;
+      const candidates = only ? [...only].map((p) => this.st.fileByPath.get(p)).filter((r): r is FileRow => !!r) : this.st.staleAnalyses.all();
+      return candidates.filter((f) => f.kind === 'session' && f.level >= Stage.summarised && f.analyzed_offset !== f.parsed_offset);
+    }, []);
+    pending.sort((a, b) => b.size - a.size);
     const bytesTotal = pending.reduce((n, f) => n + f.size, 0);
     let done = 0;
     let bytes = 0;
@@ -424,22 +458,20 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     await Promise.all(
       pending.map(async (f) => {
         const result: AnalyzeResult = await this.pool.run({ type: 'analyze', agent: f.agent, path: f.path, repoRoot: this.repoRootFor(f.cwd) });
-        const now = this.st.fileById.get(f.id);
+        const columns = {
+          id: f.id,
+          analyzed_offset: f.parsed_offset,
+          estimated_tokens: result.ok ? result.estimatedTokens : null,
+          reclaimable_tokens: result.ok ? result.reclaimableTokens : null,
+          reclaimable_json: result.ok ? JSON.stringify(result.byClass) : null,
+          window_tokens: result.ok ? result.windowTokens : null,
+          analysis_repo: result.ok ? result.repoRoot : null,
+          analysis_error: result.ok ? null : result.message,
+        };
+        const now = this.store.write(() => (this.st.updateAnalysis.run(columns).changes > 0 ? this.st.fileById.get(f.id) : undefined));
         if (now) {
-          const next: FileRow = { ...now, analyzed_offset: f.parsed_offset };
-          if (result.ok) {
-            next.estimated_tokens = result.estimatedTokens;
-            next.reclaimable_tokens = result.reclaimableTokens;
-            next.window_tokens = result.windowTokens;
-            next.analysis_repo = result.repoRoot;
-            next.reclaimable_json = JSON.stringify(result.byClass);
-            next.analysis_error = null;
-          } else {
-            next.analysis_error = result.message;
-          }
-          this.st.updateFile.run(next);
           report.analysed++;
-          this.emitChange('updated', 'analysed', next, next);
+          this.emitChange('updated', 'analysed', now, now);
         }
         done++;
         bytes += f.size;
@@ -448,210 +480,8 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     );
   }
 
-  /** The files to consider (every root, or the given paths) with their fingerprints, and rows whose file is gone. */
-  private collect(paths: string[] | undefined): { candidates: Candidate[]; gone: FileKey[] } {
-    // The watcher's small refreshes look up their own rows only: the table may hold thousands.
-    const rows = new Map<string, FileKey>(
-      (paths ? paths.map((p) => this.st.fileByPath.get(p)).filter((r): r is FileRow => !!r) : this.st.fileKeys.all()).map((r) => [r.path, r]),
-    );
-    const candidates: Candidate[] = [];
-    const seenInodes = new Set<string>();
-    const seenPaths = new Set<string>();
-    const consider = (file: Candidate['file'], origin: Candidate['origin']) => {
-      let fp: Fingerprint;
-      try {
-        const st = statSync(file.path, { throwIfNoEntry: false });
-        if (!st?.isFile()) return;
-        fp = fingerprintOf(st);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' || code === 'ENOTDIR') return;
-        // A path that cannot even be stat'ed (a link loop, no permission): record it as unreadable.
-        fp = { dev: 0, ino: 0, size: 0, mtimeMs: 0 };
-      }
-      // The same file reached twice (a root that links to another): index it once.
-      const inode = `${fp.dev}:${fp.ino}`;
-      if (fp.ino !== 0 && seenInodes.has(inode)) return;
-      seenInodes.add(inode);
-      seenPaths.add(file.path);
-      candidates.push({ file, origin, fp, key: rows.get(file.path) });
-    };
-
-    if (paths) {
-      for (const path of paths) {
-        const row = rows.get(path);
-        if (row) consider(rowAsFile(row), row.origin);
-        else {
-          const underRoot = this.roots.find((r) => path.startsWith(r + '/'));
-          const d = describeOpenedFile(this.agents, path);
-          consider({ ...d, root: underRoot ?? null }, underRoot ? 'discovered' : 'opened');
-        }
-      }
-      const gone = paths.map((p) => rows.get(p)).filter((r): r is FileKey => !!r && !seenPaths.has(r.path));
-      return { candidates, gone };
-    }
-    const discovered = discoverFiles(this.agents, this.agentRoots);
-    for (const d of discovered) consider(d, 'discovered');
-    for (const row of rows.values()) if (row.origin === 'opened' && !seenPaths.has(row.path)) consider(rowAsFile(row), 'opened');
-    const gone = [...rows.values()].filter((r) => !seenPaths.has(r.path));
-    return { candidates, gone };
-  }
-
-  /** Inserts or resets a row from a quick look at the file's first and last records. */
-  private quickRow(c: Candidate, report: RefreshReport): FileRow {
-    let state: SummaryState | null = null;
-    let note: string | null = null;
-    const claim = claimFile(this.agents, c.file);
-    if (claim.status === 'moved') {
-      c.file = claim.file;
-      report.notices.push(claim.notice);
-    }
-    if (claim.status === 'foreign') note = claim.note;
-    else {
-      try {
-        const q = quickLook(c.file.path, c.file.kind === 'subagent', this.agents.byId(c.file.agent).format);
-        state = q.state;
-        c.fp = q.fingerprint;
-        report.bytesRead += q.bytesRead;
-        report.opened.push(c.file.path);
-      } catch (error) {
-        const e = error as NodeJS.ErrnoException;
-        note = `cannot be read (${e.code ?? e.message})`;
-      }
-    }
-    const sessionId = state?.sessionId ?? c.file.sessionId ?? '';
-    let parentPath = c.file.parentPath;
-    if (c.file.kind === 'subagent' && !parentPath && sessionId) parentPath = join(dirname(c.file.path), `${sessionId}.jsonl`);
-    const base: NewFileRow = {
-      agent: c.file.agent,
-      path: c.file.path,
-      root: c.file.root,
-      origin: c.origin,
-      kind: c.file.kind,
-      parent_path: parentPath,
-      agent_id: c.file.agentId ?? state?.agentId ?? null,
-      session_id: sessionId || c.file.sessionId,
-      project: c.file.project,
-      cwd: state?.cwd ?? null,
-      git_branch: state?.gitBranch ?? null,
-      version: state?.version ?? null,
-      title: state?.title ?? null,
-      first_prompt: state?.firstPrompt ?? null,
-      first_ts: state?.firstTs ?? null,
-      last_ts: state?.lastTs ?? null,
-      ...fpColumns(c.fp),
-      level: state ? 1 : -1,
-      parsed_offset: 0,
-      parsed_lines: 0,
-      state: null,
-      search_seq: 0,
-      turns: 0,
-      records: 0,
-      context_tokens: state?.contextTokens ?? null,
-      last_model: state?.lastModel ?? null,
-      input_tokens: 0,
-      output_tokens: 0,
-      cache_creation_tokens: 0,
-      cache_read_tokens: 0,
-      api_messages: 0,
-      cost_usd: null,
-      unpriced_messages: 0,
-      problems: note ? 1 : 0,
-      problem_note: note,
-      analyzed_offset: null,
-      estimated_tokens: null,
-      reclaimable_tokens: null,
-      reclaimable_json: null,
-      analysis_error: null,
-      indexed_at: new Date().toISOString(),
-      window_tokens: null,
-      analysis_repo: null,
-    };
-    if (c.key) {
-      this.clearContent(c.key.id);
-      const row: FileRow = { ...base, id: c.key.id };
-      this.st.updateFile.run(row);
-      return row;
-    }
-    const id = this.st.insertFile.run(base);
-    return { ...base, id };
-  }
-
-  /** Stores one summary pass: the checkpoint (with the pass's messages folded into its totals) and the search text. */
-  private applySummary(row: FileRow, result: SummarizeResult): FileRow {
-    const now = this.st.fileById.get(row.id) ?? row;
-    if (!result.ok) {
-      const failed: FileRow = {
-        ...now,
-        level: -1,
-        problems: 1,
-        problem_note: `cannot be read (${result.code ?? result.message})`,
-        indexed_at: new Date().toISOString(),
-      };
-      this.st.updateFile.run(failed);
-      return failed;
-    }
-    return this.db.transaction((): FileRow => {
-      const s = result.state;
-      let seq = now.search_seq;
-      if (result.fromStart) {
-        if (now.level >= 2 || now.search_seq > 0) this.clearContent(now.id);
-        seq = 0;
-      }
-      foldMessages(s, result.messages, this.pricerFor(now.agent));
-      if (result.searchText.length > 0 && seq < SEARCH_ROWS_PER_FILE - 1) {
-        this.st.insertSearch.run(now.id * SEARCH_ROWS_PER_FILE + seq, result.searchText);
-        seq++;
-      }
-      const totals = s.totals;
-      const next: FileRow = {
-        ...now,
-        ...fpColumns(result.fingerprint),
-        session_id: s.sessionId ?? now.session_id,
-        agent_id: now.agent_id ?? s.agentId,
-        cwd: s.cwd,
-        git_branch: s.gitBranch,
-        version: s.version,
-        title: s.title,
-        first_prompt: s.firstPrompt,
-        first_ts: s.firstTs,
-        last_ts: s.lastTs,
-        level: 2,
-        parsed_offset: result.endOffset,
-        parsed_lines: result.endLine,
-        state: JSON.stringify(s),
-        search_seq: seq,
-        turns: s.turns,
-        records: s.records,
-        context_tokens: s.contextTokens,
-        last_model: s.lastModel,
-        input_tokens: totals.input,
-        output_tokens: totals.output,
-        cache_creation_tokens: totals.cacheCreation,
-        cache_read_tokens: totals.cacheRead,
-        api_messages: totals.apiMessages,
-        cost_usd: totals.apiMessages > 0 && totals.unpriced === totals.apiMessages ? null : totals.cost,
-        unpriced_messages: totals.unpriced,
-        problems: s.invalidLines,
-        problem_note: s.invalidLines > 0 ? `${s.invalidLines} invalid line(s), first at line ${s.firstInvalidLine}` : null,
-        indexed_at: new Date().toISOString(),
-      };
-      if (result.fromStart) {
-        next.analyzed_offset = null;
-      }
-      this.st.updateFile.run(next);
-      if (next.kind === 'subagent' && next.parent_path) this.st.invalidateAnalysis.run(next.parent_path);
-      return next;
-    })();
-  }
-
   private clearContent(id: number): void {
     this.st.deleteSearch.run(id * SEARCH_ROWS_PER_FILE, (id + 1) * SEARCH_ROWS_PER_FILE);
-  }
-
-  private deleteRow(row: FileKey): void {
-    this.clearContent(row.id);
-    this.st.deleteFile.run(row.id);
   }
 
   private emitChange(type: SessionChange['type'], reason: ChangeReason, was: FileKey, now: FileRow | null): void {
@@ -667,23 +497,18 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
   }
 }
 
-function rowFingerprint(r: FileKey): Fingerprint {
-  return { dev: r.dev, ino: r.ino, size: r.size, mtimeMs: r.mtime_ms };
-}
-
-function fpColumns(fp: Fingerprint): Pick<FileRow, 'dev' | 'ino' | 'size' | 'mtime_ms'> {
-  return { dev: fp.dev, ino: fp.ino, size: fp.size, mtime_ms: fp.mtimeMs };
-}
-
-function rowAsFile(row: FileKey): Candidate['file'] {
-  return {
-    agent: row.agent,
-    path: row.path,
-    root: row.root,
-    project: row.project,
-    kind: row.kind,
-    parentPath: row.parent_path,
-    agentId: row.agent_id,
-    sessionId: row.session_id,
-  };
+/**
+ * A regular file's fingerprint; null when there is no regular file at the path (gone, a folder, a
+ * FIFO). A path that cannot even be stat'ed (a link loop, no permission) gets zeros: it is recorded
+ * as unreadable with its reason.
+ */
+function fingerprintIfFile(path: string): Fingerprint | null {
+  try {
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st?.isFile() ? fingerprintOf(st) : null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    return { dev: 0, ino: 0, size: 0, mtimeMs: 0 };
+  }
 }

@@ -1,4 +1,5 @@
 import type { Db } from './db';
+import { Stage, type StageLevel } from './stage';
 
 /** A row of the `files` table, as stored. */
 export interface FileRow {
@@ -24,8 +25,8 @@ export interface FileRow {
   ino: number;
   size: number;
   mtime_ms: number;
-  /** -1 unreadable, 0 fingerprint only, 1 head and tail read (list figures), 2 fully summarised. */
-  level: number;
+  /** How far the row is filled in: see stage.ts. */
+  level: StageLevel;
   parsed_offset: number;
   parsed_lines: number;
   state: string | null;
@@ -77,10 +78,28 @@ const FILE_COLUMNS: (keyof NewFileRow)[] = [
   'analysis_error', 'indexed_at', 'window_tokens', 'analysis_repo',
 ];
 
-/** Every statement the index runs, prepared once and typed here. */
+/** The analysis columns, written on their own (a summary of the same row may be landing meanwhile). */
+export interface AnalysisColumns {
+  id: number;
+  /** The summary offset the analysis read up to: the update applies only while the row still has it. */
+  analyzed_offset: number;
+  estimated_tokens: number | null;
+  reclaimable_tokens: number | null;
+  reclaimable_json: string | null;
+  window_tokens: number | null;
+  analysis_repo: string | null;
+  analysis_error: string | null;
+}
+
+/**
+ * Every statement the index runs, prepared once and typed here. Writes are safe with other writers
+ * on the same database (another CLI run, the app, a watcher): a row is inserted or updated by its
+ * path in one statement (an upsert), never "look, then insert".
+ */
 export function prepareStatements(db: Db) {
-  const insertFile = db.prepare<NewFileRow, never>(
-    `INSERT INTO files (${FILE_COLUMNS.join(', ')}) VALUES (${FILE_COLUMNS.map((c) => '@' + c).join(', ')})`,
+  const upsertFile = db.prepare<NewFileRow, { id: number }>(
+    `INSERT INTO files (${FILE_COLUMNS.join(', ')}) VALUES (${FILE_COLUMNS.map((c) => '@' + c).join(', ')}) ` +
+      `ON CONFLICT(path) DO UPDATE SET ${FILE_COLUMNS.filter((c) => c !== 'path').map((c) => `${c} = excluded.${c}`).join(', ')} RETURNING id`,
   );
   const updateFile = db.prepare<FileRow, never>(
     `UPDATE files SET ${FILE_COLUMNS.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`,
@@ -93,17 +112,23 @@ export function prepareStatements(db: Db) {
     /** A subagent file changed: its session's analysis (which links the subagent windows) is stale. */
     invalidateAnalysis: db.prepare<[string], never>('UPDATE files SET analyzed_offset = NULL WHERE path = ?'),
     staleAnalyses: db.prepare<[], FileRow>(
-      "SELECT * FROM files WHERE kind = 'session' AND level >= 2 AND (analyzed_offset IS NULL OR analyzed_offset != parsed_offset)",
+      `SELECT * FROM files WHERE kind = 'session' AND level >= ${Stage.summarised} AND (analyzed_offset IS NULL OR analyzed_offset != parsed_offset)`,
     ),
     fileByPath: db.prepare<[string], FileRow>('SELECT * FROM files WHERE path = ?'),
     fileById: db.prepare<[number], FileRow>('SELECT * FROM files WHERE id = ?'),
     filesBySession: db.prepare<[string], FileRow>('SELECT * FROM files WHERE session_id = ? ORDER BY kind, path'),
     filesBySessionPrefix: db.prepare<[string], FileRow>("SELECT * FROM files WHERE session_id LIKE ? || '%' ORDER BY kind, path"),
     subagentsOf: db.prepare<[string], FileRow>('SELECT * FROM files WHERE parent_path = ? ORDER BY path'),
-    insertFile: {
-      run: (row: NewFileRow): number => Number(insertFile.run(row).lastInsertRowid),
+    /** Inserts the row, or replaces every column of the row with the same path; gives its id. */
+    upsertFile: {
+      run: (row: NewFileRow): number => (upsertFile.get(row) as { id: number }).id,
     },
     updateFile,
+    updateAnalysis: db.prepare<AnalysisColumns, never>(
+      'UPDATE files SET analyzed_offset = @analyzed_offset, estimated_tokens = @estimated_tokens, reclaimable_tokens = @reclaimable_tokens, ' +
+        'reclaimable_json = @reclaimable_json, window_tokens = @window_tokens, analysis_repo = @analysis_repo, analysis_error = @analysis_error ' +
+        'WHERE id = @id AND parsed_offset = @analyzed_offset',
+    ),
     deleteFile: db.prepare<[number], never>('DELETE FROM files WHERE id = ?'),
     insertSearch: db.prepare<[number, string], never>('INSERT INTO search (rowid, text) VALUES (?, ?)'),
     deleteSearch: db.prepare<[number, number], never>('DELETE FROM search WHERE rowid >= ? AND rowid < ?'),

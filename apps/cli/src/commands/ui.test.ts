@@ -39,7 +39,7 @@ describe('glassbox ui', () => {
       const res = await fetch(`http://127.0.0.1:${port}/api/invoke/sessions:list`, { method: 'POST', headers: { 'x-glassbox-token': token }, body: '{}' });
       const body = (await res.json()) as { ok: boolean; value: { roots: string[] } };
       expect(body.value.roots).toEqual([seeded.projectsDir, join(seeded.configDir, 'codex', 'sessions'), join(seeded.configDir, 'codex', 'archived_sessions')]);
-      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(403);
+      expect((await fetch(`http://127.0.0.1:${port}/api/invoke/sessions:list`, { method: 'POST', body: '{}' })).status).toBe(403);
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));

@@ -64,6 +64,8 @@ function WindowHeader({ view }: { view: SnapshotView }) {
   const setZoom = useApp((s) => s.setZoom);
   const withSpent = useApp((s) => s.withSpent);
   const setWithSpent = useApp((s) => s.setWithSpent);
+  const model = useApp((s) => s.model);
+  const setModel = useApp((s) => s.setModel);
   const showUnattributed = useApp((s) => s.showUnattributed);
   const setShowUnattributed = useApp((s) => s.setShowUnattributed);
   const c = snapshot.context;
@@ -152,6 +154,19 @@ function WindowHeader({ view }: { view: SnapshotView }) {
         <label className="check">
           <input type="checkbox" checked={withSpent} onChange={(e) => setWithSpent(e.target.checked)} /> inferred <em>spent</em>
         </label>
+        {snapshot.request ? (
+          <label className="check" title={`Only this model's own reasoning is sent. ${snapshot.request.modelBasis}`}>
+            next request on{' '}
+            <select value={model ?? ''} onChange={(e) => setModel(e.target.value === '' ? null : e.target.value)} data-testid="request-model">
+              <option value="">{model ? 'as the client would' : `${snapshot.request.model ?? 'unknown'} (as the client would)`}</option>
+              {[...new Set([...snapshot.request.models, ...(snapshot.request.model ? [snapshot.request.model] : [])])].map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         {c.unattributedTokens > 0 ? (
           <label className="check" title="The reported total minus what the transcript accounts for">
             <input type="checkbox" checked={showUnattributed} onChange={(e) => setShowUnattributed(e.target.checked)} data-testid="toggle-unattributed" /> system prompt &amp; tools

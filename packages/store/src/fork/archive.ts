@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ForkError, replaceFileAtomic, safeUnlink, writeNewFileAtomic } from './atomic';
-import type { ForkManifest } from './manifest';
+import { ForkError, describe, replaceFileAtomic, safeUnlink, writeNewFileAtomic } from './atomic';
+import { sweepLeftovers } from './leftovers';
+import { manifestProblem, type ForkManifest } from './manifest';
 import { defaultDataDir } from '../paths';
 
 export function sha256Hex(data: Buffer | string): string {
@@ -37,7 +38,7 @@ export class Archive {
     const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     const sha = sha256Hex(buf);
     const path = this.objectPath(sha);
-    mkdirSync(join(this.root, 'objects', sha.slice(0, 2)), { recursive: true });
+    this.ensureDir(join(this.root, 'objects', sha.slice(0, 2)));
     if (existsSync(path)) {
       if (sha256Hex(readFileSync(path)) === sha) return { sha256: sha, repaired: false };
       replaceFileAtomic(path, buf);
@@ -92,7 +93,7 @@ export class Archive {
   }
 
   putManifest(manifest: ForkManifest): string {
-    mkdirSync(join(this.root, 'forks'), { recursive: true });
+    this.ensureDir(join(this.root, 'forks'));
     const path = this.manifestPath(manifest.forkId);
     writeNewFileAtomic(path, JSON.stringify(manifest, null, 2) + '\n');
     return path;
@@ -100,6 +101,45 @@ export class Archive {
 
   removeManifest(forkId: string): void {
     safeUnlink(this.manifestPath(forkId));
+  }
+
+  /**
+   * Removes what processes that died while writing here left: temporary objects and manifests. An
+   * interrupted fork write elsewhere is passed to dropInterrupted (see writer.ts).
+   */
+  sweep(): string[] {
+    const removed = sweepLeftovers(join(this.root, 'forks'));
+    let shards: string[] = [];
+    try {
+      shards = readdirSync(join(this.root, 'objects'));
+    } catch {
+      // No objects yet.
+    }
+    for (const shard of shards) if (/^[0-9a-f]{2}$/.test(shard)) removed.push(...sweepLeftovers(join(this.root, 'objects', shard)));
+    return removed;
+  }
+
+  /**
+   * Drops the manifest of a fork whose write was interrupted (its temporary file left, its final name
+   * never given), when the manifest names that very file: an earlier build wrote manifests first.
+   */
+  dropInterrupted(forkId: string, forkPath: string): void {
+    const path = this.manifestPath(forkId);
+    if (!existsSync(path) || existsSync(forkPath)) return;
+    try {
+      const m = JSON.parse(readFileSync(path, 'utf8')) as { forkPath?: unknown };
+      if (m.forkPath === forkPath) safeUnlink(path);
+    } catch {
+      // A manifest that does not parse is reported when it is used.
+    }
+  }
+
+  private ensureDir(dir: string): void {
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (error) {
+      throw new ForkError('unwritable', `cannot create the archive folder ${dir} (${describe(error)}); nothing was written`);
+    }
   }
 
   getManifest(forkId: string): ForkManifest {
@@ -110,12 +150,15 @@ export class Archive {
     } catch {
       throw new ForkError('not_a_fork', `no fork ${forkId} in the archive ${this.root} (no ${path}); was it written by glassbox clean --fork?`);
     }
+    let m: unknown;
     try {
-      const m = JSON.parse(text) as ForkManifest;
-      if (m.forkId !== forkId || !SHA.test(m.original?.sha256 ?? '')) throw new Error('fields missing');
-      return m;
+      m = JSON.parse(text);
     } catch (error) {
       throw new ForkError('archive_corrupt', `the fork manifest ${path} is damaged (${(error as Error).message})`);
     }
+    // Every path in it is checked before it is used: an edited manifest must not steer a write.
+    const problem = manifestProblem(m, forkId);
+    if (problem) throw new ForkError('archive_corrupt', `the fork manifest ${path} cannot be trusted (${problem}); nothing was written`);
+    return m as ForkManifest;
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync, existsSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync, existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** An error the user can act on: what happened and what to do, never a stack trace. */
@@ -16,6 +16,7 @@ export class ForkError extends Error {
       | 'not_a_fork'
       | 'segment_not_found'
       | 'nothing_to_do'
+      | 'unsafe_side_file'
       | 'invalid',
     message: string,
   ) {
@@ -23,23 +24,44 @@ export class ForkError extends Error {
   }
 }
 
-function tempPathFor(finalPath: string): string {
+/**
+ * `.<name>.glassbox-<pid>-<random>.tmp` beside the final name: hidden, and naming the process that
+ * writes it, so a later run can tell a leftover of a process that died (leftovers.ts) from the
+ * work of one still running.
+ */
+export function tempPathFor(finalPath: string): string {
   return join(dirname(finalPath), `.${basename(finalPath)}.glassbox-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
 }
 
-function writeTemp(path: string, data: Buffer | string): void {
-  const fd = openSync(path, 'wx', 0o600);
+/** The pid a temporary name of ours carries, or null for any other name. */
+export function leftoverPid(name: string): number | null {
+  const m = /^\..+\.glassbox-(\d+)-[0-9a-f]{8}\.tmp$/.exec(name);
+  return m?.[1] ? Number(m[1]) : null;
+}
+
+/** The final name a temporary name of ours stands for (`.x.jsonl.glassbox-1-ab12cd34.tmp` → `x.jsonl`). */
+export function finalNameOf(tempName: string): string {
+  return tempName.replace(/^\./, '').replace(/\.glassbox-\d+-[0-9a-f]{8}\.tmp$/, '');
+}
+
+/** Files Glassbox writes for itself (archive objects, manifests) are private. */
+const PRIVATE_MODE = 0o600;
+
+function writeTemp(path: string, data: Buffer | string, mode: number): void {
+  const fd = openSync(path, 'wx', PRIVATE_MODE);
   try {
     const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     let off = 0;
     while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    // The exact mode, whatever the umask: a fork is as readable as its original, no more.
+    if (mode !== PRIVATE_MODE) fchmodSync(fd, mode);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
 }
 
-function fsyncDir(dir: string): void {
+export function fsyncDir(dir: string): void {
   try {
     const fd = openSync(dir, 'r');
     try {
@@ -52,7 +74,7 @@ function fsyncDir(dir: string): void {
   }
 }
 
-function describe(error: unknown): string {
+export function describe(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
   return e.code ? `${e.code}: ${e.message}` : String(e.message ?? e);
 }
@@ -61,16 +83,26 @@ function describe(error: unknown): string {
  * Writes a new file atomically and never over an existing one: a temporary file in the same folder,
  * flushed, then hard-linked to its name (which fails if the name exists) and the temporary removed.
  * Where hard links are not supported, falls back to a rename after an existence check. On any
- * failure nothing is left behind.
+ * failure nothing is left behind; if the process dies, its temporary file is removed by the next run.
  */
-export function writeNewFileAtomic(finalPath: string, data: Buffer | string): void {
+export function writeNewFileAtomic(finalPath: string, data: Buffer | string, mode = PRIVATE_MODE): void {
+  publishTemp(writeTempFile(finalPath, data, mode), finalPath);
+}
+
+/** The first half of writeNewFileAtomic: the bytes, flushed, under a temporary name beside `finalPath`. */
+export function writeTempFile(finalPath: string, data: Buffer | string, mode = PRIVATE_MODE): string {
   const temp = tempPathFor(finalPath);
   try {
-    writeTemp(temp, data);
+    writeTemp(temp, data, mode);
   } catch (error) {
     safeUnlink(temp);
     throw new ForkError('unwritable', `cannot write in ${dirname(finalPath)} (${describe(error)}); nothing was written`);
   }
+  return temp;
+}
+
+/** The second half: gives a temporary file its final name, never over an existing file; the temporary is gone after. */
+export function publishTemp(temp: string, finalPath: string): void {
   try {
     linkSync(temp, finalPath);
   } catch (error) {
@@ -104,7 +136,7 @@ export function writeNewFileAtomic(finalPath: string, data: Buffer | string): vo
 export function replaceFileAtomic(finalPath: string, data: Buffer | string): void {
   const temp = tempPathFor(finalPath);
   try {
-    writeTemp(temp, data);
+    writeTemp(temp, data, PRIVATE_MODE);
     renameSync(temp, finalPath);
     fsyncDir(dirname(finalPath));
   } catch (error) {

@@ -9,7 +9,8 @@ export interface ForkManifest {
   forkPath: string;
   createdAt: string;
   cwd: string | null;
-  original: { path: string; sessionId: string; sha256: string; bytes: number; lines: number };
+  /** `mode`: the original's permission bits (a restored session gets them; absent in older manifests). */
+  original: { path: string; sessionId: string; sha256: string; bytes: number; lines: number; mode?: number };
   fork: { sha256: string; bytes: number; lines: number };
   /** Subagent and tool-result files carried over into `<forkId>/`, relative to the session folder. */
   sidecars: { rel: string; originalSha256: string; forkSha256: string; sessionIdRewritten: boolean }[];
@@ -31,4 +32,59 @@ export interface ManifestAction {
   tokensFreed?: number;
   tombstone: string;
   removed: { path: string; sha256: string; bytes: number; sentToModel: boolean }[];
+}
+
+const SHA = /^[0-9a-f]{64}$/;
+/** A fork id as Glassbox makes them (a uuid), or any plain file name without dots in front. */
+const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+const RELATIVE_PARTS = /(^|\/)\.\.?(\/|$)/;
+const SIDE_PREFIXES = ['subagents/', 'tool-results/', 'file-history/'];
+
+/**
+ * A side file's path relative to its session's folders, as manifests record it: forward slashes,
+ * under `subagents/`, `tool-results/` or `file-history/`, and no empty, `.` or `..` part, so it can
+ * never name a file outside those folders.
+ */
+export function isSafeSideRel(rel: unknown): rel is string {
+  if (typeof rel !== 'string' || rel.length === 0 || rel.length > 1024 || /[\\\0]/.test(rel)) return false;
+  if (!SIDE_PREFIXES.some((p) => rel.startsWith(p) && rel.length > p.length)) return false;
+  return rel.split('/').every((p) => p !== '' && p !== '.' && p !== '..');
+}
+
+function isAbsoluteClean(p: unknown): p is string {
+  // Absolute, and already normal: no `.`/`..` part, no doubled slash, no NUL.
+  return typeof p === 'string' && p.startsWith('/') && !p.includes('\0') && !p.includes('//') && !RELATIVE_PARTS.test(p) && p.length < 4096;
+}
+
+/**
+ * Why a manifest read from the archive cannot be used, or null. `undo`, `verify` and `show` act on
+ * the paths a manifest names, so each is checked: the fork path is an absolute `<forkId>.jsonl`,
+ * every side-file path stays under the session's own folders, every object name is a sha-256.
+ */
+export function manifestProblem(m: unknown, forkId: string): string | null {
+  if (typeof m !== 'object' || m === null) return 'not an object';
+  const f = m as Partial<Record<keyof ForkManifest, unknown>> & { original?: Record<string, unknown>; fork?: Record<string, unknown> };
+  if (f.version !== 1) return `version ${String(f.version)} is not 1`;
+  if (f.kind !== 'clean' && f.kind !== 'undo') return 'kind is neither clean nor undo';
+  if (f.forkId !== forkId || !ID.test(forkId)) return `its fork id is not ${forkId}`;
+  if (!isAbsoluteClean(f.forkPath) || !f.forkPath.endsWith(`/${forkId}.jsonl`)) return 'forkPath is not an absolute path to <forkId>.jsonl';
+  const o = f.original;
+  if (!o || !SHA.test(String(o['sha256'])) || !isAbsoluteClean(o['path']) || !/\.jsonl$/i.test(o['path'] as string)) return 'original is missing its path or sha-256';
+  // A fork (and an undo) is always written beside its original: a manifest naming another folder was edited.
+  if ((f.forkPath as string).slice(0, (f.forkPath as string).lastIndexOf('/')) !== (o['path'] as string).slice(0, (o['path'] as string).lastIndexOf('/'))) {
+    return 'forkPath is not beside the original';
+  }
+  if (o['mode'] !== undefined && (typeof o['mode'] !== 'number' || !Number.isInteger(o['mode']) || o['mode'] < 0 || o['mode'] > 0o777)) return 'original.mode is not a permission mode';
+  if (!f.fork || !SHA.test(String(f.fork['sha256'])) || !Number.isInteger(f.fork['lines'])) return 'fork is missing its sha-256 or line count';
+  if (!Array.isArray(f.sidecars)) return 'sidecars is not a list';
+  for (const s of f.sidecars as { rel?: unknown; originalSha256?: unknown; forkSha256?: unknown }[]) {
+    const rel = s?.rel;
+    if (!isSafeSideRel(rel)) return `the side-file path ${JSON.stringify(rel)} leaves the session's folders`;
+    if (!SHA.test(String(s.originalSha256)) || !SHA.test(String(s.forkSha256))) return `the side file ${rel} has no valid sha-256`;
+  }
+  if (!Array.isArray(f.actions)) return 'actions is not a list';
+  for (const a of f.actions as { removed?: { sha256?: unknown }[] }[]) {
+    if (!Array.isArray(a?.removed) || a.removed.some((r) => !SHA.test(String(r?.sha256)))) return 'an action names an object that is not a sha-256';
+  }
+  return null;
 }

@@ -7,7 +7,7 @@ import { ForkError } from './atomic';
 import type { ForkManifest } from './manifest';
 import { prepareOne } from './sidecars';
 import { joinLines, readSource, snapshotOf } from './source';
-import { commit } from './writer';
+import { commit, modeOf, sweepInterrupted } from './writer';
 
 export interface ArchiveOptions {
   archiveDir?: string;
@@ -114,13 +114,16 @@ export function undoFork(ref: string, options: ArchiveOptions & { newSessionId?:
   const id = options.newSessionId ?? randomUUID();
   const dir = dirname(manifest.forkPath);
   const path = join(dir, `${id}.jsonl`);
+  sweepInterrupted(archive, [dir]);
+  // The original's permission bits when the manifest has them (older ones: the fork's).
+  const mode = manifest.original.mode ?? modeOf(manifest.forkPath);
   const restored = buildFork(original.lines, [], id);
   const report = validateFork(original.lines, restored.lines);
   if (!report.ok) {
     throw new ForkError('invalid', `the restored session did not validate (${report.checks.filter((c) => !c.ok).map((c) => c.id).join(', ')}); nothing was written`);
   }
   const text = joinLines(restored.lines, original.endsWithNewline);
-  const sidecars = sidecarBytes.map((s) => prepareOne(`archive:${s.rel}`, s.rel, id, s.bytes));
+  const sidecars = sidecarBytes.map((s) => prepareOne(`archive:${s.rel}`, s.rel, id, s.bytes, mode));
   const undoManifest: ForkManifest = {
     version: 1,
     kind: 'undo',
@@ -128,13 +131,13 @@ export function undoFork(ref: string, options: ArchiveOptions & { newSessionId?:
     forkPath: path,
     createdAt: (options.now?.() ?? new Date()).toISOString(),
     cwd: manifest.cwd,
-    original: manifest.original,
+    original: { ...manifest.original, mode },
     fork: { sha256: sha256Hex(text), bytes: Buffer.byteLength(text, 'utf8'), lines: restored.lines.length },
     sidecars: sidecars.map((s) => ({ rel: s.rel, originalSha256: sha256Hex(s.original), forkSha256: sha256Hex(s.fork), sessionIdRewritten: s.sessionIdRewritten })),
     actions: [],
     totals: { tokensFreed: 0, tombstoneTokens: 0, bytesRemoved: 0 },
     restoredFrom: manifest.forkId,
   };
-  const written = commit(archive, undoManifest, path, Buffer.from(text, 'utf8'), sidecars);
+  const written = commit(archive, undoManifest, path, Buffer.from(text, 'utf8'), mode, sidecars);
   return { sessionId: id, path, sidecarDir: written.sidecarDir, manifest: undoManifest, report };
 }

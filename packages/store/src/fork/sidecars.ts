@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { buildFork, validateFork } from '@glassbox/adapter-claude-code';
 import { ForkError } from './atomic';
 import { sha256Hex } from './archive';
-import { joinLines, readReadOnly, snapshotOf } from './source';
+import { isSafeSideRel } from './manifest';
+import { joinLines, snapshotOf } from './source';
 
 /** A file of `<session>/subagents/` or `<session>/tool-results/`, ready to be written for the fork. */
 export interface SidecarFile {
@@ -11,30 +12,45 @@ export interface SidecarFile {
   original: Buffer;
   fork: Buffer;
   sessionIdRewritten: boolean;
+  /** The original's permission bits: the copy gets the same. */
+  mode: number;
 }
 
 export const SIDECAR_DIRS = ['subagents', 'tool-results'] as const;
 
-/** `<project>/<sessionId>/`: the folder beside a session file holding its subagents and large outputs. */
-export function sessionFolderOf(sessionPath: string): string {
-  return join(dirname(sessionPath), basename(sessionPath).replace(/\.jsonl$/i, ''));
-}
-
 /** Carried-over files whose `rel` starts with this are checkpoint backups, kept outside the projects folder. */
 export const FILE_HISTORY = 'file-history/';
+
+/**
+ * The session id a session file's name gives, when it is a plain name (`<id>.jsonl`); null for names
+ * like `...jsonl` or `.jsonl`, whose side folder would be the project folder or the one above it.
+ */
+function plainSessionId(sessionPath: string): string | null {
+  const id = basename(sessionPath).replace(/\.jsonl$/i, '');
+  return id === '' || id === '.' || id === '..' || /[\\/\0]/.test(id) ? null : id;
+}
+
+/** `<project>/<sessionId>/`: the folder beside a session file holding its subagents and large outputs. */
+export function sessionFolderOf(sessionPath: string): string {
+  const id = plainSessionId(sessionPath);
+  if (!id) throw new ForkError('invalid', `${sessionPath}: a session file needs a plain name (<id>.jsonl) to have a folder of its own`);
+  return join(dirname(sessionPath), id);
+}
 
 /**
  * `<config>/file-history/<sessionId>/`: the backups `file-history-snapshot` records name, which
  * `/rewind` reads by the session's id. Only known when the session lies in `<config>/projects/<slug>/`.
  */
 export function fileHistoryFolderOf(sessionPath: string): string | null {
+  const id = plainSessionId(sessionPath);
   const projects = dirname(dirname(sessionPath));
-  if (basename(projects) !== 'projects') return null;
-  return join(dirname(projects), 'file-history', basename(sessionPath).replace(/\.jsonl$/i, ''));
+  if (!id || basename(projects) !== 'projects') return null;
+  return join(dirname(projects), 'file-history', id);
 }
 
 /** Where a carried-over file goes for the session file at `sessionPath`, and the folder it creates. */
 export function sidecarTarget(sessionPath: string, rel: string): { folder: string; path: string } {
+  if (!isSafeSideRel(rel)) throw new ForkError('invalid', `refused the side-file path "${rel}": it must stay inside the session's folders`);
   if (rel.startsWith(FILE_HISTORY)) {
     const folder = fileHistoryFolderOf(sessionPath);
     if (folder) return { folder, path: join(folder, rel.slice(FILE_HISTORY.length)) };
@@ -43,47 +59,65 @@ export function sidecarTarget(sessionPath: string, rel: string): { folder: strin
   return { folder, path: join(folder, rel) };
 }
 
-function listFiles(dir: string, rel: string, out: string[]): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir).sort();
-  } catch {
-    return;
-  }
-  for (const name of names) {
+/**
+ * Every file under `dir` (relative names with `rel` before them), found without following any link.
+ * A link or anything but a folder or a regular file refuses the fork: following it would copy a file
+ * from outside the session's folders into the fork and the archive.
+ */
+function listFiles(dir: string, rel: string, out: { rel: string; path: string; mode: number }[]): void {
+  const st = lstatOrNull(dir);
+  if (!st) return;
+  refuseUnlessPlain(dir, st, true);
+  for (const name of unreadableAsForkError(dir, () => readdirSync(dir).sort())) {
     const path = join(dir, name);
-    const r = `${rel}/${name}`;
-    if (statSync(path).isDirectory()) listFiles(path, r, out);
-    else out.push(r);
+    const r = rel ? `${rel}/${name}` : name;
+    const s = unreadableAsForkError(path, () => lstatSync(path));
+    refuseUnlessPlain(path, s, false);
+    if (s.isDirectory()) listFiles(path, r, out);
+    else out.push({ rel: r, path, mode: s.mode & 0o777 });
   }
+}
+
+function refuseUnlessPlain(path: string, st: Stats, mustBeDir: boolean): void {
+  if (st.isSymbolicLink()) {
+    throw new ForkError('unsafe_side_file', `${path} is a symbolic link: Glassbox never follows links out of a session's folders, so no fork was written. Replace the link with the file, or remove it.`);
+  }
+  if (mustBeDir ? !st.isDirectory() : !st.isDirectory() && !st.isFile()) {
+    throw new ForkError('unsafe_side_file', `${path} is ${describeKind(st)}: a session's side files must be regular files, so no fork was written.`);
+  }
+}
+
+function describeKind(st: Stats): string {
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  if (st.isFile()) return 'a file where a folder should be';
+  return 'not a regular file';
 }
 
 /**
  * The session's subagent and tool-result files and its checkpoint backups, as the fork will carry
  * them: subagent transcripts get the fork's session id (they name their parent session), validated
- * like the fork itself; everything else is copied byte for byte.
+ * like the fork itself; everything else is copied byte for byte. Only the session's own folders are
+ * read (a session file without a plain name has none), and no link is followed.
  */
 export function prepareSidecars(sessionPath: string, newSessionId: string): SidecarFile[] {
+  const id = plainSessionId(sessionPath);
+  if (!id) return [];
   const folder = sessionFolderOf(sessionPath);
-  const out: SidecarFile[] = [];
-  const rels: string[] = [];
-  for (const d of SIDECAR_DIRS) listFiles(join(folder, d), d, rels);
-  for (const rel of rels) out.push(prepareOne(join(folder, rel), rel, newSessionId));
+  const files: { rel: string; path: string; mode: number }[] = [];
+  if (lstatOrNull(folder)) {
+    refuseUnlessPlain(folder, lstatSync(folder), true);
+    for (const d of SIDECAR_DIRS) listFiles(join(folder, d), d, files);
+  }
   // Checkpoint backups are copied as they are: the fork's records name the same backup files.
   const history = fileHistoryFolderOf(sessionPath);
-  if (history && existsSync(history)) {
-    const files: string[] = [];
-    listFiles(history, '', files);
-    for (const f of files) {
-      const rel = `${FILE_HISTORY}${f.slice(1)}`;
-      out.push(prepareOne(join(history, f.slice(1)), rel, newSessionId));
-    }
-  }
-  return out;
+  if (history) listFiles(history, FILE_HISTORY.slice(0, -1), files);
+  return files.map((f) => prepareOne(f.path, f.rel, newSessionId, readSideFile(f.path), f.mode));
 }
 
-export function prepareOne(path: string, rel: string, newSessionId: string, bytes = readReadOnly(path)): SidecarFile {
-  if (!rel.startsWith('subagents/') || !rel.endsWith('.jsonl')) return { rel, original: bytes, fork: bytes, sessionIdRewritten: false };
+export function prepareOne(path: string, rel: string, newSessionId: string, bytes: Buffer, mode = 0o600): SidecarFile {
+  if (!rel.startsWith('subagents/') || !rel.endsWith('.jsonl')) return { rel, original: bytes, fork: bytes, sessionIdRewritten: false, mode };
   const snap = snapshotOf(path, bytes);
   const fork = buildFork(snap.lines, [], newSessionId);
   const report = validateFork(snap.lines, fork.lines);
@@ -94,5 +128,50 @@ export function prepareOne(path: string, rel: string, newSessionId: string, byte
   }
   const text = joinLines(fork.lines, snap.endsWithNewline);
   const forkBytes = Buffer.from(text, 'utf8');
-  return { rel, original: bytes, fork: forkBytes, sessionIdRewritten: sha256Hex(forkBytes) !== sha256Hex(bytes) };
+  return { rel, original: bytes, fork: forkBytes, sessionIdRewritten: sha256Hex(forkBytes) !== sha256Hex(bytes), mode };
+}
+
+/**
+ * Reads a side file without following a link that replaced it since it was listed, and without
+ * blocking on a FIFO that did: only a regular file is read.
+ */
+function readSideFile(path: string): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new ForkError('unsafe_side_file', `${path} became a symbolic link while the fork was prepared; no fork was written.`);
+    throw new ForkError('source_unreadable', `${path}: cannot be read (${code ?? 'error'})`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new ForkError('unsafe_side_file', `${path} is ${describeKind(st)}: a session's side files must be regular files, so no fork was written.`);
+    const buf = Buffer.allocUnsafe(st.size);
+    let off = 0;
+    while (off < st.size) {
+      const n = readSync(fd, buf, off, st.size - off, off);
+      if (n <= 0) break;
+      off += n;
+    }
+    return off === st.size ? buf : buf.subarray(0, off);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function unreadableAsForkError<T>(path: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new ForkError('source_unreadable', `${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); no fork was written`);
+  }
+}
+
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import {
   buildFork,
   validateFork,
@@ -10,9 +10,10 @@ import {
   type ValidationReport,
 } from '@glassbox/adapter-claude-code';
 import { Archive, archiveDir, sha256Hex } from './archive';
-import { ForkError, safeUnlink, writeNewFileAtomic } from './atomic';
+import { ForkError, describe, fsyncDir, publishTemp, safeUnlink, tempPathFor, writeTempFile } from './atomic';
+import { sweepLeftovers } from './leftovers';
 import type { ForkManifest, ManifestAction } from './manifest';
-import { prepareSidecars, sessionFolderOf, sidecarTarget, type SidecarFile } from './sidecars';
+import { fileHistoryFolderOf, prepareSidecars, sessionFolderOf, sidecarTarget, type SidecarFile } from './sidecars';
 import { joinLines, readReadOnly, readSource, type SourceSnapshot } from './source';
 
 /** An action as a plan names it; the extra fields go into the manifest. */
@@ -69,10 +70,13 @@ const MAX_ATTEMPTS = 2;
 /**
  * Writes a cleaned sibling of a session. The original is only read (through read-only descriptors)
  * and hashed before and after; the fork is validated against it before anything is written; the
- * original's bytes go into the content-addressed archive first; then the manifest, the carried-over
- * subagent/tool-result files, and last the fork itself, each atomically and never over an existing
- * file. If the source changes meanwhile (a live session appending), the whole preparation starts
- * again once, then the fork is refused. Anything created by a failed attempt is removed.
+ * original's bytes go into the content-addressed archive first; then the carried-over
+ * subagent/tool-result files and the fork are written under temporary names, given their final
+ * names (never over an existing file or folder), and last the manifest: a manifest always has its
+ * fork. The fork and its side files take their originals' permission bits. If the source changes
+ * meanwhile (a live session appending), the whole preparation starts again once, then the fork is
+ * refused. Anything created by a failed attempt is removed, and what a process killed mid-write left
+ * (its temporary files, an older build's manifest written before its fork) is removed by the next run.
  *
  * Why the manifest is a sidecar in the archive and not part of the fork: the fork must stay a plain
  * Claude Code transcript that differs from its original only in payloads and session id (that is
@@ -80,11 +84,15 @@ const MAX_ATTEMPTS = 2;
  * resumed; the archive is Glassbox's own place, keyed by the fork id, so `verify`, `show` and `undo`
  * find the original's hash, its path and every removed payload from the fork id alone.
  */
-export function writeFork(options: WriteForkOptions): WriteForkResult {
+export function writeFork(given: WriteForkOptions): WriteForkResult {
+  // The manifest records absolute paths (verify and undo check that they are).
+  const options = { ...given, sourcePath: resolve(given.sourcePath) };
   const archive = new Archive(archiveDir(options.env ?? process.env, options.archiveDir));
   const forkId = options.newSessionId ?? randomUUID();
   const dir = dirname(options.sourcePath);
   const forkPath = join(dir, `${forkId}.jsonl`);
+  sweepInterrupted(archive, [dir, fileHistoryParentOf(options.sourcePath)]);
+  const mode = modeOf(options.sourcePath);
   for (let attempt = 1; ; attempt++) {
     const p = prepare(options, forkId);
     if (!p.report.ok) return { status: 'refused', report: p.report, applied: p.applied, refused: p.refused, forkId };
@@ -96,9 +104,9 @@ export function writeFork(options: WriteForkOptions): WriteForkResult {
       if (attempt < MAX_ATTEMPTS) continue;
       throw sourceChanged(options.sourcePath, attempt);
     }
-    const manifest = manifestFor(p, options, forkId, forkPath);
+    const manifest = manifestFor(p, options, forkId, forkPath, mode);
     const payloads = p.applied.flatMap((a) => a.removed.map((r) => r.text));
-    const written = commit(archive, manifest, forkPath, Buffer.from(p.forkText, 'utf8'), p.sidecars, [p.source.bytes, ...payloads]);
+    const written = commit(archive, manifest, forkPath, Buffer.from(p.forkText, 'utf8'), mode, p.sidecars, [p.source.bytes, ...payloads]);
     const after = sha256Hex(readReadOnly(options.sourcePath));
     if (after !== p.source.sha256) {
       // The source moved while the fork was being written: the fork no longer matches it.
@@ -153,7 +161,7 @@ function prepare(options: WriteForkOptions, forkId: string): Prepared {
   };
 }
 
-function manifestFor(p: Prepared, options: WriteForkOptions, forkId: string, forkPath: string): ForkManifest {
+function manifestFor(p: Prepared, options: WriteForkOptions, forkId: string, forkPath: string, mode: number): ForkManifest {
   const forkBytes = Buffer.byteLength(p.forkText, 'utf8');
   const actions: ManifestAction[] = p.applied.map((a) => {
     const planned = a.action as PlanAction;
@@ -180,7 +188,7 @@ function manifestFor(p: Prepared, options: WriteForkOptions, forkId: string, for
     forkPath,
     createdAt: (options.now?.() ?? new Date()).toISOString(),
     cwd: p.cwd,
-    original: { path: options.sourcePath, sessionId: originalSessionId, sha256: p.source.sha256, bytes: p.source.bytes.length, lines: p.source.lines.length },
+    original: { path: options.sourcePath, sessionId: originalSessionId, sha256: p.source.sha256, bytes: p.source.bytes.length, lines: p.source.lines.length, mode },
     fork: { sha256: sha256Hex(p.forkText), bytes: forkBytes, lines: p.source.lines.length },
     sidecars: p.sidecars.map((s) => ({ rel: s.rel, originalSha256: sha256Hex(s.original), forkSha256: sha256Hex(s.fork), sessionIdRewritten: s.sessionIdRewritten })),
     actions,
@@ -193,48 +201,98 @@ function manifestFor(p: Prepared, options: WriteForkOptions, forkId: string, for
 }
 
 /**
- * Archives the original (and every removed payload and sidecar original), then writes the manifest,
- * the sidecar folder and the fork, each exclusively; on failure removes what this call created.
+ * Archives the original (and every removed payload and sidecar original); writes every new folder
+ * (the fork's session folder, its checkpoint folder) under a temporary name beside its final one and
+ * the fork to a temporary file; then gives the folders and the fork their names, never over anything
+ * that exists, and writes the manifest last. On failure removes what this call created; if the process
+ * dies, only temporary names (and archive objects) are left, which the next run removes.
  */
 export function commit(
   archive: Archive,
   manifest: ForkManifest,
   forkPath: string,
   forkBytes: Buffer,
+  forkMode: number,
   sidecars: readonly SidecarFile[],
   archiveFirst: readonly (Buffer | string)[] = [],
 ): { sidecarDir: string | null; created: string[]; repaired: number } {
   let repaired = 0;
   for (const obj of archiveFirst) if (archive.put(obj).repaired) repaired++;
   for (const s of sidecars) if (archive.put(s.original).repaired) repaired++;
-  archive.putManifest(manifest);
+  const staged = new Map<string, string>();
   const created: string[] = [];
+  let forkTemp: string | null = null;
+  let forkNamed = false;
   try {
     for (const s of sidecars) {
       const { folder, path } = sidecarTarget(forkPath, s.rel);
-      if (!created.includes(folder)) {
-        mkdirSync(dirname(folder), { recursive: true });
-        try {
-          mkdirSync(folder);
-        } catch (error) {
-          const code = (error as NodeJS.ErrnoException).code;
-          throw code === 'EEXIST'
-            ? new ForkError('exists', `${folder} already exists; it was left as it was and nothing was written`)
-            : new ForkError('unwritable', `cannot create ${folder} (${code ?? 'error'}); nothing was written`);
-        }
-        created.push(folder);
+      let temp = staged.get(folder);
+      if (!temp) {
+        if (existsSync(folder)) throw new ForkError('exists', `${folder} already exists; it was left as it was and nothing was written`);
+        temp = tempPathFor(folder);
+        makeDir(dirname(folder), true);
+        makeDir(temp, false);
+        staged.set(folder, temp);
       }
-      mkdirSync(dirname(path), { recursive: true });
-      writeNewFileAtomic(path, s.fork);
+      const target = join(temp, relative(folder, path));
+      makeDir(dirname(target), true);
+      publishTemp(writeTempFile(target, s.fork, s.mode), target);
     }
-    writeNewFileAtomic(forkPath, forkBytes);
+    forkTemp = writeTempFile(forkPath, forkBytes, forkMode);
+    for (const [folder, temp] of staged) {
+      if (existsSync(folder)) throw new ForkError('exists', `${folder} already exists; it was left as it was and nothing was written`);
+      renameSync(temp, folder);
+      staged.delete(folder);
+      created.push(folder);
+      fsyncDir(dirname(folder));
+    }
+    publishTemp(forkTemp, forkPath);
+    forkTemp = null;
+    forkNamed = true;
+    archive.putManifest(manifest);
   } catch (error) {
-    archive.removeManifest(manifest.forkId);
+    if (forkTemp) safeUnlink(forkTemp);
+    if (forkNamed) safeUnlink(forkPath);
+    for (const temp of staged.values()) rmSync(temp, { recursive: true, force: true });
     for (const dir of created) rmSync(dir, { recursive: true, force: true });
-    throw error;
+    if (error instanceof ForkError) throw error;
+    throw new ForkError('unwritable', `cannot write beside ${forkPath} (${describe(error)}); nothing was written`);
   }
   const sessionFolder = sessionFolderOf(forkPath);
   return { sidecarDir: created.includes(sessionFolder) ? sessionFolder : null, created, repaired };
+}
+
+function makeDir(dir: string, recursive: boolean): void {
+  try {
+    mkdirSync(dir, { recursive });
+  } catch (error) {
+    throw new ForkError('unwritable', `cannot create ${dir} (${describe(error)}); nothing was written`);
+  }
+}
+
+/** The permission bits of a file (a fork and its side files get their originals'). */
+export function modeOf(path: string): number {
+  try {
+    return statSync(path).mode & 0o777;
+  } catch {
+    return 0o600;
+  }
+}
+
+/** `<config>/file-history`, where a session's checkpoint folder is created, when the session has one. */
+function fileHistoryParentOf(sessionPath: string): string | null {
+  const folder = fileHistoryFolderOf(sessionPath);
+  return folder ? dirname(folder) : null;
+}
+
+/**
+ * Before writing: removes what earlier Glassbox processes that died mid-write left in these folders
+ * and in the archive, and the manifest of a fork whose write was interrupted (older builds wrote it
+ * before the fork).
+ */
+export function sweepInterrupted(archive: Archive, dirs: readonly (string | null)[]): void {
+  for (const dir of dirs) if (dir) sweepLeftovers(dir, { interruptedFork: (id, path) => archive.dropInterrupted(id, path) });
+  archive.sweep();
 }
 
 function rollback(archive: Archive, forkId: string, forkPath: string, created: readonly string[]): void {

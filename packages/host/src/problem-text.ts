@@ -1,0 +1,33 @@
+import { basename } from 'node:path';
+import type { Problem, ProblemCode } from '@glassbox/core';
+
+/** What each problem means, in words that hold nothing read from the file. */
+const DESCRIPTION: Record<ProblemCode, string> = {
+  file_missing: 'the file does not exist',
+  file_unreadable: 'the file cannot be read',
+  file_empty: 'the file is empty',
+  not_a_transcript: 'no line holds a user, assistant or session record',
+  invalid_json: 'invalid JSON; the line was skipped',
+  invalid_record: 'a record of an unexpected shape was skipped',
+  torn_last_line: 'the last line is incomplete (still being written?) and was not read',
+  unknown_record_type: 'records of an unknown type were kept and not analysed',
+  dangling_parent: 'a record names a parent that is not in the file',
+  orphan_tool_result: 'a tool result answers a call that no record in the file made',
+  unanswered_tool_use: 'a tool call has no result',
+  repo_missing: 'the working directory does not exist on this machine',
+  unknown_model_price: 'a model has no known price',
+  subagent_unreadable: 'a subagent file cannot be read',
+};
+
+/**
+ * A problem as it crosses the API: its file's name and line, never text read from the file. A parser
+ * message can quote the line it failed on (JSON.parse does), which would turn "open this file" into
+ * "show me the start of any file".
+ */
+export function positionsOnly(p: Problem): Problem {
+  const where = [p.file ? basename(p.file) : null, p.line !== undefined ? `line ${p.line}` : null].filter(Boolean).join(', ');
+  const out: Problem = { code: p.code, severity: p.severity, message: `${where ? `${where}: ` : ''}${DESCRIPTION[p.code] ?? 'a problem was found'}` };
+  if (p.file !== undefined) out.file = p.file;
+  if (p.line !== undefined) out.line = p.line;
+  return out;
+}

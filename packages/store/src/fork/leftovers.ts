@@ -1,0 +1,49 @@
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { finalNameOf, leftoverPid } from './atomic';
+
+/** Whether a process with this pid is running (one of another user's counts: it may be writing). */
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** What a sweep found of an interrupted fork: a manifest to drop when its fork never got its name. */
+export interface LeftoverHooks {
+  /** Called with the fork id of an interrupted fork write (`.<id>.jsonl.glassbox-<pid>-….tmp` left, `<id>.jsonl` absent). */
+  interruptedFork?: (forkId: string, forkPath: string) => void;
+}
+
+/**
+ * Removes, in one folder, what Glassbox processes that died left behind: temporary files and
+ * folders (`.<name>.glassbox-<pid>-<random>.tmp`) whose pid no longer runs. A temporary name of a
+ * live process is left alone, and so is every other name. Returns the paths removed.
+ */
+export function sweepLeftovers(dir: string, hooks: LeftoverHooks = {}): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const pid = leftoverPid(name);
+    if (pid === null || processAlive(pid)) continue;
+    const path = join(dir, name);
+    const final = finalNameOf(name);
+    if (/\.jsonl$/i.test(final) && !existsSync(join(dir, final))) hooks.interruptedFork?.(final.replace(/\.jsonl$/i, ''), join(dir, final));
+    try {
+      rmSync(path, { recursive: true, force: true });
+      removed.push(path);
+    } catch {
+      // Not ours to insist on: a later run tries again.
+    }
+  }
+  return removed;
+}
