@@ -216,7 +216,7 @@ test('bad files get their message, and nothing is written', async ({ page, app }
   await shot(page, '07-bad-file-png');
   // JSON lines that no agent's adapter reads (a Codex rollout is read by the Codex adapter now).
   await dropFile(page, 'notes.jsonl', '{"note":"not a transcript"}\n{"note":"nor this"}\n');
-  await expect(page.getByTestId('notice')).toContainText('is not a Claude Code transcript');
+  await expect(page.getByTestId('notice')).toContainText('notes.jsonl is not a transcript of Claude Code and Codex CLI');
   await shot(page, '07-bad-file-foreign');
   await dropFile(page, 'empty.jsonl', '');
   await expect(page.getByTestId('notice')).toContainText('empty.jsonl is empty');
