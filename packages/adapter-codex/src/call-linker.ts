@@ -1,4 +1,5 @@
-import { estimateTokensFromBytes, type ChainNode, type ToolCall } from '@glassbox/core';
+import type { ChainNode, ToolCall } from '@glassbox/core';
+import { tokensOf } from './tokens';
 import { outputBlock, outputText, preview } from './blocks';
 import { utf8Bytes } from './hash';
 import { str, type JsonObject } from './json';
@@ -64,7 +65,7 @@ export class CallLinker {
     call.op = shape.op;
     call.source = shape.source;
     if (shape.readSpec) this.readSpecs.set(call.id, { spec: shape.readSpec, workdir: shape.workdir });
-    node.blocks = [{ index: 0, kind: 'tool-use', bytes, tokens: estimateTokensFromBytes(bytes), preview: preview(`${shape.name} ${shape.source.label}`), toolUseId: call.id, toolName: shape.name }];
+    node.blocks = [{ index: 0, kind: 'tool-use', bytes, tokens: tokensOf(bytes), preview: preview(`${shape.name} ${shape.source.label}`), toolUseId: call.id, toolName: shape.name }];
   }
 
   /** An output record: paired with its call now, its block made when the parse ends (settle). */

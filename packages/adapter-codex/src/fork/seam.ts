@@ -1,5 +1,4 @@
 import {
-  estimateTokensFromBytes,
   type AppliedAction,
   type CheckResult,
   type ForkAction,
@@ -11,6 +10,7 @@ import {
 } from '@glassbox/core';
 import { ITEM_TYPES } from '../generation';
 import { utf8Bytes } from '../hash';
+import { tokensOf } from '../tokens';
 import { isObject, parseObject, str } from '../json';
 import { buildCodexFork, type CodexForkAction } from './apply';
 import { validateCodexFork } from './validate';
@@ -123,5 +123,5 @@ function side(lines: readonly string[], sessionId: string | null): ValidationSid
     } else return;
     leaf = `L${i + 1}`;
   });
-  return { sessionId, lines: lines.length, live, estimatedTokens: estimateTokensFromBytes(bytes), leafUuid: leaf };
+  return { sessionId, lines: lines.length, live, estimatedTokens: tokensOf(bytes), leafUuid: leaf };
 }
