@@ -18,6 +18,8 @@ export interface CodexCheckResult {
   title: string;
   ok: boolean;
   failures: { line?: number; detail: string }[];
+  /** Failures beyond the ones listed. */
+  more: number;
 }
 
 export interface CodexValidationReport {
@@ -44,59 +46,122 @@ const TITLES: Record<CodexCheckId, string> = {
 /**
  * Compares a fork with its original, line by line, and refuses more than Codex would: Codex skips
  * invalid lines, answers a call without output with "aborted", drops an output without a call and
- * ignores a compaction without its history — each of those is a failure here.
+ * ignores a compaction without its history — each of those is a failure here. In memory (see
+ * CodexForkValidator for the same fed line pairs).
  */
 export function validateCodexFork(originalLines: readonly string[], forkLines: readonly string[], options: { plannedLines?: readonly number[] } = {}): CodexValidationReport {
-  const checks = new Map<CodexCheckId, CodexCheckResult>();
-  for (const id of Object.keys(TITLES) as CodexCheckId[]) checks.set(id, { id, title: TITLES[id], ok: true, failures: [] });
-  const fail = (id: CodexCheckId, detail: string, line?: number): void => {
-    const c = checks.get(id) as CodexCheckResult;
-    c.ok = false;
-    if (c.failures.length < 20) c.failures.push(line === undefined ? { detail } : { line, detail });
-  };
+  const v = new CodexForkValidator(options);
+  const n = Math.max(originalLines.length, forkLines.length);
+  for (let i = 0; i < n; i++) v.pair(originalLines[i], forkLines[i], i + 1);
+  return v.finish();
+}
 
-  const oldId = sessionIdOf(originalLines);
-  const newId = sessionIdOf(forkLines);
-  if (originalLines.length !== forkLines.length) fail('lines', `the original has ${originalLines.length} lines, the fork ${forkLines.length}`);
-  if (!newId) fail('session-id', 'the fork has no session id');
-  else if (newId === oldId) fail('session-id', 'the fork keeps the original session id');
+/**
+ * The same validation fed (original, fork) line pairs in order, keeping no line: what it needs of the
+ * files (the session headers, calls and outputs, ordinals, kept records) it counts as they go by.
+ */
+export class CodexForkValidator {
+  private readonly checks = new Map<CodexCheckId, CodexCheckResult>();
+  /** The first record of each side's header (undefined until its first non-blank line). */
+  private originalMeta: JsonObject | null | undefined = undefined;
+  private forkMeta: JsonObject | null | undefined = undefined;
+  private ids: { oldId: string | null; newId: string | null } | null = null;
+  private readonly touched: number[] = [];
+  private originalLines = 0;
+  private forkLines = 0;
+  private readonly originalPairs = newPairing();
+  private readonly forkPairs = newPairing();
+  private readonly originalKept = newKept();
+  private readonly forkKept = newKept();
+  private lastOriginal: JsonObject | null = null;
+  private lastFork: JsonObject | null = null;
+  private lastForkLine = 0;
+  private readonly fail: Fail;
 
-  const touched: number[] = [];
-  const n = Math.min(originalLines.length, forkLines.length);
-  for (let i = 0; i < n; i++) {
-    const line = i + 1;
-    const o = originalLines[i] as string;
-    const f = forkLines[i] as string;
+  constructor(private readonly options: { plannedLines?: readonly number[] } = {}) {
+    for (const id of Object.keys(TITLES) as CodexCheckId[]) this.checks.set(id, { id, title: TITLES[id], ok: true, failures: [], more: 0 });
+    this.fail = (id, detail, line) => {
+      const c = this.checks.get(id) as CodexCheckResult;
+      c.ok = false;
+      if (c.failures.length < 20) c.failures.push(line === undefined ? { detail } : { line, detail });
+      else c.more++;
+    };
+  }
+
+  pair(o: string | undefined, f: string | undefined, line: number): void {
+    const or = o === undefined ? null : parseObject(o);
+    const fr = f === undefined ? null : f === o ? or : parseObject(f);
+    if (o !== undefined) {
+      this.originalLines = line;
+      if (this.originalMeta === undefined && o.trim() !== '') this.originalMeta = metaFrom(or);
+      countPairing(this.originalPairs, or);
+      countKept(this.originalKept, or);
+    }
+    if (f !== undefined) {
+      this.forkLines = line;
+      if (this.forkMeta === undefined && f.trim() !== '') this.forkMeta = metaFrom(fr);
+      countPairing(this.forkPairs, fr);
+      countKept(this.forkKept, fr);
+    }
+    if (this.ids === null && this.originalMeta !== undefined && this.forkMeta !== undefined) this.settleIds();
+    if (o === undefined || f === undefined) return;
+    if (or) this.lastOriginal = or;
+    if (fr) {
+      this.lastFork = fr;
+      this.lastForkLine = line;
+    }
+    if (or && fr && or['ordinal'] !== fr['ordinal']) this.fail('ordinals', `ordinal ${String(or['ordinal'])} became ${String(fr['ordinal'])}`, line);
+    const oldId = this.ids?.oldId ?? null;
+    const newId = this.ids?.newId ?? null;
     const restored = newId && oldId ? renameIdValues(f, newId, oldId).text : f;
-    if (newId && oldId && oldId !== newId && renameIdValues(f, oldId, oldId).count > 0) fail('session-id', 'the old session id is still a value on this line', line);
-    if (restored === o) continue;
-    const or = parseObject(o);
-    const fr = parseObject(restored);
-    if (or && !fr) {
-      fail('json', 'the line is no longer valid JSON', line);
-      continue;
+    if (newId && oldId && oldId !== newId && renameIdValues(f, oldId, oldId).count > 0) this.fail('session-id', 'the old session id is still a value on this line', line);
+    if (restored === o) return;
+    const back = restored === f ? fr : parseObject(restored);
+    if (or && !back) {
+      this.fail('json', 'the line is no longer valid JSON', line);
+      return;
     }
-    touched.push(line);
-    if (!or || !fr) {
-      fail('untouched', 'a line that was not JSON changed', line);
-      continue;
+    this.touched.push(line);
+    if (!or || !back) {
+      this.fail('untouched', 'a line that was not JSON changed', line);
+      return;
     }
-    compareOutputLine(or, fr, line, fail);
+    compareOutputLine(or, back, line, this.fail);
   }
 
-  checkPairing(forkLines, originalLines, fail);
-  checkOrdinals(originalLines, forkLines, fail);
-  checkKept(originalLines, forkLines, fail);
-  const forkMeta = metaOf(forkLines);
-  if (forkMeta && isObject(forkMeta['history_base'])) fail('no-parent', 'session_meta.history_base names a parent file');
-  if (forkMeta && newId && str(forkMeta['session_id']) !== undefined && forkMeta['session_id'] !== newId) fail('session-id', 'session_meta.session_id differs from its id', 1);
-  if (options.plannedLines) {
-    const planned = new Set(options.plannedLines);
-    for (const l of touched) if (!planned.has(l)) fail('planned', 'this line changed but no action names it', l);
-    for (const l of planned) if (!touched.includes(l)) fail('planned', 'an action names this line but it did not change', l);
+  finish(): CodexValidationReport {
+    const fail = this.fail;
+    if (this.ids === null) this.settleIds();
+    if (this.originalLines !== this.forkLines) fail('lines', `the original has ${this.originalLines} lines, the fork ${this.forkLines}`);
+    checkPairing(this.forkPairs, this.originalPairs, fail);
+    const lastOriginal = this.lastOriginal;
+    const lastFork = this.lastFork;
+    if (lastOriginal && typeof lastOriginal['ordinal'] === 'number' && (!lastFork || typeof lastFork['ordinal'] !== 'number')) {
+      fail('ordinals', 'the last record has no ordinal (Codex refuses to resume such a file)', this.lastForkLine);
+    }
+    for (const k of Object.keys(this.originalKept)) if (this.originalKept[k] !== this.forkKept[k]) fail('kept-records', `${k}: ${this.originalKept[k]} in the original, ${this.forkKept[k]} in the fork`);
+    const forkMeta = this.forkMeta ?? null;
+    const newId = this.ids?.newId ?? null;
+    if (forkMeta && isObject(forkMeta['history_base'])) fail('no-parent', 'session_meta.history_base names a parent file');
+    if (forkMeta && newId && str(forkMeta['session_id']) !== undefined && forkMeta['session_id'] !== newId) fail('session-id', 'session_meta.session_id differs from its id', 1);
+    const touched = this.touched;
+    if (this.options.plannedLines) {
+      const planned = new Set(this.options.plannedLines);
+      for (const l of touched) if (!planned.has(l)) fail('planned', 'this line changed but no action names it', l);
+      for (const l of planned) if (!touched.includes(l)) fail('planned', 'an action names this line but it did not change', l);
+    }
+    const list = [...this.checks.values()];
+    return { ok: list.every((c) => c.ok), checks: list, originalSessionId: this.ids?.oldId ?? null, forkSessionId: newId, touchedLines: touched };
   }
-  const list = [...checks.values()];
-  return { ok: list.every((c) => c.ok), checks: list, originalSessionId: oldId, forkSessionId: newId, touchedLines: touched };
+
+  /** Both headers are known: the session ids, and what is wrong with the fork's at once. */
+  private settleIds(): void {
+    const oldId = str(this.originalMeta?.['id']) ?? null;
+    const newId = str(this.forkMeta?.['id']) ?? null;
+    this.ids = { oldId, newId };
+    if (!newId) this.fail('session-id', 'the fork has no session id');
+    else if (newId === oldId) this.fail('session-id', 'the fork keeps the original session id');
+  }
 }
 
 type Fail = (id: CodexCheckId, detail: string, line?: number) => void;
@@ -134,77 +199,45 @@ function sameExcept(a: JsonObject, b: JsonObject, path: readonly string[]): bool
   return JSON.stringify(strip(a)) === JSON.stringify(strip(b));
 }
 
-function checkPairing(fork: readonly string[], original: readonly string[], fail: Fail): void {
-  const o = pairing(original);
-  const f = pairing(fork);
+interface Pairing {
+  calls: Map<string, number>;
+  outputs: Map<string, number>;
+}
+
+function newPairing(): Pairing {
+  return { calls: new Map(), outputs: new Map() };
+}
+
+function countPairing(p: Pairing, r: JsonObject | null): void {
+  const item = r ? itemOf(r) : null;
+  const type = str(item?.['type']);
+  const id = str(item?.['call_id']);
+  if (!id || !type) return;
+  if (type === 'function_call' || type === 'custom_tool_call' || type === 'local_shell_call') p.calls.set(id, (p.calls.get(id) ?? 0) + 1);
+  else if (type.endsWith('_output')) p.outputs.set(id, (p.outputs.get(id) ?? 0) + 1);
+}
+
+function checkPairing(f: Pairing, o: Pairing, fail: Fail): void {
   for (const [id, count] of f.calls) if (count > 1 && (o.calls.get(id) ?? 0) <= 1) fail('pairing', `call_id ${id} is used by ${count} calls`);
   for (const id of f.calls.keys()) if (!f.outputs.has(id) && o.outputs.has(id)) fail('pairing', `call ${id} lost its output`);
   for (const id of f.outputs.keys()) if (!f.calls.has(id) && o.calls.has(id)) fail('pairing', `the output of ${id} lost its call`);
   for (const [id, count] of f.outputs) if (count !== (o.outputs.get(id) ?? 0)) fail('pairing', `call ${id} has ${count} outputs, the original ${o.outputs.get(id) ?? 0}`);
 }
 
-function pairing(lines: readonly string[]): { calls: Map<string, number>; outputs: Map<string, number> } {
-  const calls = new Map<string, number>();
-  const outputs = new Map<string, number>();
-  for (const t of lines) {
-    const r = parseObject(t);
-    const item = r ? itemOf(r) : null;
-    const type = str(item?.['type']);
-    const id = str(item?.['call_id']);
-    if (!id || !type) continue;
-    if (type === 'function_call' || type === 'custom_tool_call' || type === 'local_shell_call') calls.set(id, (calls.get(id) ?? 0) + 1);
-    else if (type.endsWith('_output')) outputs.set(id, (outputs.get(id) ?? 0) + 1);
-  }
-  return { calls, outputs };
+function newKept(): Record<string, number> {
+  return { world_state: 0, turn_context: 0, compacted: 0, 'compacted with replacement_history': 0 };
 }
 
-function checkOrdinals(original: readonly string[], fork: readonly string[], fail: Fail): void {
-  let lastOriginal: JsonObject | null = null;
-  let lastFork: JsonObject | null = null;
-  let lastForkLine = 0;
-  for (let i = 0; i < Math.min(original.length, fork.length); i++) {
-    const o = parseObject(original[i] as string);
-    const f = parseObject(fork[i] as string);
-    if (o) lastOriginal = o;
-    if (f) {
-      lastFork = f;
-      lastForkLine = i + 1;
-    }
-    if (o && f && o['ordinal'] !== f['ordinal']) fail('ordinals', `ordinal ${String(o['ordinal'])} became ${String(f['ordinal'])}`, i + 1);
-  }
-  if (lastOriginal && typeof lastOriginal['ordinal'] === 'number' && (!lastFork || typeof lastFork['ordinal'] !== 'number')) {
-    fail('ordinals', 'the last record has no ordinal (Codex refuses to resume such a file)', lastForkLine);
-  }
+function countKept(c: Record<string, number>, r: JsonObject | null): void {
+  const type = str(r?.['type']);
+  if (!r || !type || !(type in c)) return;
+  c[type] = (c[type] ?? 0) + 1;
+  if (type === 'compacted' && isObject(r['payload']) && Array.isArray(r['payload']['replacement_history'])) c['compacted with replacement_history'] = (c['compacted with replacement_history'] ?? 0) + 1;
 }
 
-function checkKept(original: readonly string[], fork: readonly string[], fail: Fail): void {
-  const count = (lines: readonly string[]): Record<string, number> => {
-    const c: Record<string, number> = { world_state: 0, turn_context: 0, compacted: 0, 'compacted with replacement_history': 0 };
-    for (const t of lines) {
-      const r = parseObject(t);
-      const type = str(r?.['type']);
-      if (!r || !type || !(type in c)) continue;
-      c[type] = (c[type] ?? 0) + 1;
-      if (type === 'compacted' && isObject(r['payload']) && Array.isArray(r['payload']['replacement_history'])) c['compacted with replacement_history'] = (c['compacted with replacement_history'] ?? 0) + 1;
-    }
-    return c;
-  };
-  const o = count(original);
-  const f = count(fork);
-  for (const k of Object.keys(o)) if (o[k] !== f[k]) fail('kept-records', `${k}: ${o[k]} in the original, ${f[k]} in the fork`);
-}
-
-function metaOf(lines: readonly string[]): JsonObject | null {
-  for (const t of lines) {
-    if (t.trim() === '') continue;
-    const r = parseObject(t);
-    if (!r) return null;
-    if (r['type'] === 'session_meta') return isObject(r['payload']) ? r['payload'] : null;
-    return typeof r['id'] === 'string' && !('type' in r) ? r : null;
-  }
-  return null;
-}
-
-function sessionIdOf(lines: readonly string[]): string | null {
-  return str(metaOf(lines)?.['id']) ?? null;
+/** The session header a rollout's first record gives (its first non-blank line, parsed), or null. */
+function metaFrom(r: JsonObject | null): JsonObject | null {
+  if (!r) return null;
+  if (r['type'] === 'session_meta') return isObject(r['payload']) ? r['payload'] : null;
+  return typeof r['id'] === 'string' && !('type' in r) ? r : null;
 }
