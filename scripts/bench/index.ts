@@ -271,7 +271,7 @@ async function benchTree(name: string, dir: string): Promise<void> {
   if ('error' in ws) console.log(`warm start: failed (${ws.error})`);
   else
     console.log(
-      `warm start (a fresh host on this index): list of ${ws.rows} sessions answered ${ws.listMs.toFixed(0)} ms after the host was made (goal: under 300 ms); its refresh (nothing changed) done at ${ws.refreshMs.toFixed(0)} ms; engine modules loaded in ${ws.loadMs.toFixed(0)} ms through the TypeScript loader`,
+      `warm start (a fresh host on this index, best of 3): list of ${ws.rows} sessions answered ${ws.listMs.toFixed(0)} ms after the host was asked for (goal: under 300 ms; making the host ${ws.hostMs.toFixed(0)} ms of it); its refresh (nothing changed) done at ${ws.refreshMs.toFixed(0)} ms; engine modules loaded in ${ws.loadMs.toFixed(0)} ms through the TypeScript loader`,
     );
 
   // Append a real exchange to the largest session and time the watcher until its row is updated.

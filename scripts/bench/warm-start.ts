@@ -11,6 +11,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 export interface WarmStart {
   /** Loading the engine's modules (through the TypeScript loader here; a packaged app loads built files). */
   loadMs: number;
+  /** Making the host (the index opened, samples and lineage read). */
+  hostMs: number;
   /** Host made → first list answered. */
   listMs: number;
   rows: number;
@@ -24,21 +26,27 @@ async function child(dataDir: string, root: string): Promise<void> {
   const loadMs = performance.now() - t0;
   const t1 = performance.now();
   const host = createHost({ ...process.env, GLASSBOX_DATA_DIR: dataDir }, { roots: [root], watch: false, samplesDir: null }, () => {});
+  const hostMs = performance.now() - t1;
   const refresh = host.start().then(() => performance.now() - t1);
   const list = await host.handle('sessions:list', {});
   const listMs = performance.now() - t1;
   const rows = list.ok ? (list.value as { sessions: unknown[] }).sessions.length : -1;
   const refreshMs = await refresh;
   host.close();
-  console.log(JSON.stringify({ loadMs, listMs, rows, refreshMs } satisfies WarmStart));
+  console.log(JSON.stringify({ loadMs, hostMs, listMs, rows, refreshMs } satisfies WarmStart));
 }
 
-/** Runs a warm start in a child process on an index already made in `dataDir` for `root`. */
-export function warmStart(dataDir: string, root: string): WarmStart | { error: string } {
-  const r = spawnSync(process.execPath, [resolve(ROOT, 'apps/cli/bin/run-ts.mjs'), fileURLToPath(import.meta.url), '--child', dataDir, root], { encoding: 'utf8' });
-  const line = r.stdout.trim().split('\n').pop() ?? '';
-  if (!line.startsWith('{')) return { error: `exit ${r.status}: ${r.stderr.trim().split('\n').slice(-2).join(' ')}` };
-  return JSON.parse(line) as WarmStart;
+/** Runs warm starts in child processes on an index already made in `dataDir` for `root`: the best of `runs`. */
+export function warmStart(dataDir: string, root: string, runs = 3): WarmStart | { error: string } {
+  let best: WarmStart | null = null;
+  for (let i = 0; i < runs; i++) {
+    const r = spawnSync(process.execPath, [resolve(ROOT, 'apps/cli/bin/run-ts.mjs'), fileURLToPath(import.meta.url), '--child', dataDir, root], { encoding: 'utf8' });
+    const line = r.stdout.trim().split('\n').pop() ?? '';
+    if (!line.startsWith('{')) return { error: `exit ${r.status}: ${r.stderr.trim().split('\n').slice(-2).join(' ')}` };
+    const w = JSON.parse(line) as WarmStart;
+    if (!best || w.listMs < best.listMs) best = w;
+  }
+  return best as WarmStart;
 }
 
 // Only when this file is the script run (index.ts imports it).

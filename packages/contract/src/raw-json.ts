@@ -18,14 +18,24 @@ export function isRawJson(value: unknown): value is RawJson {
   return keys.length === 1 && keys[0] === 'rawJson' && typeof (value as RawJson).rawJson === 'string';
 }
 
-/** The same value with every RawJson in it parsed. */
+/** The same value with every RawJson in it parsed (objects without one are returned as they are, not copied). */
 export function parseRawJson<T>(value: T): T {
   if (isRawJson(value)) return JSON.parse(value.rawJson) as T;
-  if (Array.isArray(value)) return value.map((v: unknown) => parseRawJson(v)) as T;
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null;
+    value.forEach((v: unknown, i) => {
+      const p = parseRawJson(v);
+      if (p !== v) (out ??= [...value])[i] = p;
+    });
+    return (out ?? value) as T;
+  }
   if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = parseRawJson(v);
-    return out as T;
+    let out: Record<string, unknown> | null = null;
+    for (const [k, v] of Object.entries(value)) {
+      const p = parseRawJson(v);
+      if (p !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = p;
+    }
+    return (out ?? value) as T;
   }
   return value;
 }

@@ -119,7 +119,8 @@ export class EngineHost {
         this.emit('session:changed', { path: change.path, row, reason: change.reason });
       });
     }
-    return this.refresh();
+    // A window's first list is answered from the index as it is; looking for changes starts a turn later.
+    return new Promise<void>((r) => setImmediate(r)).then(() => this.refresh());
   }
 
   /** The projects roots sessions are listed from. */
@@ -375,11 +376,11 @@ export class EngineHost {
 
   /** Rows that are forks link to their original; originals list their forks (from the archive's manifests). */
   private withLineage(rows: SessionRow[]): SessionRow[] {
-    return rowsWithLineage(rows, this.lineage(), this.catalog.list());
+    return rowsWithLineage(rows, this.lineage(), () => this.catalog.list());
   }
 
   private lineageOf(head: SnapshotHead): ForkLineageView {
-    return snapshotLineage(head, this.lineage(), this.catalog.list());
+    return snapshotLineage(head, this.lineage(), () => this.catalog.list());
   }
 
   /** The thread work of a request, as a job the window can follow and cancel; a cancelled one answers so. */

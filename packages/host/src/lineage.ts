@@ -6,9 +6,10 @@ import { forkWillSend, type ForkLineage, type LineageEntry } from '@glassbox/sto
  * Which sessions are forks of which, for the list and the window: from the manifests Glassbox keeps in
  * its archive (a fork never has to be opened to know it is one).
  */
-export function rowsWithLineage(rows: SessionRow[], lineage: ForkLineage, all: readonly SessionRow[]): SessionRow[] {
+/** `all`: every row, asked for only when a link needs another session's title (a list of thousands is not read twice). */
+export function rowsWithLineage(rows: SessionRow[], lineage: ForkLineage, all: () => readonly SessionRow[]): SessionRow[] {
   if (lineage.byForkId.size === 0) return rows;
-  const titles = new Map(all.map((r) => [r.id, r.title]));
+  const titles = new Map(all().map((r) => [r.id, r.title]));
   for (const r of rows) titles.set(r.id, r.title);
   return rows.map((r) => {
     const view = linksOf(r.id, lineage, (id) => titles.get(id) ?? null);
@@ -27,9 +28,10 @@ export function snapshotHead(snapshot: ClassifiedSnapshot): SnapshotHead {
   return { sessionId: snapshot.session.id, reportedTokens: snapshot.context.reportedTokens, lastTurnLine: snapshot.turns.at(-1)?.line ?? 0 };
 }
 
-export function snapshotLineage(head: SnapshotHead, lineage: ForkLineage, all: readonly SessionRow[]): ForkLineageView {
-  const titles = new Map(all.map((r) => [r.id, r.title]));
-  const { forkOf, forks } = linksOf(head.sessionId, lineage, (id) => titles.get(id) ?? null);
+export function snapshotLineage(head: SnapshotHead, lineage: ForkLineage, all: () => readonly SessionRow[]): ForkLineageView {
+  let titles: Map<string, string | null> | null = null;
+  const title = (id: string): string | null => (titles ??= new Map(all().map((r) => [r.id, r.title]))).get(id) ?? null;
+  const { forkOf, forks } = linksOf(head.sessionId, lineage, title);
   const willSend = forkWillSend(lineage.byForkId.get(head.sessionId), head.reportedTokens, head.lastTurnLine);
   return { forkOf, forks, willSend };
 }

@@ -49,7 +49,7 @@ export {
   type ChangeReason,
 } from './session-index';
 export { watchRoots, type WatchOptions, type RootWatcher } from './watch';
-export type { SessionRow } from './rows';
+export type { SessionRow, BriefRow } from './rows';
 export { SORT_KEYS, ftsQuery, type ListQuery, type SortKey } from './list-query';
 export { defaultDataDir, defaultDbPath } from './paths';
 export { discoverFiles, describeOpenedFile, type DiscoveredFile, type AgentRoots } from './discover';

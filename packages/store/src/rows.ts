@@ -1,5 +1,5 @@
 import { Stage } from './stage';
-import type { FileRow } from './statements';
+import type { BriefFileRow, FileRow } from './statements';
 
 /** One session (or subagent) file as the browser and the CLI see it. Exact figures; format at display. */
 export interface SessionRow {
@@ -60,15 +60,52 @@ export interface SessionRow {
   totalCostUsd: number | null;
 }
 
+/**
+ * What a list of thousands of sessions shows of each (the app's session browser): identity, activity,
+ * size, the context and reclaimable figures, the stage. Read with a quarter of a full row's columns.
+ */
+export type BriefRow = Pick<
+  SessionRow,
+  | 'rowId' | 'agent' | 'path' | 'kind' | 'sessionId' | 'project' | 'cwd' | 'title' | 'firstPrompt' | 'lastActivity' | 'size' | 'mtimeMs'
+  | 'stage' | 'contextTokens' | 'estimatedTokens' | 'reclaimableTokens' | 'windowTokens' | 'problemNote' | 'subagents'
+>;
+
+function stageOf(f: Pick<FileRow, 'level' | 'analyzed_offset' | 'parsed_offset'>): SessionRow['stage'] {
+  return f.level === Stage.unreadable
+    ? 'unreadable'
+    : f.level < Stage.summarised
+      ? 'listed'
+      : f.analyzed_offset !== null && f.analyzed_offset === f.parsed_offset
+        ? 'analysed'
+        : 'summarised';
+}
+
+export function toBriefRow(f: BriefFileRow, subagents: number): BriefRow {
+  return {
+    rowId: f.id,
+    agent: f.agent,
+    path: f.path,
+    kind: f.kind,
+    sessionId: f.session_id,
+    project: f.project,
+    cwd: f.cwd,
+    title: f.title,
+    firstPrompt: f.first_prompt,
+    lastActivity: f.last_ts ?? new Date(f.mtime_ms).toISOString(),
+    size: f.size,
+    mtimeMs: f.mtime_ms,
+    stage: stageOf(f),
+    contextTokens: f.context_tokens,
+    estimatedTokens: f.estimated_tokens,
+    reclaimableTokens: f.reclaimable_tokens,
+    windowTokens: f.window_tokens,
+    problemNote: f.problem_note,
+    subagents,
+  };
+}
+
 export function toSessionRow(f: FileRow, sub?: { count: number; cost: number | null; unpriced: number }): SessionRow {
-  const stage: SessionRow['stage'] =
-    f.level === Stage.unreadable
-      ? 'unreadable'
-      : f.level < Stage.summarised
-        ? 'listed'
-        : f.analyzed_offset !== null && f.analyzed_offset === f.parsed_offset
-          ? 'analysed'
-          : 'summarised';
+  const stage = stageOf(f);
   const own = f.level >= Stage.summarised && f.unpriced_messages === 0 ? (f.cost_usd ?? 0) : null;
   const total = own === null || (sub && (sub.unpriced > 0 || sub.cost === null)) ? null : own + (sub?.cost ?? 0);
   return {

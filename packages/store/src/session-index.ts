@@ -19,11 +19,11 @@ import { JobPool, SKIPPED } from './pool';
 import type { SummarizeResult } from './jobs';
 import { messagePricer } from './cost';
 import { foldMessages } from './totals';
-import { toSessionRow, type SessionRow } from './rows';
+import { toSessionRow, type BriefRow, type SessionRow } from './rows';
 import type { ChangeReason, OpenIndexOptions, Phase, Progress, RefreshOptions, RefreshReport, SessionChange } from './index-types';
 
 export type { ChangeReason, OpenIndexOptions, Phase, Progress, RefreshOptions, RefreshReport, SessionChange } from './index-types';
-import { runListQuery, type ListQuery } from './list-query';
+import { runBriefListQuery, runListQuery, type ListQuery } from './list-query';
 import { folderFor } from '@glassbox/analysis';
 
 /** A file found by discovery (or asked for by path), and how it got into the index. */
@@ -33,6 +33,9 @@ interface Found {
 }
 
 type Planned = PlannedFile<Found>;
+
+/** Files stat'ed between two turns of the event loop while a refresh discovers. */
+const YIELD_EVERY = 250;
 type ProgressFn = (phase: Phase, files: number, filesTotal: number, bytes: number, bytesTotal: number) => void;
 
 /** A file to summarise: its row as loaded, and the offset its pass starts from. */
@@ -111,6 +114,11 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
   /** Sessions (not subagent files) matching the query, newest activity first by default. */
   list(query: ListQuery = {}): SessionRow[] {
     return this.store.read(() => runListQuery(this.store.db, this.st, query), []);
+  }
+
+  /** The same list, each row as a browser of thousands shows it (BriefRow): what the app lists, fast. */
+  brief(query: ListQuery = {}): BriefRow[] {
+    return this.store.read(() => runBriefListQuery(this.store.db, this.st, query), []);
   }
 
   /** Every file of a session id (or unambiguous prefix), or the file at a path: the session first, then its subagents. */
@@ -211,7 +219,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     if (options.rebuild) this.store.write(() => this.st.clearAll.run());
     progress('discover', 0, 0, 0, 0);
 
-    const plan = this.discoverStage(options.paths);
+    const plan = await this.discoverStage(options.paths);
     report.files = plan.files.length;
     this.removeStage(plan.gone, report);
 
@@ -247,9 +255,11 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
 
   /**
    * Discover: every file under the roots (or the asked paths) with its fingerprint, and what to do with
-   * each (refresh-plan.ts). An unchanged file is never opened.
+   * each (refresh-plan.ts). An unchanged file is never opened. The thread is given back every few
+   * hundred files, so an app starting on a machine with thousands of sessions answers its first list
+   * while the refresh looks at them.
    */
-  private discoverStage(paths: string[] | undefined) {
+  private async discoverStage(paths: string[] | undefined) {
     // The watcher's small refreshes look up their own rows only: the table may hold thousands.
     const stored: FileKey[] = this.store.read(
       () => (paths ? paths.map((p) => this.st.fileByPath.get(p)).filter((r): r is FileRow => !!r) : this.st.fileKeys.all()),
@@ -257,25 +267,27 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     );
     const byPath = new Map(stored.map((r) => [r.path, r]));
     const seen: SeenFile<Found>[] = [];
-    const consider = (found: Found) => {
+    let looked = 0;
+    const consider = async (found: Found) => {
       const fp = fingerprintIfFile(found.file.path);
       if (fp) seen.push({ path: found.file.path, file: found, fp });
+      if (++looked % YIELD_EVERY === 0) await new Promise<void>((r) => setImmediate(r));
     };
     if (paths) {
       for (const path of paths) {
         const row = byPath.get(path);
-        if (row) consider({ file: rowAsFile(row), origin: row.origin });
+        if (row) await consider({ file: rowAsFile(row), origin: row.origin });
         else {
           const underRoot = this.roots.find((r) => path.startsWith(r + '/'));
-          consider({ file: { ...describeOpenedFile(this.agents, path), root: underRoot ?? null }, origin: underRoot ? 'discovered' : 'opened' });
+          await consider({ file: { ...describeOpenedFile(this.agents, path), root: underRoot ?? null }, origin: underRoot ? 'discovered' : 'opened' });
         }
       }
     } else {
       const discovered = discoverFiles(this.agents, this.agentRoots);
-      for (const d of discovered) consider({ file: d, origin: 'discovered' });
+      for (const d of discovered) await consider({ file: d, origin: 'discovered' });
       const found = new Set(discovered.map((d) => d.path));
       // Files opened from elsewhere stay indexed while they exist.
-      for (const row of stored) if (row.origin === 'opened' && !found.has(row.path)) consider({ file: rowAsFile(row), origin: 'opened' });
+      for (const row of stored) if (row.origin === 'opened' && !found.has(row.path)) await consider({ file: rowAsFile(row), origin: 'opened' });
     }
     return planRefresh(seen, stored);
   }

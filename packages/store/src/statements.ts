@@ -78,6 +78,20 @@ const FILE_COLUMNS: (keyof NewFileRow)[] = [
   'analysis_error', 'indexed_at', 'window_tokens', 'analysis_repo',
 ];
 
+/**
+ * Every column of a file row but its summary checkpoint (`state`, a few KB of JSON each): what a list
+ * shows. A list of thousands of sessions reads half as many bytes without it.
+ */
+export const LIST_COLUMNS = ['id', ...FILE_COLUMNS.filter((c) => c !== 'state'), 'NULL AS state'].join(', ');
+
+/** What a brief row (rows.ts, BriefRow) is made of. */
+export const BRIEF_COLUMN_NAMES = [
+  'id', 'agent', 'path', 'kind', 'session_id', 'project', 'cwd', 'title', 'first_prompt', 'last_ts', 'mtime_ms', 'size', 'level',
+  'parsed_offset', 'analyzed_offset', 'context_tokens', 'estimated_tokens', 'reclaimable_tokens', 'window_tokens', 'problem_note',
+] as const;
+export const BRIEF_COLUMNS = BRIEF_COLUMN_NAMES.join(', ');
+export type BriefFileRow = Pick<FileRow, (typeof BRIEF_COLUMN_NAMES)[number]>;
+
 /** The analysis columns, written on their own (a summary of the same row may be landing meanwhile). */
 export interface AnalysisColumns {
   id: number;
