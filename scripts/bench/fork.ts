@@ -34,7 +34,7 @@ function forkOnce(path: string): { actions: number; ok: boolean } {
   try {
     const forkId = randomUUID();
     const planned = planFromFile(path, { minimumSavings: 0, forkSessionId: forkId });
-    const r = writeFork({ sourcePath: path, archiveDir, newSessionId: forkId, prepare: () => ({ actions: planned.actions, cwd: planned.session.cwd, indexed: planned.indexed }) });
+    const r = writeFork({ sourcePath: path, archiveDir, newSessionId: forkId, prepare: () => ({ actions: planned.actions, cwd: planned.session.cwd, indexed: planned.indexed, session: planned.session }) });
     if (r.status !== 'written') return { actions: 0, ok: false };
     rmSync(r.forkPath, { force: true });
     return { actions: r.applied.length, ok: r.report.ok };

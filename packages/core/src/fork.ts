@@ -1,3 +1,4 @@
+import type { Session } from './session';
 /**
  * What a fork is made of, in agent-neutral terms: the payloads a plan replaces, what each adapter's fork
  * builder did with them, and the report of its differential validator. Each agent's adapter builds and
@@ -164,4 +165,10 @@ export interface ValidateOptions {
   actions?: readonly (ForkAction & { line?: number })[];
   /** Lines the fork writer reports as touched (with `actions`, the check compares them). */
   touchedLines?: readonly number[];
+  /**
+   * The original as the plan parsed it, when the caller holds it and knows it parsed the same bytes
+   * (the fork writer checks the file's stamp and a checksum between passes): a validator may take
+   * what it needs of the original (its live chain) from it instead of parsing the original again.
+   */
+  original?: Session;
 }

@@ -71,7 +71,7 @@ export function defaultEngine(agents: AgentRegistry = defaultAgents()): Engine {
             const planned = planFromFile(src.path, { ...options, forkSessionId: src.forkId });
             first ??= planned;
             if (planned.actions.length === 0) throw new ForkError('source_changed', planned.plan.reasons[0]?.message ?? 'There is nothing provably dead to remove.');
-            return { actions: planned.actions, cwd: planned.session.cwd, indexed: planned.indexed };
+            return { actions: planned.actions, cwd: planned.session.cwd, indexed: planned.indexed, session: planned.session };
           },
         });
         if (result.status === 'refused') {

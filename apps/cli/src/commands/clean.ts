@@ -144,7 +144,7 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
       // The plan just made, while the file is the one it was made from; a new one if it changed.
       prepare: (src) => {
         const again = sameStamp(planned.stamp, stampOfPath(src.path)) ? planned : planFromFile(src.path, { ...planOptions, forkSessionId: src.forkId });
-        return { actions: again.actions, cwd: again.session.cwd, indexed: again.indexed };
+        return { actions: again.actions, cwd: again.session.cwd, indexed: again.indexed, session: again.session };
       },
     };
     if (opts.archive) writeOptions.archiveDir = resolve(opts.archive);

@@ -132,9 +132,11 @@ export function onlySessionIdRenamed(original: string, fork: string, oldId: stri
   if (fork.length - original.length === newId.length - oldId.length) {
     const oldKey = `"sessionId":"${oldId}"`;
     const at = original.indexOf(oldKey);
-    if (at >= 0 && original.indexOf('"sessionId"', at + oldKey.length) < 0 && original.lastIndexOf('"sessionId"', at - 1) < 0) {
-      const newKey = `"sessionId":"${newId}"`;
-      return fork.startsWith(newKey, at) && fork.slice(0, at) === original.slice(0, at) && fork.slice(at + newKey.length) === original.slice(at + oldKey.length);
+    const newKey = `"sessionId":"${newId}"`;
+    // The first key renamed and every other byte the same: then the restore below would agree (the new
+    // id names no other key of the line). Anything else takes the general rule.
+    if (at >= 0 && fork.startsWith(newKey, at) && fork.slice(at + newKey.length) === original.slice(at + oldKey.length) && fork.slice(0, at) === original.slice(0, at)) {
+      return true;
     }
   }
   const restored = restoreSessionIdText(fork, newId, oldId);

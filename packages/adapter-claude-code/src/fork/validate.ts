@@ -1,4 +1,4 @@
-import { validateFromLines, type ForkValidator } from '@glassbox/core';
+import { validateFromLines, type ForkValidator, type Session } from '@glassbox/core';
 import type { JsonObject } from '../record-types';
 import { ChainReader, liveChain, type LiveChain } from './chain';
 import { onlySessionIdRenamed, parseShared } from './json-line';
@@ -90,7 +90,8 @@ export class ClaudeForkValidator implements ForkValidator {
   private readonly sf = new Structure();
   private readonly lineOfUuid = new Map<string, number>();
   private readonly touched: number[] = [];
-  private readonly originalChain = new ChainReader('original');
+  /** The original's live chain: from the plan's parse when given (options.original), else read here. */
+  private readonly originalChain: ChainReader | null;
   private readonly forkChain = new ChainReader('fork');
   private forkId: string | null = null;
   private originalLines = 0;
@@ -98,6 +99,7 @@ export class ClaudeForkValidator implements ForkValidator {
 
   constructor(private readonly options: ValidateOptions) {
     for (const id of Object.keys(TITLES) as CheckId[]) if (id !== 'planned' || options.actions) this.check(id);
+    this.originalChain = options.original ? null : new ChainReader('original');
   }
 
   private check(id: CheckId): Check {
@@ -113,7 +115,7 @@ export class ClaudeForkValidator implements ForkValidator {
     if (ot !== undefined) this.originalLines = line;
     if (ft !== undefined) this.forkLines = line;
     const orec = parse(ot);
-    if (ot !== undefined) this.originalChain.push(ot, orec);
+    if (ot !== undefined) this.originalChain?.push(ot, orec);
     const ofacts = ot === undefined ? null : factsOf(orec, ot);
     if (ofacts) {
       this.so.add(line, ofacts);
@@ -182,7 +184,7 @@ export class ClaudeForkValidator implements ForkValidator {
     structural(so, sf, check);
 
     // Compare the live chains the client would load from each side.
-    const oc = liveChain(this.originalChain.finish());
+    const oc = liveChain(this.originalChain?.finish() ?? (options.original as Session));
     const fs = this.forkChain.finish();
     const fc = liveChain(fs);
     if (oc.leafUuid !== fc.leafUuid) {

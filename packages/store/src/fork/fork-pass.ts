@@ -1,4 +1,4 @@
-import type { AgentFormat, ForkAction, ForkBuilder, ForkOutcome, ForkPrepared, TombstoneFill, ValidationReport } from '@glassbox/core';
+import type { AgentFormat, ForkAction, ForkBuilder, ForkOutcome, ForkPrepared, Session, TombstoneFill, ValidationReport } from '@glassbox/core';
 import type { IncomingObject } from './archive';
 import type { ForkJob } from './job';
 import { ExactLineReader, sameStamp, scanExact, type LinePass, type SourceStamp } from './lines';
@@ -57,12 +57,14 @@ export function forkPass(
   format: AgentFormat,
   path: string,
   indexed: IndexedFork,
-  options: { output?: LineOutput; archive?: IncomingObject; job?: ForkJob; validateActions?: boolean } = {},
+  options: { output?: LineOutput; archive?: IncomingObject; job?: ForkJob; validateActions?: boolean; original?: Session } = {},
 ): ForkPassResult {
   const { builder, prepared } = indexed;
-  const validator = format.createForkValidator(
-    options.validateActions === false ? {} : { actions: prepared.applied.map((a) => a.action), touchedLines: prepared.touchedLines },
-  );
+  const validator = format.createForkValidator({
+    ...(options.validateActions === false ? {} : { actions: prepared.applied.map((a) => a.action), touchedLines: prepared.touchedLines }),
+    // The plan's parse of these same bytes (the stamps below must agree): the original is not parsed again for its chain.
+    ...(options.original ? { original: options.original } : {}),
+  });
   const archive = options.archive;
   // The original's sha-256 names its archive object; otherwise a CRC-32 tells the bytes are the index pass's.
   const reader = new ExactLineReader(path, archive ? (chunk) => archive.write(chunk) : undefined, options.job, options.output ? 'writing the fork' : 'checking the fork', archive !== undefined);

@@ -20,6 +20,6 @@ export function previewFork(path: string, options: FilePlanOptions = {}): ForkPr
   const { planned, format } = planAndIndex(path, options);
   const fork = planned.fork;
   if (!fork || !planned.indexed || fork.applied.length === 0) return { planned, fork, report: null };
-  const { report } = forkPass(format, path, planned.indexed, options.job ? { job: options.job } : {});
+  const { report } = forkPass(format, path, planned.indexed, { original: planned.session, ...(options.job ? { job: options.job } : {}) });
   return { planned, fork, report };
 }

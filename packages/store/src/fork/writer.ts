@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import type { AgentFormat, AppliedAction, ForkAction, RefusedAction, ValidationReport } from '@glassbox/core';
+import type { AgentFormat, AppliedAction, ForkAction, RefusedAction, Session, ValidationReport } from '@glassbox/core';
 import { agentForFile, defaultAgents } from '@glassbox/agents';
 import { Archive, archiveDir, sha256Hex, type IncomingObject } from './archive';
 import { ForkError, describe, fsyncDir, publishTemp, safeUnlink, tempPathFor, writeTempFile } from './atomic';
@@ -28,6 +28,8 @@ export interface ForkPlan {
   actions: PlanAction[];
   cwd?: string | null;
   indexed?: IndexedFork | null;
+  /** The session the plan parsed from the file (the validator takes the original's live chain from it). */
+  session?: Session;
 }
 
 export interface WriteForkOptions {
@@ -155,7 +157,9 @@ export function writeFork(given: WriteForkOptions): WriteForkResult {
     let fork: { sha256: string; crc32: number; bytes: number };
     try {
       incoming = archive.incoming();
-      run = forkPass(format, options.sourcePath, prepared, { output, archive: incoming, job });
+      // The plan's session is of the bytes its index pass read: used only with that pass.
+      const original = prepared === plan.indexed && plan.session ? { original: plan.session } : {};
+      run = forkPass(format, options.sourcePath, prepared, { output, archive: incoming, job, ...original });
       fork = output.close();
     } catch (error) {
       output.discard();
