@@ -228,6 +228,18 @@ describe('writeFork', () => {
     expect(writeFork(options(s)).status).toBe('written');
   });
 
+  it('refuses a file that is not valid UTF-8 (a fork could not keep its bytes), and writes nothing', () => {
+    const s = scratch('01-superseded-reads');
+    const bytes = readFileSync(s.sourcePath);
+    // One byte of the last line's text made undecodable, as a damaged disk or a bad copy would.
+    const at = bytes.lastIndexOf(Buffer.from('"type":"'));
+    writeFileSync(s.sourcePath, Buffer.concat([bytes.subarray(0, at), Buffer.from([0xff]), bytes.subarray(at + 1)]));
+    const before = tree(s.root);
+    const e = expectForkError(() => writeFork(options(s)), 'source_not_utf8');
+    expect(e.message).toMatch(/not valid UTF-8 \(line \d+\)/);
+    expect(tree(s.root).filter((f) => !f.endsWith('/'))).toEqual(before.filter((f) => !f.endsWith('/')));
+  });
+
   it('carries checkpoint backups (file-history) so /rewind works in the fork and in an undo', () => {
     const s = scratch('01-superseded-reads');
     const history = tree(join(s.root, 'file-history', s.sessionId));
