@@ -15,3 +15,4 @@ export * from './prices';
 export * from './summary';
 export * from './agent';
 export * from './agent-registry';
+export * from './retention';
