@@ -10,7 +10,7 @@ export { tombstoneText, tombstoneTokens, deathReason, removedWhat, TOMBSTONE_TOK
 export { reclaimSummary, isReclaimable } from './reclaim';
 export { computeCost, type CostReport, type CostLine } from './cost';
 export { findPrice, mergePriceTables, usageCost, validatePriceTable, type PriceTable, type ModelPrice } from './prices';
-export { responsesOf, turnPoints, SYNTHETIC_MODEL, type Response } from './usage';
+export { responsesOf, turnPoints, type Response } from './usage';
 export { mapPath, absolutePath } from './paths';
 export { rangeDiff } from './diff';
 export { sliceRange, comparableText } from './classify';
