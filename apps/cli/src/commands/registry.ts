@@ -11,8 +11,11 @@ import { registerClean } from './clean';
 import { registerVerify } from './verify';
 import { registerShow } from './show';
 import { registerUndo } from './undo';
+import { registerKeep } from './keep';
+import { registerRestore } from './restore';
+import { registerArchive } from './archive';
 
 /** Each command module registers itself on the program. Add new commands here. */
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-export const COMMANDS: RegisterCommand[] = [registerInspect, registerXray, registerCost, registerIndex, registerSessions, registerWatch, registerUi, registerClean, registerVerify, registerShow, registerUndo];
+export const COMMANDS: RegisterCommand[] = [registerInspect, registerXray, registerCost, registerIndex, registerSessions, registerWatch, registerUi, registerClean, registerVerify, registerShow, registerUndo, registerKeep, registerRestore, registerArchive];

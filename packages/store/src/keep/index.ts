@@ -12,5 +12,5 @@ export type { KeptManifest, KeptFile, KeptPart } from './manifest';
 export { archiveReport, type ArchiveReport, type ArchivedSession } from './report';
 export { planPrune, applyPrune, parseAge, type PrunePlan, type PruneResult } from './prune';
 export { verifyArchive, type VerifyArchiveResult } from './verify';
-export { syncView, ensureViewCopy, isInKeptView, viewDirOf, viewRootOf, type ViewSync } from './view';
+export { syncView, ensureViewCopy, isInKeptView, viewDirOf, viewRootOf, viewPathOf, type ViewSync } from './view';
 export { CHUNK_SIZES, chunkLengths, type ChunkSizes } from './chunker';
