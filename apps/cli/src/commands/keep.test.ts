@@ -67,7 +67,7 @@ describe('glassbox keep, restore, archive', () => {
 
     const inspect = await runCli(['inspect', SESSION_ID], s.env);
     expect(inspect.code).toBe(0);
-    expect(inspect.out).toMatch(/keeping  kept — the original was removed on \d{4}-\d\d-\d\d; read-only copy of /);
+    expect(inspect.out).toMatch(/keeping {2}kept — the original was removed on \d{4}-\d\d-\d\d; read-only copy of /);
     expect((await runCli(['cost', SESSION_ID, '--json'], s.env)).code).toBe(0);
     expect((await runCli(['xray', s.path], s.env)).code).toBe(0);
     const clean = await runCli(['clean', SESSION_ID, '--fork'], s.env);
