@@ -13,6 +13,8 @@ export function openCliIndex(io: CliIO, opts: IndexOptions): SessionIndex {
   const workers = opts.workers === undefined ? undefined : Number(opts.workers);
   const index = openIndex({
     env: io.env,
+    // The index looks for sessions under the HOME the command was given (in-process runs pass their own).
+    ...(io.env['HOME'] ? { home: io.env['HOME'] } : {}),
     ...(opts.db ? { dbPath: opts.db } : {}),
     ...(workers !== undefined && Number.isInteger(workers) && workers >= 0 ? { workers } : {}),
     archiveDir: archiveDir(io.env),
