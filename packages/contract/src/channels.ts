@@ -1,7 +1,7 @@
 /** The channels: invoke requests with their argument and result types, push events, and the runtime lists. */
 import type { Result } from './results';
 import type {
-  FileOpenArgs, FileOpened, ForkArgs, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkVerified, ForkWritten, HostInfo, IndexProgress, RepoMapArgs, SegmentDetail,
+  AutoKeepArgs, FileOpenArgs, FileOpened, ForkArgs, KeepArgs, KeepResultView, RestoreArgs, RestoredView, RetentionInfo, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkVerified, ForkWritten, HostInfo, IndexProgress, RepoMapArgs, SegmentDetail,
   SegmentDetailArgs, SessionRow, SessionsListArgs, SessionsListResult, SnapshotArgs, SnapshotView,
 } from './values';
 
@@ -18,6 +18,10 @@ export interface InvokeMap {
   'fork:payload': { args: ForkPayloadArgs; result: ForkPayload };
   'file:open': { args: FileOpenArgs; result: FileOpened };
   'repo:map': { args: RepoMapArgs; result: HostInfo };
+  'session:keep': { args: KeepArgs; result: KeepResultView };
+  'session:restore': { args: RestoreArgs; result: RestoredView };
+  'retention:info': { args: Record<string, never>; result: RetentionInfo };
+  'retention:auto-keep': { args: AutoKeepArgs; result: RetentionInfo };
 }
 export type InvokeChannel = keyof InvokeMap;
 export type ArgsOf<C extends InvokeChannel> = InvokeMap[C]['args'];
@@ -63,6 +67,10 @@ const invokeChannels = [
   'fork:payload',
   'file:open',
   'repo:map',
+  'session:keep',
+  'session:restore',
+  'retention:info',
+  'retention:auto-keep',
 ] as const;
 const eventChannels = ['index:progress', 'session:changed', 'app:command'] as const;
 

@@ -72,6 +72,8 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
   private readonly marks: RowMarks;
   /** The archive whose kept sessions the list carries (null: none). */
   readonly archiveDir: string | null;
+  /** Glassbox's own roots of read-only copies of kept sessions whose originals are gone (in `roots` too). */
+  readonly viewRoots: string[] = [];
 
   constructor(options: OpenIndexOptions = {}) {
     super();
@@ -91,6 +93,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
         if (!agent.locator.retention) continue;
         const root = viewRootOf(viewDirOf(this.archiveDir), agent.format.id);
         mkdirSync(root, { recursive: true, mode: 0o700 });
+        this.viewRoots.push(root);
         byAgent.set(agent.format.id, [...(byAgent.get(agent.format.id) ?? []), root]);
       }
     }
@@ -122,7 +125,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     await this.refresh({ paths: [real], analyze: options.analyze ?? true });
     const row = this.store.read(() => this.st.fileByPath.get(real), undefined);
     if (!row) throw new Error(`${path} is not a regular file`);
-    return this.rowOf(row);
+    return this.marks.mark([this.rowOf(row)])[0] as SessionRow;
   }
 
   /** Sessions (not subagent files) matching the query, newest activity first by default. */

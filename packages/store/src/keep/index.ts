@@ -14,3 +14,5 @@ export { planPrune, applyPrune, parseAge, type PrunePlan, type PruneResult } fro
 export { verifyArchive, type VerifyArchiveResult } from './verify';
 export { syncView, ensureViewCopy, isInKeptView, viewDirOf, viewRootOf, viewPathOf, type ViewSync } from './view';
 export { CHUNK_SIZES, chunkLengths, type ChunkSizes } from './chunker';
+export { autoKeepPlan, AUTO_KEEP_IDLE_MS, type AutoKeepRow, type AutoKeepOptions } from './auto-keep';
+export type { KeptMark, RetentionMark } from './marks';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, rmdirSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256Hex } from '../fork/archive';
 import { safeUnlink, writeNewFileAtomic } from '../fork/atomic';
@@ -110,10 +110,11 @@ export class KeptArchive {
    * manifest falls back to the one before (and `problems` says which was skipped).
    */
   session(key: string, problems: string[] = []): KeptSession | null {
+    // The folder's names are the stamp: versions and the gone note are written once and never changed,
+    // and a folder's mtime can stay the same across two changes within one clock tick.
     let stamp: string;
     try {
-      const st = statSync(join(this.dir, key));
-      stamp = `${st.mtimeMs}:${st.ino}`;
+      stamp = readdirSync(join(this.dir, key)).sort().join('/');
     } catch {
       this.cache.delete(key);
       return null;
