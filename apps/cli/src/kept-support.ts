@@ -81,7 +81,7 @@ export function retentionLine(path: string, cwd: string | null, io: CliIO, now =
 }
 
 /** "kept — deleted by Claude Code on 2026-11-28", or "kept — the original was removed on …" when the clean-up was not due. */
-export function goneLabel(kept: KeptSession): string {
+function goneLabel(kept: KeptSession): string {
   const label = AGENTS.registry.has(kept.latest.agent) ? AGENTS.registry.byId(kept.latest.agent).format.label : kept.latest.agent;
   const noticed = kept.gone?.noticedAt ?? kept.latest.keptAt;
   const due = kept.latest.expiresAt;

@@ -415,7 +415,8 @@ export class EngineHost {
       mtimeMs: st.mtimeMs,
       loaded,
       bytes: fileBytes(real),
-      external: !this.catalog.roots().some((r) => path.startsWith(r + '/')),
+      // Listed files are not "opened files" (the archive's copies of deleted sessions are listed, outside the roots).
+      external: !this.catalog.roots().some((r) => path.startsWith(r + '/')) && !(this.catalog.has?.(path) ?? false),
       upload: false,
       snapshots: new Map(),
     };

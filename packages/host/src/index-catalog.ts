@@ -150,6 +150,10 @@ export class IndexCatalog implements SessionCatalog {
     void this.index.close();
   }
 
+  private clientOf(agent: string): string {
+    return this.agents.has(agent) ? this.agents.byId(agent).format.label : agent;
+  }
+
   private toRow(r: IndexRow): SessionRow {
     // The window the analysis measured the reclaimable figure against (core's windowFigures).
     const whole = r.windowTokens ?? r.contextTokens ?? r.estimatedTokens ?? 0;
@@ -174,7 +178,11 @@ export class IndexCatalog implements SessionCatalog {
       forks: [],
       subagents: r.subagents,
       problem: r.stage === 'unreadable' ? (r.problemNote ?? 'unreadable') : null,
-      retention: r.retention ? { client: this.agents.has(r.agent) ? this.agents.byId(r.agent).format.label : r.agent, expiresAt: r.retention.expiresAt, decidedBy: r.retention.decidedBy } : null,
+      retention: r.retention
+        ? { client: this.clientOf(r.agent), expiresAt: r.retention.expiresAt, decidedBy: r.retention.decidedBy }
+        : r.kept?.gone
+          ? { client: this.clientOf(r.agent), expiresAt: null, decidedBy: 'the original is gone; this is the copy in Glassbox’s archive' }
+          : null,
       kept: r.kept,
     };
   }

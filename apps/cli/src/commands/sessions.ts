@@ -140,14 +140,14 @@ function renderTable(rows: SessionRow[], color: boolean): string {
 }
 
 /** When the agent's client deletes the session ("in 3 days", "overdue", "never"), or when it did. */
-export function deletionLabel(r: SessionRow, now = Date.now()): string {
+function deletionLabel(r: SessionRow, now = Date.now()): string {
   if (r.kept?.gone) return r.kept.gone.byClient ? `did ${r.kept.gone.noticedAt.slice(0, 10)}` : `gone ${r.kept.gone.noticedAt.slice(0, 10)}`;
   if (!r.retention) return '';
   return r.expiresAt === null ? 'never' : untilLabel(Date.parse(r.expiresAt), now);
 }
 
 /** "yes", "yes*" (changed since it was kept), "no" (the client deletes it), or nothing. */
-export function keptLabel(r: SessionRow): string {
+function keptLabel(r: SessionRow): string {
   if (r.kept) return r.kept.current ? 'yes' : 'yes*';
   return r.expiresAt !== null ? 'no' : '';
 }

@@ -137,7 +137,7 @@ function safeQuickLook(path: string, format: Parameters<typeof quickLook>[2]) {
  * as the file's bytes still hash to them (an appended file keeps its whole prefix), except the last,
  * which ended at the old end of file rather than at a content cut; chunking resumes from there.
  */
-export function chunkFile(archive: KeptArchive, bytes: Buffer, before: KeptFile | null): Chunked {
+function chunkFile(archive: KeptArchive, bytes: Buffer, before: KeptFile | null): Chunked {
   const whole = sha256Hex(bytes);
   // Unchanged: every chunk is reused as it is (the common case for side files and idle sessions).
   if (before && before.sha256 === whole && before.bytes === bytes.length && before.chunks.every(([sha]) => archive.chunks.has(sha))) {

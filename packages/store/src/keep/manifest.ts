@@ -48,7 +48,7 @@ const SHA = /^[0-9a-f]{64}$/;
 const PART_NAME = /^[a-z][a-z-]{0,40}(\/[A-Za-z0-9_.-]{1,200})?$/;
 
 /** A path inside a part: relative, forward slashes, no empty, `.` or `..` part, so it never leaves the part. */
-export function isSafeRel(rel: unknown): rel is string {
+function isSafeRel(rel: unknown): rel is string {
   if (typeof rel !== 'string' || rel.length > 1024 || /[\\\0]/.test(rel)) return false;
   if (rel === '') return true;
   return rel.split('/').every((p) => p !== '' && p !== '.' && p !== '..');

@@ -92,7 +92,7 @@ export function archiveReport(archiveDir: string): ArchiveReport {
   };
 }
 
-export function describe(s: KeptSession): ArchivedSession {
+function describe(s: KeptSession): ArchivedSession {
   const m = s.latest;
   return {
     key: s.key,

@@ -5,6 +5,7 @@ import { sha256Hex } from '../fork/archive';
 import { safeUnlink, writeNewFileAtomic } from '../fork/atomic';
 import { sweepLeftovers } from '../fork/leftovers';
 import { assemble } from './assemble';
+import { keepSession } from './keep';
 import { KeepError, errorCode } from './errors';
 import { KeptArchive, type KeptSession } from './kept-archive';
 import type { KeptManifest } from './manifest';
@@ -38,7 +39,8 @@ interface Planned {
  * and hash-checked before anything is written, side files first and the transcript last, each created
  * new (never over a file: a transcript already there refuses the restore; a side file already there
  * must have the very bytes kept, or the restore is refused). The restored files are new files, so the
- * client counts its clean-up period from now. On any failure what this call created is removed.
+ * client counts its clean-up period from now; they are kept again as they are. On any failure what this
+ * call created is removed.
  */
 export function restoreSession(kept: KeptSession, options: RestoreOptions): RestoreResult {
   const archive = new KeptArchive(options.archiveDir);
@@ -99,6 +101,13 @@ export function restoreSession(kept: KeptSession, options: RestoreOptions): Rest
     throw new KeepError('unwritable', `cannot write ${target} (${e.message ?? errorCode(error)}); nothing was restored`);
   }
   archive.clearGone(kept.key);
+  // The restored files are new files (new modification times): kept again as they now are, the
+  // archive's newest version matches them (the chunks are all there already: only a manifest is written).
+  try {
+    keepSession(target, { archiveDir: options.archiveDir, agents: options.agents });
+  } catch {
+    // The restore itself succeeded; the next keep records it.
+  }
   return { path: target, sessionId: m.sessionId, manifest: m, written: created, alreadyThere, notPlaced };
 }
 
