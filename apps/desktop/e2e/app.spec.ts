@@ -217,7 +217,7 @@ test('bad files get their message, and nothing is written', async ({ page, app }
   const codexDir = join(REPO_ROOT, 'fixtures/corpus/public/MoonLadderStudios__MoonMind');
   const codex = readdirSync(codexDir).find((n) => n.endsWith('.jsonl')) as string;
   await dropFile(page, codex, readFileSync(join(codexDir, codex), 'utf8'));
-  await expect(page.getByTestId('notice')).toContainText('is not a Claude Code transcript');
+  await expect(page.getByTestId('notice')).toContainText('is not a transcript of Claude Code');
   await shot(page, '07-bad-file-codex');
   await dropFile(page, 'empty.jsonl', '');
   await expect(page.getByTestId('notice')).toContainText('empty.jsonl is empty');

@@ -4,6 +4,7 @@ import type {
   AutoKeepArgs, FileOpenArgs, FileOpened, ForkArgs, KeepArgs, KeepResultView, RestoreArgs, RestoredView, RetentionInfo, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkVerified, ForkWritten, HostInfo, IndexProgress, RepoMapArgs, SegmentDetail,
   SegmentDetailArgs, SessionRow, SessionsListArgs, SessionsListResult, SnapshotArgs, SnapshotView,
 } from './values';
+import type { CompactionFindArgs, CompactionFindResult, CompactionItemArgs, CompactionItemText, CompactionsArgs, CompactionsView } from './compactions';
 
 export interface InvokeMap {
   'host:info': { args: Record<string, never>; result: HostInfo };
@@ -22,6 +23,9 @@ export interface InvokeMap {
   'session:restore': { args: RestoreArgs; result: RestoredView };
   'retention:info': { args: Record<string, never>; result: RetentionInfo };
   'retention:auto-keep': { args: AutoKeepArgs; result: RetentionInfo };
+  'session:compactions': { args: CompactionsArgs; result: CompactionsView };
+  'compaction:item': { args: CompactionItemArgs; result: CompactionItemText };
+  'compaction:find': { args: CompactionFindArgs; result: CompactionFindResult };
 }
 export type InvokeChannel = keyof InvokeMap;
 export type ArgsOf<C extends InvokeChannel> = InvokeMap[C]['args'];
@@ -71,6 +75,9 @@ const invokeChannels = [
   'session:restore',
   'retention:info',
   'retention:auto-keep',
+  'session:compactions',
+  'compaction:item',
+  'compaction:find',
 ] as const;
 const eventChannels = ['index:progress', 'session:changed', 'app:command'] as const;
 

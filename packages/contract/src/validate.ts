@@ -2,6 +2,7 @@
 import { DEAD_CLASSES, SEGMENT_CLASSES, type DeadClass, type SegmentClass } from '@glassbox/core';
 import type { IpcError } from './results';
 import type { ArgsOf, InvokeChannel } from './channels';
+import { compactionFindArgs, compactionItemArgs, compactionsArgs } from './compactions';
 import { SESSION_SORTS, type ForkArgs, type SessionSort, type SessionsListArgs, type SnapshotArgs } from './values';
 
 const MAX_PATH = 4096;
@@ -188,6 +189,9 @@ export const VALIDATORS: { [C in InvokeChannel]: Validator<C> } = {
     const folder = pathArg(o['folder']);
     return folder ? { cwd, folder } : 'folder must be a path or null';
   },
+  'session:compactions': compactionsArgs,
+  'compaction:item': compactionItemArgs,
+  'compaction:find': compactionFindArgs,
 };
 
 /** At most this many sessions in one keep request (the window keeps one; "keep all" goes through auto-keep or the CLI). */

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { DEAD_CLASSES, zeroByDeadClass, type ClassifiedSnapshot, type DeadClass } from '@glassbox/core';
 import { CLASS_COLOUR, CLASS_LABEL } from '../palette';
 import { clock, exact, humanTokens } from '../format';
@@ -11,7 +11,7 @@ const PAD = { l: 44, r: 10, t: 10, b: 18 };
  * Context size per API response (provider-reported), compactions marked, and under it the part that is
  * reclaimable now, stacked by class, as it accumulated: a dead segment counts from the response after it.
  */
-export function TurnsChart({ snapshot }: { snapshot: ClassifiedSnapshot }) {
+export function TurnsChart({ snapshot, onCompaction }: { snapshot: ClassifiedSnapshot; /** Opens what the compaction before this response (by its line) forgot. */ onCompaction?: (responseLine: number) => void }) {
   const ref = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(600);
   const [hover, setHover] = useState<number | null>(null);
@@ -90,7 +90,24 @@ export function TurnsChart({ snapshot }: { snapshot: ClassifiedSnapshot }) {
         <path className="ctx-line" d={line} />
         {data.map((d, i) =>
           d.t.afterCompaction ? (
-            <g key={`c${i}`} className="compaction">
+            <g
+              key={`c${i}`}
+              className={`compaction${onCompaction ? ' clickable' : ''}`}
+              {...(onCompaction
+                ? {
+                    role: 'button',
+                    tabIndex: 0,
+                    'aria-label': `What the compaction before response ${i + 1} forgot`,
+                    onClick: () => onCompaction(d.t.line),
+                    onKeyDown: (e: KeyboardEvent<SVGGElement>) => {
+                      if (e.key === 'Enter' || e.key === ' ') {
+                        e.preventDefault();
+                        onCompaction(d.t.line);
+                      }
+                    },
+                  }
+                : {})}
+            >
               <line x1={x(i)} x2={x(i)} y1={PAD.t} y2={PAD.t + ih} />
               <text x={x(i) + 3} y={PAD.t + 9}>
                 compacted

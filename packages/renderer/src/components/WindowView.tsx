@@ -9,6 +9,7 @@ import { Treemap } from './Treemap';
 import { TurnsChart } from './TurnsChart';
 import { ForkActions, Lineage } from './ForkPanel';
 import { KeepAction } from './retention/KeepAction';
+import { CompactionEntry } from './CompactionEntry';
 
 const DEAD = DEAD_CLASSES;
 
@@ -51,7 +52,7 @@ export function WindowView() {
     <main className="window" aria-label="Context window">
       <WindowHeader view={view} />
       <Treemap snapshot={view.snapshot} />
-      <TurnsChart snapshot={view.snapshot} />
+      <CompactionEntry path={selectedPath}>{(onCompaction) => <TurnsChart snapshot={view.snapshot} {...(onCompaction ? { onCompaction } : {})} />}</CompactionEntry>
     </main>
   );
 }
