@@ -92,7 +92,6 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
       for (const agent of this.agents.agents) {
         if (!agent.locator.retention) continue;
         const root = viewRootOf(viewDirOf(this.archiveDir), agent.format.id);
-        mkdirSync(root, { recursive: true, mode: 0o700 });
         this.viewRoots.push(root);
         byAgent.set(agent.format.id, [...(byAgent.get(agent.format.id) ?? []), root]);
       }
@@ -102,6 +101,14 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     this.roots = [...new Set([...byAgent.values()].flat())];
     this.store = new IndexDatabase(this.dbPath, options.nativeBinding, (n) => this.emit('notice', n), lockWaitMs(env));
     this.notices = this.store.notices;
+    // Made once the database opened (a data folder that cannot hold one is reported by it, by name).
+    for (const root of this.viewRoots) {
+      try {
+        mkdirSync(root, { recursive: true, mode: 0o700 });
+      } catch (error) {
+        this.notices.push(`kept sessions whose originals are gone cannot be listed: ${root} cannot be created (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      }
+    }
     this.runMappings = { ...(options.repoMap ?? {}) };
     this.pool = new JobPool(options.workers, options.workerUrl);
   }
