@@ -65,6 +65,10 @@ describe('glassbox keep, restore, archive', () => {
     const table = await runCli(['sessions', '--no-refresh'], s.env);
     expect(table.out.split('\n')[1]).toMatch(/gone \d{4}-\d\d-\d\d\s+yes$/);
 
+    const keepCopy = await runCli(['keep', SESSION_ID], s.env);
+    expect(keepCopy.code).toBe(2);
+    expect(keepCopy.err).toContain('it is kept already');
+
     const inspect = await runCli(['inspect', SESSION_ID], s.env);
     expect(inspect.code).toBe(0);
     expect(inspect.out).toMatch(/keeping {2}kept — the original was removed on \d{4}-\d\d-\d\d; read-only copy of /);

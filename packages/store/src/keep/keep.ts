@@ -9,6 +9,7 @@ import { KeptArchive } from './kept-archive';
 import { lockKept } from './lock';
 import { filesOf, type KeptFile, type KeptManifest, type KeptPart } from './manifest';
 import { filesUnder, readRegular, type Skipped } from './read-safely';
+import { isInKeptView } from './view';
 
 export interface KeepOptions {
   /** The archive folder (`<data>/archive`). */
@@ -56,6 +57,7 @@ interface Chunked {
  */
 export function keepSession(sessionPath: string, options: KeepOptions): KeepResult {
   const path = resolve(sessionPath);
+  if (isInKeptView(path)) throw new KeepError('not_an_agent_session', `${path} is the archive's copy of a kept session whose original is gone: it is kept already (glassbox restore writes it back)`);
   const agent = agentForFile(options.agents, path);
   const skipped: Skipped[] = [];
   const transcript = readRegular(path, skipped);
