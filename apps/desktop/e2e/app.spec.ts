@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { validateFork } from '@glassbox/adapter-claude-code';
 import type { SnapshotView } from '@glassbox/contract';
-import { GENERATED, REPO_ROOT, dropFile, expect, openApp, row, shot, test } from './fixtures';
+import { GENERATED, dropFile, expect, openApp, row, shot, test } from './fixtures';
 
 const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
 const lines = (p: string) => readFileSync(p, 'utf8').split('\n').filter((l) => l !== '');
@@ -214,11 +214,10 @@ test('bad files get their message, and nothing is written', async ({ page, app }
   await expect(page.getByTestId('notice')).toContainText('diagram.png is not a session transcript');
   await expect(page.getByTestId('notice')).toContainText('Nothing was written');
   await shot(page, '07-bad-file-png');
-  const codexDir = join(REPO_ROOT, 'fixtures/corpus/public/MoonLadderStudios__MoonMind');
-  const codex = readdirSync(codexDir).find((n) => n.endsWith('.jsonl')) as string;
-  await dropFile(page, codex, readFileSync(join(codexDir, codex), 'utf8'));
-  await expect(page.getByTestId('notice')).toContainText('is not a transcript of Claude Code');
-  await shot(page, '07-bad-file-codex');
+  // JSON lines that no agent's adapter reads (a Codex rollout is read by the Codex adapter now).
+  await dropFile(page, 'notes.jsonl', '{"note":"not a transcript"}\n{"note":"nor this"}\n');
+  await expect(page.getByTestId('notice')).toContainText('notes.jsonl is not a transcript of Claude Code and Codex CLI');
+  await shot(page, '07-bad-file-foreign');
   await dropFile(page, 'empty.jsonl', '');
   await expect(page.getByTestId('notice')).toContainText('empty.jsonl is empty');
   expect(readdirSync(app.configDir, { recursive: true }).length).toBe(before);

@@ -45,7 +45,7 @@ const sha = (path: string) => createHash('sha256').update(readFileSync(path)).di
 describe('engine host', () => {
   it('lists every seeded session with figures from the real analysis (index-backed)', async () => {
     seeded = seedConfigDir(['01-superseded-reads', '02-gone-drift-errors', '05-autocompact']);
-    host = createHost({ CLAUDE_CONFIG_DIR: seeded.configDir, GLASSBOX_DATA_DIR: seeded.dataDir }, { watch: false, samplesDir: null });
+    host = createHost(seeded.env, { watch: false, samplesDir: null });
     await host.start();
     const list = await value<SessionsListResult>(host.handle('sessions:list', { sort: 'context' }));
     expect(list.sessions.map((s) => s.path).sort()).toEqual(Object.values(seeded.sessions).sort());
@@ -196,7 +196,7 @@ describe('engine host', () => {
 
   it('a refused mapping saves nothing; a good one is kept across a restart and applied to the list', async () => {
     seeded = seedConfigDir(['03-large-outputs']);
-    const env = { CLAUDE_CONFIG_DIR: seeded.configDir, GLASSBOX_DATA_DIR: seeded.dataDir };
+    const env = seeded.env;
     host = createHost(env, { watch: false, samplesDir: null });
     await host.start();
     const path = seeded.sessions['03-large-outputs'] as string;
@@ -264,9 +264,11 @@ describe('engine host', () => {
 
     const png = await host.handle('file:open', { name: 'screenshot.png', text: 'x' });
     expect(png.ok === false && png.error.code).toBe('not_jsonl');
-    const codex = readFileSync(join(REPO_ROOT, 'fixtures/corpus/public/MoonLadderStudios__MoonMind', firstJsonl('fixtures/corpus/public/MoonLadderStudios__MoonMind')), 'utf8');
-    const notOurs = await host.handle('file:open', { name: 'rollout.jsonl', text: codex });
+    const notOurs = await host.handle('file:open', { name: 'notes.jsonl', text: '{"note":"not a transcript"}\n' });
     expect(notOurs.ok === false && notOurs.error.code).toBe('not_a_transcript');
+    // A Codex rollout is another agent's transcript, and opens.
+    const codex = readFileSync(join(REPO_ROOT, 'fixtures/corpus/public/MoonLadderStudios__MoonMind', firstJsonl('fixtures/corpus/public/MoonLadderStudios__MoonMind')), 'utf8');
+    expect((await host.handle('file:open', { name: 'rollout.jsonl', text: codex })).ok).toBe(true);
     const empty = await host.handle('file:open', { name: 'empty.jsonl', text: '' });
     expect(empty.ok === false && empty.error.message).toMatch(/empty/);
     const missing = await host.handle('file:open', { path: join(seeded.projectsDir, 'nope.jsonl') });

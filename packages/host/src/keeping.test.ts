@@ -39,7 +39,7 @@ function next<E extends keyof EventMap>(h: EngineHost, event: E, match: (p: Even
 }
 
 function start(s: Seeded): EngineHost {
-  const h = createHost({ CLAUDE_CONFIG_DIR: s.configDir, GLASSBOX_DATA_DIR: s.dataDir }, { watch: false, samplesDir: null }, () => {}, { workers: 0 });
+  const h = createHost(s.env, { watch: false, samplesDir: null }, () => {}, { workers: 0 });
   return h;
 }
 

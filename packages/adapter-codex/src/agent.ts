@@ -1,0 +1,22 @@
+import type { AgentFormat } from '@glassbox/core';
+import { buildFork, resumeCommand, validateFork } from './fork';
+import { CODEX, CODEX_LABEL } from './identity';
+import { RolloutParser } from './parser';
+import { CODEX_PRICES } from './prices';
+import { recogniseCodex } from './recognise';
+import { CodexSummarizer } from './summary/summarizer';
+import { readTail } from './summary/tail';
+
+/** Codex CLI's rollout format, as the rest of Glassbox sees it (see AgentFormat in core). */
+export const codexFormat: AgentFormat = {
+  id: CODEX,
+  label: CODEX_LABEL,
+  recognise: recogniseCodex,
+  createParser: (options) => new RolloutParser(options),
+  createSummarizer: (state, subagentFile) => new CodexSummarizer(state, subagentFile),
+  readTail,
+  prices: CODEX_PRICES,
+  buildFork,
+  validateFork,
+  resumeCommand,
+};
