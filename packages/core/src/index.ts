@@ -17,3 +17,4 @@ export * from './summary';
 export * from './agent';
 export * from './agent-registry';
 export * from './retention';
+export * from './json';
