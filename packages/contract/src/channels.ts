@@ -1,7 +1,7 @@
 /** The channels: invoke requests with their argument and result types, push events, and the runtime lists. */
 import type { Result } from './results';
 import type {
-  FileOpenArgs, FileOpened, ForkArgs, JobCancelArgs, JobCancelled, JobProgress, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkVerified, ForkWritten, HostInfo, IndexProgress, RepoMapArgs, SegmentDetail,
+  AutoKeepArgs, FileOpenArgs, FileOpened, ForkArgs, JobCancelArgs, JobCancelled, JobProgress, KeepArgs, KeepResultView, RestoreArgs, RestoredView, RetentionInfo, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkVerified, ForkWritten, HostInfo, IndexProgress, RepoMapArgs, SegmentDetail,
   SegmentDetailArgs, SessionRow, SessionsListArgs, SessionsListResult, SnapshotArgs, SnapshotView,
 } from './values';
 import type { CompactionFindArgs, CompactionFindResult, CompactionItemArgs, CompactionItemText, CompactionsArgs, CompactionsView } from './compactions';
@@ -21,6 +21,10 @@ export interface InvokeMap {
   'repo:map': { args: RepoMapArgs; result: HostInfo };
   /** Stops a long job (see JobProgress); what it had written is removed. */
   'job:cancel': { args: JobCancelArgs; result: JobCancelled };
+  'session:keep': { args: KeepArgs; result: KeepResultView };
+  'session:restore': { args: RestoreArgs; result: RestoredView };
+  'retention:info': { args: Record<string, never>; result: RetentionInfo };
+  'retention:auto-keep': { args: AutoKeepArgs; result: RetentionInfo };
   'session:compactions': { args: CompactionsArgs; result: CompactionsView };
   'compaction:item': { args: CompactionItemArgs; result: CompactionItemText };
   'compaction:find': { args: CompactionFindArgs; result: CompactionFindResult };
@@ -72,6 +76,10 @@ const invokeChannels = [
   'file:open',
   'repo:map',
   'job:cancel',
+  'session:keep',
+  'session:restore',
+  'retention:info',
+  'retention:auto-keep',
   'session:compactions',
   'compaction:item',
   'compaction:find',

@@ -17,3 +17,5 @@ export * from './summary';
 export * from './agent';
 export * from './agent-registry';
 export * from './cancel';
+export * from './retention';
+export * from './json';

@@ -35,6 +35,7 @@ import { loadSamples, type SampleSet } from './samples';
 import { WorkHandler } from './work/handler';
 import { WorkPool } from './work/pool';
 import type { AnalyzeOptions, OpenSummary, SessionRef } from './work/protocol';
+import { Keeping } from './keeping';
 
 export interface HostOptions {
   mode: 'electron' | 'browser';
@@ -93,6 +94,7 @@ export class EngineHost {
   private progress: IndexProgress = { phase: 'idle', done: 0, total: 0 };
   private refreshing: Promise<void> | null = null;
   private stopWatch: (() => void) | null = null;
+  private readonly keeping: Keeping;
 
   constructor(private readonly options: HostOptions) {
     this.jobs = new Jobs((p) => this.emit('job:progress', p), options.jobShowAfterMs);
@@ -108,6 +110,14 @@ export class EngineHost {
       (path) => this.catalog.has?.(path) ?? false,
     );
     for (const s of this.samples.sessions) this.grants.grant(s.path);
+    this.keeping = new Keeping({
+      dataDir: options.dataDir,
+      agents: options.agents,
+      catalog: this.catalog,
+      admit: (path) => this.grants.admit(path),
+      changed: (path, reason) => this.rowChanged(path, reason),
+      repoRootFor,
+    });
   }
 
   /** Indexes the roots and (optionally) starts watching them. Resolves when the first pass is done. */
@@ -119,6 +129,7 @@ export class EngineHost {
         this.emit('session:changed', { path: change.path, row, reason: change.reason });
       });
     }
+    this.keeping.resume();
     // A window's first list is answered from the index as it is; looking for changes starts a turn later.
     return new Promise<void>((r) => setImmediate(r)).then(() => this.refresh());
   }
@@ -129,6 +140,7 @@ export class EngineHost {
   }
 
   close(): void {
+    this.keeping.stop();
     this.stopWatch?.();
     this.catalog.close();
     this.listeners.clear();
@@ -192,9 +204,11 @@ export class EngineHost {
           if (r === 'missing' || !r.view) return this.gone(o.value);
           const repoNote = !cwd ? 'no working directory recorded' : mapped ? `${cwd} → ${mapped}` : cwd;
           const note = hideRepoMissing ? `${cwd ?? 'no working directory recorded'} (not looked up on this machine: map it to a folder to prove gone and drift)` : repoNote;
+          const listed = o.value.upload ? null : this.catalog.update(a.path);
           return ok({
             // As the work thread wrote it: see handleWire.
             snapshot: rawJson(r.view.json) as unknown as ClassifiedSnapshot,
+            keeping: listed ? { retention: listed.retention, kept: listed.kept } : null,
             figures: r.view.figures,
             lineage: this.lineageOf(r.view.head),
             external: o.value.external,
@@ -285,6 +299,25 @@ export class EngineHost {
       }
       case 'file:open':
         return (await this.fileOpen(args as ArgsOf<'file:open'>)) as R;
+      case 'session:keep': {
+        const outcomes = this.keeping.keep((args as ArgsOf<'session:keep'>).paths);
+        for (const k of outcomes) if (k.status === 'kept') await this.rowChanged(k.path, 'changed');
+        return ok({ outcomes }) as R;
+      }
+      case 'session:restore': {
+        const a = args as ArgsOf<'session:restore'>;
+        const r = this.keeping.restore(a.path);
+        if (!r.ok) return r as R;
+        // The archive's copy leaves the list and the original comes back in its place.
+        await this.refresh();
+        if (a.path !== r.value.path) await this.rowChanged(a.path, 'removed');
+        await this.announce(r.value.path);
+        return r as R;
+      }
+      case 'retention:info':
+        return ok(this.keeping.info()) as R;
+      case 'retention:auto-keep':
+        return ok(this.keeping.setAutoKeep((args as ArgsOf<'retention:auto-keep'>).enabled)) as R;
       case 'repo:map': {
         const a = args as ArgsOf<'repo:map'>;
         let folder: string | null = null;
@@ -336,8 +369,18 @@ export class EngineHost {
       })
       .finally(() => {
         this.refreshing = null;
+        // What the refresh found idle (or near its deletion date) is kept now, when the setting is on.
+        void this.keeping.autoKeepNow();
       });
     return this.refreshing;
+  }
+
+  /** Tells the window a row changed (kept), appeared or went (an archive copy replaced by its restored original). */
+  private async rowChanged(path: string, reason: 'changed' | 'added' | 'removed'): Promise<void> {
+    this.opened.delete(path);
+    if (reason === 'added') return this.announce(path);
+    const row = reason === 'removed' ? null : this.catalog.update(path);
+    this.emit('session:changed', { path, row: row ? (this.withLineage([row])[0] ?? row) : null, reason });
   }
 
   private emit<E extends EventChannel>(event: E, payload: EventMap[E]): void {

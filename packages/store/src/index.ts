@@ -60,4 +60,5 @@ export { messagePricer } from './cost';
 export { nodeAnalysisPorts, nodeRepoPort } from './repo-port';
 export { checkMappingFolder, readSavedMappings, type FolderCheck } from './repo-map';
 export { bundleWorker, bundleWorkerAsync } from './worker-source';
+export { readSettings, writeSettings, type GlassboxSettings } from './settings';
 export { compactionHistories, compactionItemText, fileLineSource, memoryLineSource, type LineSource } from './compaction-port';

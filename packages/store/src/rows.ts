@@ -1,5 +1,6 @@
 import { Stage } from './stage';
 import type { BriefFileRow, FileRow } from './statements';
+import type { KeptMark, RetentionMark } from './keep/marks';
 
 /** One session (or subagent) file as the browser and the CLI see it. Exact figures; format at display. */
 export interface SessionRow {
@@ -58,16 +59,24 @@ export interface SessionRow {
   /** Sessions: their subagent files, and the cost with them (subagent files merged in, as ccusage does). */
   subagents: number;
   totalCostUsd: number | null;
+  /** When the agent's client will delete the file (its modification time + the clean-up period); null: never, or unknown. */
+  expiresAt: string | null;
+  /** The client's clean-up rule for this file and what decided it; null for agents whose client deletes nothing. */
+  retention: RetentionMark | null;
+  /** The session's copy in Glassbox's archive; null when it was never kept (or no archive was given). */
+  kept: KeptMark | null;
 }
 
 /**
  * What a list of thousands of sessions shows of each (the app's session browser): identity, activity,
- * size, the context and reclaimable figures, the stage. Read with a quarter of a full row's columns.
+ * size, the context and reclaimable figures, the stage, the keep marks. Read with a quarter of a full
+ * row's columns.
  */
 export type BriefRow = Pick<
   SessionRow,
   | 'rowId' | 'agent' | 'path' | 'kind' | 'sessionId' | 'project' | 'cwd' | 'title' | 'firstPrompt' | 'lastActivity' | 'size' | 'mtimeMs'
   | 'stage' | 'contextTokens' | 'estimatedTokens' | 'reclaimableTokens' | 'windowTokens' | 'problemNote' | 'subagents'
+  | 'expiresAt' | 'retention' | 'kept'
 >;
 
 function stageOf(f: Pick<FileRow, 'level' | 'analyzed_offset' | 'parsed_offset'>): SessionRow['stage'] {
@@ -101,6 +110,9 @@ export function toBriefRow(f: BriefFileRow, subagents: number): BriefRow {
     windowTokens: f.window_tokens,
     problemNote: f.problem_note,
     subagents,
+    expiresAt: null,
+    retention: null,
+    kept: null,
   };
 }
 
@@ -152,5 +164,8 @@ export function toSessionRow(f: FileRow, sub?: { count: number; cost: number | n
     analysisError: f.analysis_error,
     subagents: sub?.count ?? 0,
     totalCostUsd: total,
+    expiresAt: null,
+    retention: null,
+    kept: null,
   };
 }

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { SessionRow, SessionSort } from '@glassbox/contract';
 import { ago, humanBytes, humanTokens, pct } from '../format';
 import { useApp } from '../store';
+import { RetentionMark } from './retention/RetentionMark';
 
 const SORTS: { value: SessionSort; label: string }[] = [
   { value: 'activity', label: 'Last activity' },
@@ -174,6 +175,11 @@ function SessionRowView({ row, selected, cursor, flash, onOpen }: { row: Session
         ) : null}
       </div>
       {row.forkOf ? <ForkOfLine link={row.forkOf} /> : null}
+      {row.retention || row.kept ? (
+        <div className="row-meta">
+          <RetentionMark retention={row.retention} kept={row.kept} />
+        </div>
+      ) : null}
       <div className="row-meta">
         <span>{ago(row.lastActivity)}</span>
         <span data-testid="row-size">{humanBytes(row.bytes)}</span>

@@ -8,6 +8,7 @@ import { groupLabel } from '../treemap-layout';
 import { Treemap } from './Treemap';
 import { TurnsChart } from './TurnsChart';
 import { ForkActions, Lineage } from './ForkPanel';
+import { KeepAction } from './retention/KeepAction';
 import { CompactionEntry } from './CompactionEntry';
 
 const DEAD = DEAD_CLASSES;
@@ -185,6 +186,7 @@ function WindowHeader({ view }: { view: SnapshotView }) {
       </div>
       <RepoLine snapshot={snapshot} repoNote={repoNote} />
       <Lineage view={view} />
+      <KeepAction view={view} />
       <ForkActions view={view} />
       <Subagents snapshot={snapshot} />
     </header>

@@ -12,6 +12,7 @@ import { checksumFile, sameStamp, stampOfPath } from './lines';
 import type { ForkManifest, ManifestAction } from './manifest';
 import { LineOutput } from './output';
 import { fileHistoryFolderOf, prepareSidecars, sessionFolderOf, sidecarTarget, type SidecarFile } from './sidecars';
+import { isInKeptView } from '../keep/view';
 
 /** An action as a plan names it; the extra fields go into the manifest. */
 export type PlanAction = ForkAction & { class?: string; tokensFreed?: number; tombstoneTokens?: number };
@@ -103,6 +104,9 @@ const consumed = new WeakSet<IndexedFork>();
 export function writeFork(given: WriteForkOptions): WriteForkResult {
   // The manifest records absolute paths (verify and undo check that they are).
   const options = { ...given, sourcePath: resolve(given.sourcePath) };
+  if (isInKeptView(options.sourcePath)) {
+    throw new ForkError('invalid', `${options.sourcePath} is Glassbox's read-only copy of a kept session whose original is gone: restore it first (glassbox restore <session>), then fork the restored session`);
+  }
   const format = options.format ?? agentForFile(defaultAgents(), options.sourcePath).format;
   const job = options.job ?? NO_JOB;
   const archive = new Archive(archiveDir(options.env ?? process.env, options.archiveDir));
