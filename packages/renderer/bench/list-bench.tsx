@@ -1,0 +1,117 @@
+// Renders the real session browser on N synthetic rows (through the real store, with an in-page host
+// stand-in that filters and sorts as the host does) and reports: time to the first painted list, the
+// duration of each frame while the list scrolls top to bottom, and the time from a keystroke in the
+// search box to the filtered list painted.
+import { createRoot } from 'react-dom/client';
+import { flushSync } from 'react-dom';
+import type { GlassboxApi, SessionRow } from '@glassbox/contract';
+import { SessionBrowser } from '../src/components/SessionBrowser';
+import { useApp } from '../src/store';
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const WORDS = ['refactor', 'ledger', 'fix', 'flaky', 'test', 'add', 'archive', 'method', 'review', 'source', 'rounding', 'parser', 'docs', 'release', 'migrate', 'alpha', 'cache', 'window'];
+
+export function syntheticRows(n: number): SessionRow[] {
+  const r = rng(n);
+  const rows: SessionRow[] = [];
+  const now = Date.parse('2026-11-30T12:00:00Z');
+  for (let i = 0; i < n; i++) {
+    const project = `/home/dev/work/project-${Math.floor(r() * Math.max(5, n / 50))}`;
+    const title = Array.from({ length: 3 + Math.floor(r() * 6) }, () => WORDS[Math.floor(r() * WORDS.length)]).join(' ');
+    const ctx = Math.round(r() * 180_000);
+    rows.push({
+      id: `0000${i}-aaaa-bbbb-cccc-dddddddddddd`,
+      path: `${project.replaceAll('/', '-')}/${i}.jsonl`,
+      projectDir: project.replaceAll('/', '-'),
+      project: project.split('/').pop() ?? project,
+      cwd: project,
+      title,
+      lastActivity: new Date(now - Math.floor(r() * 90 * 86_400_000)).toISOString(),
+      bytes: Math.round(r() * 20_000_000),
+      contextTokens: ctx,
+      estimatedTokens: ctx,
+      reclaimableTokens: Math.round(ctx * r() * 0.5),
+      reclaimableShare: r() * 0.5,
+      live: false,
+      fork: false,
+      forkOf: null,
+      forks: [],
+      subagents: 0,
+      problem: null,
+    } as SessionRow);
+  }
+  return rows;
+}
+
+/** Answers `sessions:list` as the host does: filter by title/project/cwd, then sort by last activity. */
+function inPageHost(rows: SessionRow[]): GlassboxApi {
+  return {
+    async invoke(channel, args) {
+      if (channel !== 'sessions:list') return { ok: false, error: { code: 'unavailable', message: 'bench' } };
+      const q = ((args as { query?: string }).query ?? '').trim().toLowerCase();
+      const hits = q ? rows.filter((s) => [s.title, s.project, s.cwd].some((v) => v?.toLowerCase().includes(q))) : rows;
+      const sorted = [...hits].sort((a, b) => Date.parse(b.lastActivity ?? '') - Date.parse(a.lastActivity ?? ''));
+      return { ok: true, value: { sessions: sorted, roots: ['/bench'], samples: [], progress: { phase: 'done', done: n(rows), total: n(rows) } } } as never;
+    },
+    on() {
+      return () => undefined;
+    },
+  };
+}
+const n = (rows: SessionRow[]) => rows.length;
+
+const frame = () => new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+const stats = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { median: s[Math.floor(s.length / 2)] ?? 0, p95: s[Math.floor(s.length * 0.95)] ?? 0, max: s[s.length - 1] ?? 0, frames: s.length };
+};
+
+async function runList(count: number) {
+  const rows = syntheticRows(count);
+  useApp.setState({ api: inPageHost(rows), sessions: [], listLoaded: false, query: '' });
+  const host = document.getElementById('list-root') as HTMLElement;
+  const root = createRoot(host);
+  flushSync(() => root.render(<SessionBrowser />));
+  await frame();
+
+  // First painted list: the host's answer arrives, the rows are drawn.
+  let t = performance.now();
+  await useApp.getState().loadSessions();
+  await frame();
+  const firstMs = performance.now() - t;
+  const list = host.querySelector<HTMLElement>('[data-testid=session-list]');
+  if (!list) throw new Error('no session list');
+
+  // Scroll top to bottom in steps of ~one screen; each step's time until the next painted frame.
+  const scrollMs: number[] = [];
+  const step = Math.max(200, list.clientHeight * 0.9);
+  for (let y = step; y < list.scrollHeight && scrollMs.length < 400; y += step) {
+    t = performance.now();
+    list.scrollTop = y;
+    list.dispatchEvent(new Event('scroll'));
+    await frame();
+    scrollMs.push(performance.now() - t);
+  }
+
+  // Type a query one key at a time, then clear it: each keystroke until the filtered list is painted.
+  const filterMs: number[] = [];
+  for (const q of ['a', 'al', 'alp', 'alph', 'alpha', '']) {
+    t = performance.now();
+    useApp.setState({ query: q });
+    await useApp.getState().loadSessions();
+    await frame();
+    filterMs.push(performance.now() - t);
+  }
+  const drawn = host.querySelectorAll('[data-testid=session-row]').length;
+  root.unmount();
+  return { sessions: count, firstMs, scroll: stats(scrollMs), filter: stats(filterMs), rowsInDom: drawn };
+}
+
+(window as unknown as { runListBench: typeof runList }).runListBench = runList;
