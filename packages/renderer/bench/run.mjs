@@ -49,9 +49,10 @@ async function pageBench() {
   await page.waitForFunction(() => typeof window.runBench === 'function' && typeof window.runListBench === 'function');
   if (ONLY.has('treemap')) {
     const results = await page.evaluate(([sizes, runs]) => window.runBench(sizes, runs), [SIZES, RUNS]);
-    console.log(`Treemap, 1000×620 px, Chromium ${browser.version()} (median of ${RUNS}); draw = render → painted frame, layout excluded`);
+    console.log(`Treemap, 1000×620 px, Chromium ${browser.version()} (median of ${RUNS}); draw = the rest of a synchronous redraw (React commit, canvas, style and layout), layout excluded`);
     for (const r of results) {
-      console.log(`treemap ${r.segments} segments: layout ${r.layoutMs.toFixed(1)} ms, draw ${r.drawMs.toFixed(1)} ms (total ${(r.layoutMs + r.drawMs).toFixed(1)} ms, ${r.tiles} tiles)`);
+      console.log(`treemap ${r.segments} segments: layout ${r.layoutMs.toFixed(1)} ms, draw ${r.drawMs.toFixed(1)} ms (total ${(r.layoutMs + r.drawMs).toFixed(1)} ms, ${r.tiles} tiles, ${r.elements} of them elements)`);
+      console.log(`  same run, the earlier d3-hierarchy layout: ${r.d3Ms.toFixed(1)} ms (${(r.d3Ms / Math.max(0.1, r.layoutMs)).toFixed(1)}× the layout's time)`);
       if (r.hover) console.log(`  hover frame: median ${r.hover.median.toFixed(1)} ms, max ${r.hover.max.toFixed(1)} ms; select frame: median ${r.select.median.toFixed(1)} ms, max ${r.select.max.toFixed(1)} ms`);
     }
   }

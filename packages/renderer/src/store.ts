@@ -14,6 +14,7 @@ import type {
 import { pickTransport } from './api';
 
 export type GroupBy = 'class' | 'source';
+export type CentreView = 'treemap' | 'conversation' | 'cost';
 
 export interface Notice {
   kind: 'error' | 'info';
@@ -43,7 +44,17 @@ export interface AppState {
   withSpent: boolean;
   /** Draw the system prompt, tools and memory (reported minus transcript) in the treemap. */
   showUnattributed: boolean;
+  /** Segments marked in the treemap from elsewhere (a turn of the chart, the conversation). */
+  highlightIds: string[];
+  /** What the centre shows: the treemap, the conversation read in order, or the cost. */
+  centreView: CentreView;
+  /** The segment the conversation view scrolls to (set by "show in conversation"). */
+  conversationTarget: string | null;
+  /** Group the list by project, or one list sorted as a whole. */
+  groupByProject: boolean;
   // Inspector
+  inspectorOpen: boolean;
+  inspectorWidth: number;
   selectedSegmentId: string | null;
   detail: SegmentDetail | null;
   detailLoading: boolean;
@@ -64,6 +75,12 @@ export interface AppState {
   openFile(args: FileOpenArgs): Promise<void>;
   applyChange(change: SessionChanged): void;
   setWizardOpen(v: boolean): void;
+  setHighlight(ids: string[]): void;
+  setCentreView(v: CentreView): void;
+  /** Shows a segment in the treemap (selected, its group zoomed out) or in the conversation. */
+  showSegment(id: string, where: 'treemap' | 'conversation'): void;
+  setGroupByProject(v: boolean): void;
+  setInspector(open: boolean, width?: number): void;
   notify(n: Notice | null): void;
   mapRepo(cwd: string, folder: string): Promise<boolean>;
 }
@@ -100,6 +117,12 @@ export const useApp = create<AppState>()((set, get) => ({
   detailLoading: false,
   wizardOpen: false,
   notice: null,
+  highlightIds: [],
+  centreView: 'treemap',
+  conversationTarget: null,
+  groupByProject: true,
+  inspectorOpen: true,
+  inspectorWidth: 360,
 
   async loadSessions() {
     const seq = ++listSeq;
@@ -120,7 +143,7 @@ export const useApp = create<AppState>()((set, get) => ({
 
   async openSession(path) {
     const seq = ++viewSeq;
-    set({ selectedPath: path, viewLoading: true, viewError: null, zoom: [], selectedSegmentId: null, detail: null, wizardOpen: false });
+    set({ selectedPath: path, viewLoading: true, viewError: null, zoom: [], selectedSegmentId: null, detail: null, wizardOpen: false, highlightIds: [], conversationTarget: null });
     const r = await get().api.invoke('session:snapshot', { path, withSpent: get().withSpent });
     if (seq !== viewSeq) return;
     if (!r.ok) return set({ view: null, viewLoading: false, viewError: r.error });
@@ -189,6 +212,24 @@ export const useApp = create<AppState>()((set, get) => ({
 
   setWizardOpen(v) {
     set({ wizardOpen: v && get().view !== null });
+  },
+  setHighlight(ids) {
+    set({ highlightIds: ids });
+  },
+  setCentreView(v) {
+    set({ centreView: v });
+  },
+  showSegment(id, where) {
+    if (where === 'treemap') {
+      set({ centreView: 'treemap', zoom: [], highlightIds: [id] });
+      void get().selectSegment(id);
+    } else set({ centreView: 'conversation', conversationTarget: id });
+  },
+  setGroupByProject(v) {
+    set({ groupByProject: v });
+  },
+  setInspector(open, width) {
+    set({ inspectorOpen: open, ...(width === undefined ? {} : { inspectorWidth: Math.max(260, Math.min(720, Math.round(width))) }) });
   },
   notify(n) {
     set({ notice: n });
