@@ -33,6 +33,14 @@ export interface SessionRow {
   subagents: number;
   /** Fatal or error problems found while summarising; the row still shows. */
   problem: string | null;
+  /** Something wrong that does not stop it from opening (invalid or torn lines): said on the row. */
+  warning?: string | null;
+  /** USD at list prices for the session with its subagents; null while unknown or when a model has no price. */
+  costUsd?: number | null;
+  /** The model of the last response. */
+  lastModel?: string | null;
+  /** Why the row matched the search ("title", "folder", "text in the session"); absent without a query. */
+  matched?: string;
 }
 
 /** A link from a session to another: a fork to its original, an original to its forks. */
@@ -61,6 +69,8 @@ export interface SessionsListArgs {
 
 export interface SessionsListResult {
   sessions: SessionRow[];
+  /** Sessions listed before the search narrowed them (so "no match" is not read as "no sessions"). */
+  total?: number;
   /** Where the host looked, for the empty state. */
   roots: string[];
   progress: IndexProgress;

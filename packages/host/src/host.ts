@@ -25,7 +25,7 @@ import {
   type ResultOf,
   type SessionRow,
 } from '@glassbox/contract';
-import { matchesQuery, sortRows, type SessionCatalog } from './catalog';
+import { matchesQuery, sortRows, whyMatched, type SessionCatalog } from './catalog';
 import type { Engine } from './engine';
 import { Grants } from './grants';
 import { positionsOnly } from './problem-text';
@@ -152,11 +152,12 @@ export class EngineHost {
         const a = args as ArgsOf<'sessions:list'>;
         const query = a.query?.trim() ?? '';
         const deep = query && this.catalog.search ? this.catalog.search(query) : new Set<string>();
+        const all = this.catalog.list(a.sort ?? 'activity');
         const rows = sortRows(
-          this.catalog.list(a.sort ?? 'activity').filter((r) => matchesQuery(r, query) || deep.has(r.path)),
+          all.filter((r) => matchesQuery(r, query) || deep.has(r.path)),
           a.sort ?? 'activity',
-        );
-        return ok({ sessions: this.withLineage(rows), roots: this.catalog.roots(), progress: this.progress, samples: this.samples.sessions }) as R;
+        ).map((r) => (query ? { ...r, matched: whyMatched(r, query, deep) ?? 'text in the session' } : r));
+        return ok({ sessions: this.withLineage(rows), total: all.length, roots: this.catalog.roots(), progress: this.progress, samples: this.samples.sessions }) as R;
       }
       case 'session:snapshot': {
         const a = args as ArgsOf<'session:snapshot'>;

@@ -45,7 +45,7 @@ export class IndexCatalog implements SessionCatalog {
   list(sort: SessionSort = 'activity'): SessionRow[] {
     return this.index
       .list({ sort: SORT[sort] })
-      .filter((r) => r.kind === 'session')
+      .filter((r) => r.kind === 'session' && isSession(r))
       .map((r) => this.toRow(r));
   }
 
@@ -137,6 +137,19 @@ export class IndexCatalog implements SessionCatalog {
       forks: [],
       subagents: r.subagents,
       problem: r.stage === 'unreadable' ? (r.problemNote ?? 'unreadable') : null,
+      warning: r.stage !== 'unreadable' && r.problemNote ? `${r.problemNote}: the file may be cut off or damaged` : null,
+      costUsd: r.totalCostUsd,
+      lastModel: r.lastModel,
     };
   }
+}
+
+/**
+ * A file under a projects root that is not a transcript — empty, or read in full without one prompt,
+ * title or API response — is not a session: left out of the list rather than failing when opened.
+ */
+function isSession(r: IndexRow): boolean {
+  if (r.size === 0) return false;
+  if (r.stage === 'listed' || r.stage === 'unreadable') return true;
+  return r.turns > 0 || r.usage.apiMessages > 0 || r.firstPrompt !== null || r.title !== null;
 }

@@ -14,6 +14,7 @@ interface Cached {
   size: number;
   mtimeMs: number;
   row: SessionRow;
+  notSession?: boolean;
 }
 
 /**
@@ -36,7 +37,8 @@ export class ScanCatalog implements SessionCatalog {
   }
 
   list(): SessionRow[] {
-    return [...this.cache.values()].map((c) => this.withLive(c));
+    // Files that are not transcripts (empty, or no user, assistant or session record) are not sessions.
+    return [...this.cache.values()].filter((c) => !c.notSession).map((c) => this.withLive(c));
   }
 
   async refresh(onProgress: (p: IndexProgress) => void): Promise<void> {
@@ -69,8 +71,8 @@ export class ScanCatalog implements SessionCatalog {
     }
     const hit = this.cache.get(path);
     if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return this.withLive(hit);
-    const row = this.summarise(path, st.size, st.mtimeMs);
-    const entry = { size: st.size, mtimeMs: st.mtimeMs, row };
+    const { row, notSession } = this.summarise(path, st.size, st.mtimeMs);
+    const entry = { size: st.size, mtimeMs: st.mtimeMs, row, notSession };
     this.cache.set(path, entry);
     return this.withLive(entry);
   }
@@ -130,7 +132,7 @@ export class ScanCatalog implements SessionCatalog {
     return c.row;
   }
 
-  private summarise(path: string, size: number, mtimeMs: number): SessionRow {
+  private summarise(path: string, size: number, mtimeMs: number): { row: SessionRow; notSession: boolean } {
     const projectDir = basename(path.slice(0, path.length - basename(path).length - 1));
     const base: SessionRow = {
       id: basename(path).replace(/\.jsonl$/i, ''),
@@ -163,8 +165,10 @@ export class ScanCatalog implements SessionCatalog {
       base.subagents = loaded.subagents.length;
       if (isFatal(s.problems)) {
         base.problem = s.problems.find((p) => p.severity === 'error')?.message ?? 'unreadable';
-        return base;
+        return { row: base, notSession: s.problems.some((p) => p.code === 'not_a_transcript' || p.code === 'file_empty') };
       }
+      const damaged = s.problems.filter((p) => p.code === 'torn_last_line' || p.code === 'invalid_json' || p.code === 'invalid_record');
+      if (damaged.length > 0) base.warning = `${damaged.length} invalid line(s), first at line ${damaged[0]?.line ?? '?'}: the file may be cut off or damaged`;
       const snap = this.engine.analyze(loaded, { repoRoot: this.repoRootFor(s.cwd), withSpent: false });
       const figures = windowFigures(snap);
       base.contextTokens = snap.context.reportedTokens;
@@ -174,6 +178,6 @@ export class ScanCatalog implements SessionCatalog {
     } catch (error) {
       base.problem = `could not be summarised: ${(error as Error).message}`;
     }
-    return base;
+    return { row: base, notSession: false };
   }
 }

@@ -62,6 +62,7 @@ async function pageBench() {
     console.log(`\nSession list, 300×700 px`);
     console.log(`list ${l.sessions} sessions: first paint ${l.firstMs.toFixed(1)} ms, ${l.rowsInDom} rows in the DOM`);
     console.log(`list scroll frame times at ${l.sessions} sessions: ${f(l.scroll)} over ${l.scroll.frames} frames`);
+    console.log(`  same run, idle frames: ${f(l.idle)} (the machine's own frame time)`);
     console.log(`list filter (keystroke → painted) at ${l.sessions} sessions: ${f(l.filter)}`);
   }
   await page.close();

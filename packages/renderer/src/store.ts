@@ -32,6 +32,8 @@ export interface AppState {
   query: string;
   sort: SessionSort;
   listLoaded: boolean;
+  /** Sessions listed before the search narrowed them. */
+  listTotal: number;
   /** Rows just changed on disk, for a brief highlight. */
   flashed: Record<string, number>;
   // Window
@@ -103,6 +105,7 @@ export const useApp = create<AppState>()((set, get) => ({
   query: '',
   sort: 'activity',
   listLoaded: false,
+  listTotal: 0,
   flashed: {},
   selectedPath: null,
   view: null,
@@ -130,7 +133,7 @@ export const useApp = create<AppState>()((set, get) => ({
     const r = await api.invoke('sessions:list', { query, sort });
     if (seq !== listSeq) return;
     if (!r.ok) return set({ notice: { kind: 'error', message: r.error.message, ...(r.error.hint ? { hint: r.error.hint } : {}) }, listLoaded: true });
-    set({ sessions: r.value.sessions, roots: r.value.roots, samples: r.value.samples, progress: r.value.progress, listLoaded: true });
+    set({ sessions: r.value.sessions, listTotal: r.value.total ?? r.value.sessions.length, roots: r.value.roots, samples: r.value.samples, progress: r.value.progress, listLoaded: true });
   },
   setQuery(q) {
     set({ query: q });
