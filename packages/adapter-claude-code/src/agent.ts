@@ -1,4 +1,5 @@
 import type { AgentFormat } from '@glassbox/core';
+import { CLAUDE_REMAINDER_NOTE, claudeContextLimits, claudeSetupPart } from './context-limits';
 import { buildFork, validateFork } from './fork';
 import { CLAUDE_CODE, CLAUDE_CODE_LABEL } from './identity';
 import { TranscriptParser } from './parser';
@@ -20,4 +21,7 @@ export const claudeCodeFormat: AgentFormat = {
   buildFork,
   validateFork,
   resumeCommand,
+  contextLimits: claudeContextLimits,
+  setupPart: claudeSetupPart,
+  remainderNote: CLAUDE_REMAINDER_NOTE,
 };

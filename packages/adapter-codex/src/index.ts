@@ -7,4 +7,5 @@ export { shapeOfCall, type CallShape } from './tool-ops';
 export { parseTokenCount, neutralUsage, type CodexRequestUsage } from './usage';
 export { sessionIdFromFileName, isRolloutFileName } from './discover-names';
 export { CODEX_PRICES, type PriceTable, type ModelPrice } from './prices';
+export { codexContextLimits, CODEX_REMAINDER_NOTE } from './context-limits';
 export * from './fork';

@@ -1,7 +1,7 @@
 /** The channels: invoke requests with their argument and result types, push events, and the runtime lists. */
 import type { Result } from './results';
 import type {
-  FileOpenArgs, FileOpened, ForkArgs, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkVerified, ForkWritten, HostInfo, IndexProgress, RepoMapArgs, SegmentDetail,
+  ConversationView, CostView, FileOpenArgs, FileOpened, SessionPathArgs, ForkArgs, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkVerified, ForkWritten, HostInfo, IndexProgress, RepoMapArgs, SegmentDetail,
   SegmentDetailArgs, SessionRow, SessionsListArgs, SessionsListResult, SnapshotArgs, SnapshotView,
 } from './values';
 
@@ -11,6 +11,8 @@ export interface InvokeMap {
   'sessions:refresh': { args: Record<string, never>; result: IndexProgress };
   'session:snapshot': { args: SnapshotArgs; result: SnapshotView };
   'segment:detail': { args: SegmentDetailArgs; result: SegmentDetail };
+  'session:cost': { args: SessionPathArgs; result: CostView };
+  'session:conversation': { args: SessionPathArgs; result: ConversationView };
   'fork:preview': { args: ForkArgs; result: ForkPreview };
   'fork:write': { args: ForkArgs; result: ForkWritten };
   'fork:verify': { args: ForkRefArgs; result: ForkVerified };
@@ -56,6 +58,8 @@ const invokeChannels = [
   'sessions:refresh',
   'session:snapshot',
   'segment:detail',
+  'session:cost',
+  'session:conversation',
   'fork:preview',
   'fork:write',
   'fork:verify',

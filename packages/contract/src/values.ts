@@ -1,5 +1,5 @@
 /** The values that cross the boundary between the renderer and the engine host (no I/O, runs anywhere). */
-import type { ClassifiedSnapshot, DeadClass, ExclusionReason, ForkEconomics, Problem, Segment, WindowFigures } from '@glassbox/core';
+import type { ClassifiedSnapshot, ContextLimits, DeadClass, ExclusionReason, ForkEconomics, Problem, Segment, SegmentClass, SegmentKind, Usage, WindowFigures } from '@glassbox/core';
 
 export type SessionSort = 'activity' | 'size' | 'context' | 'reclaimable';
 export const SESSION_SORTS: readonly SessionSort[] = ['activity', 'size', 'context', 'reclaimable'];
@@ -116,6 +116,76 @@ export interface SnapshotView {
   bytes: number;
   /** Byte size of the file when analysed, so a later append can be told apart. */
   analysedAt: string;
+  /** The /context view: the model's window, auto-compaction, and what the set-up holds (absent from older hosts). */
+  context?: ContextView;
+  /** The session's cost at list prices with its subagents (absent from older hosts). */
+  cost?: { usd: number | null; priceAsOf: string; unknownModels: string[] };
+  /** What each charted response added to the window (same order as `snapshot.turns`). */
+  turnAdditions?: TurnAdditionView[];
+}
+
+/** What `/context` shows: the window, how far auto-compaction is, and the parts of the set-up. */
+export interface ContextView {
+  /** From the agent's adapter; null when its model is unknown. */
+  limits: ContextLimits | null;
+  /** The model the limits are for (the last response's). */
+  model: string | null;
+  /** Set-up the transcript shows (memory files, tool and skill listings), by part. */
+  setup: { label: string; tokens: number; segments: number }[];
+  /** What the reported total holds beyond the transcript, in the agent's words. */
+  remainderNote: string | null;
+}
+
+export interface TurnAdditionView {
+  turn: number;
+  tokens: number;
+  segments: number;
+  largest: { segmentId: string; label: string; tokens: number; class: SegmentClass }[];
+}
+
+export interface SessionPathArgs {
+  path: string;
+}
+
+export interface CostLineView {
+  usage: Usage;
+  responses: number;
+  /** USD; null when a response's model has no price. */
+  cost: number | null;
+}
+
+/** `session:cost`: what the session cost, per model and per turn, at the agent's dated list prices. */
+export interface CostView {
+  priceTable: { asOf: string; source: string };
+  total: CostLineView;
+  byModel: (CostLineView & { model: string; priceLabel: string | null })[];
+  /** Main-thread cost per user turn (turn 0: before the first prompt). */
+  turns: (CostLineView & { turn: number; prompt: string; line: number })[];
+  subagents: CostLineView;
+  unknownModels: string[];
+}
+
+/** One item of the conversation view: a resident segment, read in order. */
+export interface ConversationItem {
+  segmentId: string;
+  kind: SegmentKind;
+  class: SegmentClass;
+  label: string;
+  toolName?: string;
+  line: number;
+  turn: number;
+  tokens: number;
+  /** The text as the model reads it, cut to `TEXT_CAP` characters (the inspector has all of it). */
+  text: string;
+  /** Characters left out of `text`. */
+  cut: number;
+}
+
+/** `session:conversation`: the resident window read in order. */
+export interface ConversationView {
+  items: ConversationItem[];
+  /** A compaction summary starts the window (everything before it is gone). */
+  compacted: boolean;
 }
 
 export interface SegmentDetailArgs {

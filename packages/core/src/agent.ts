@@ -59,6 +59,35 @@ export interface AgentFormat {
   validateFork(original: readonly string[], fork: readonly string[], options?: ValidateOptions): ValidationReport;
   /** The command that resumes a session in the agent's own client, run from `cwd`. */
   resumeCommand(sessionId: string, cwd: string | null): string;
+  /**
+   * The model's context window and where the client compacts on its own, as far as the transcript
+   * tells (`reportedTokens`: the largest request it reported). Null when the model is unknown.
+   */
+  contextLimits?(model: string | null, reportedTokens: number | null): ContextLimits | null;
+  /**
+   * Which part of the client's own set-up a segment of the transcript is (memory files, tool and skill
+   * listings), for splitting "system prompt, tools, memory"; null for conversation.
+   */
+  setupPart?(segment: { kind: string; source: { type: string; label: string } }): string | null;
+  /** What the reported total holds beyond the transcript, in one sentence (system prompt, tools, …). */
+  readonly remainderNote?: string;
+}
+
+/** What a client lets a session's window hold. */
+export interface ContextLimits {
+  /** The model's context window, in tokens. */
+  window: number;
+  /** How it was found ("claude-sonnet-4-5: 200k; a request above 200k means the 1M-context beta"). */
+  windowBasis: string;
+  /** Where the client compacts on its own; null when it does not. */
+  autoCompact: {
+    /** Reported tokens at which it compacts. */
+    at: number;
+    /** Before a request (proactive), or only when the provider refuses one as too long. */
+    proactive: boolean;
+    /** Where the figure comes from (the client's version and its rule). */
+    basis: string;
+  } | null;
 }
 
 /** A transcript file found under one of an agent's roots. */

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { basename, extname, isAbsolute } from 'node:path';
 import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
-import type { LoadedSession } from '@glassbox/core';
+import type { AgentFormat, AgentRegistry, LoadedSession } from '@glassbox/core';
+import { defaultAgents } from '@glassbox/agents';
 import { isFatal, windowFigures, type ClassifiedSnapshot, type Session } from '@glassbox/core';
 import { folderFor } from '@glassbox/analysis';
 import { checkMappingFolder } from '@glassbox/store';
@@ -32,6 +33,7 @@ import { positionsOnly } from './problem-text';
 import { loadSamples, type SampleSet } from './samples';
 import { ScanCatalog } from './scan-catalog';
 import { detailOf } from './segment-detail';
+import { additionsOf, contextView, conversationView, costSummary, costView } from './session-views';
 import { fileBytes, memoryBytes, parseBuffer, type SourceBytes } from './source-bytes';
 
 export interface HostOptions {
@@ -50,6 +52,8 @@ export interface HostOptions {
   version?: string;
   /** Start the file watcher (live rows). */
   watch?: boolean;
+  /** The agents whose adapters describe each session (window limits, prices); the default set when not given. */
+  agents?: AgentRegistry;
 }
 
 type Listener = <E extends EventChannel>(event: E, payload: EventMap[E]) => void;
@@ -80,12 +84,14 @@ export class EngineHost {
   private readonly samples: SampleSet;
   private readonly catalog: SessionCatalog;
   private readonly grants: Grants;
+  private readonly agents: AgentRegistry;
   private progress: IndexProgress = { phase: 'idle', done: 0, total: 0 };
   private refreshing: Promise<void> | null = null;
   private stopWatch: (() => void) | null = null;
 
   constructor(private readonly options: HostOptions) {
     this.samples = loadSamples(options.samplesDir);
+    this.agents = options.agents ?? defaultAgents();
     this.repoMap = { ...this.samples.repoMap, ...(options.repoMap ?? {}) };
     const repoRootFor = (cwd: string | null) => this.repoRootFor(cwd);
     this.catalog = options.catalog
@@ -171,6 +177,7 @@ export class EngineHost {
         // An unmapped drop's cwd was not looked up: "missing here" would be wrong, the note says why.
         const problems = snapshot.problems.filter((p) => !(o.value.upload && !mapped && p.code === 'repo_missing')).map(positionsOnly);
         const shown = { ...snapshot, problems };
+        const format = this.formatOf(o.value);
         return ok({
           snapshot: shown,
           figures: windowFigures(shown),
@@ -179,7 +186,21 @@ export class EngineHost {
           repoNote: note,
           bytes: o.value.size,
           analysedAt: new Date().toISOString(),
+          context: contextView(format, snapshot),
+          cost: costSummary(costView(format, o.value.loaded)),
+          turnAdditions: additionsOf(snapshot),
         }) as R;
+      }
+      case 'session:cost': {
+        const o = this.open((args as ArgsOf<'session:cost'>).path);
+        if (!o.ok) return o as R;
+        return ok(costView(this.formatOf(o.value), o.value.loaded)) as R;
+      }
+      case 'session:conversation': {
+        const o = this.open((args as ArgsOf<'session:conversation'>).path);
+        if (!o.ok) return o as R;
+        const snapshot = o.value.snapshots.get(true) ?? this.snapshotOf(o.value, false);
+        return ok(conversationView(o.value.loaded, snapshot, o.value.bytes)) as R;
       }
       case 'segment:detail': {
         const a = args as ArgsOf<'segment:detail'>;
@@ -333,6 +354,11 @@ export class EngineHost {
   /** Where a session's working directory is looked up: its mapped folder, else (null) the recorded one — never for a dropped file. */
   private repoRootOf(o: Opened): string | null {
     return this.repoRootFor(o.loaded.session.cwd);
+  }
+
+  /** The adapter of the agent that wrote an open session. */
+  private formatOf(o: Opened): AgentFormat {
+    return this.agents.byId(o.loaded.session.agent).format;
   }
 
   private snapshotOf(o: Opened, withSpent: boolean): ClassifiedSnapshot {

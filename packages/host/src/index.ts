@@ -41,6 +41,7 @@ export function createHost(
     samplesDir: env['GLASSBOX_SAMPLES_DIR'] ?? DEFAULT_SAMPLES_DIR,
     engine: defaultEngine(),
     watch: true,
+    agents,
     catalog: ({ engine, repoRootFor }) => {
       try {
         const catalog = new IndexCatalog({ roots, dataDir, agents, ...index, ...(overrides.repoMap ? { repoMap: overrides.repoMap } : {}) });

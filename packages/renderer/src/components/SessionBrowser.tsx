@@ -22,7 +22,7 @@ const itemId = (i: ListItem) => (i.kind === 'group' ? `grp-${i.group.key}` : `ro
 const domId = (i: ListItem) => `sl-${hash(itemId(i))}`;
 
 /** Sessions grouped by project (or one list), virtualised: only the lines in view are in the page. */
-export function SessionBrowser() {
+export function SessionBrowser({ inert }: { inert?: boolean }) {
   const sessions = useApp((s) => s.sessions);
   const query = useApp((s) => s.query);
   const sort = useApp((s) => s.sort);
@@ -123,7 +123,7 @@ export function SessionBrowser() {
 
   const activeItem = items[active];
   return (
-    <nav className="browser" aria-label="Sessions">
+    <nav className="browser" aria-label="Sessions" inert={inert}>
       <div className="browser-head">
         <h2>Sessions</h2>
         <span className="count">{listTotal || ''}</span>
