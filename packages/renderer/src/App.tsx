@@ -85,6 +85,8 @@ export function App() {
 
   const title = view?.snapshot.session.title;
   const project = view?.snapshot.session.cwd?.split(/[\\/]/).filter(Boolean).slice(-2).join('/');
+  const trail = useApp((s) => s.trail);
+  const openedAs = useApp((s) => s.openedAs);
   const inspectorOpen = useApp((s) => s.inspectorOpen);
   const inspectorWidth = useApp((s) => s.inspectorWidth);
   const setInspector = useApp((s) => s.setInspector);
@@ -104,12 +106,20 @@ export function App() {
         </h1>
         <div className="crumb" title={view?.snapshot.session.path}>
           {view ? (
-            <>
+            <nav aria-label="Breadcrumb" className="crumb-nav">
               <span className="dim">{project ?? 'session'}</span>
               <span className="dim"> / </span>
-              <span>{sessionTitle(title, { project: project ?? null, lastActivity: null })}</span>
+              {trail.map((t, i) => (
+                <span key={t.path}>
+                  <button type="button" className="link" onClick={() => void useApp.getState().openSession(t.path, { trail: trail.slice(0, i), as: null })} title={`Back to ${t.path}`} data-testid="crumb-back">
+                    {sessionTitle(t.title, {})}
+                  </button>
+                  <span className="dim"> › </span>
+                </span>
+              ))}
+              <span aria-current="page">{openedAs ? `subagent: ${openedAs}` : sessionTitle(title, { project: project ?? null, lastActivity: null })}</span>
               {view.external ? <span className="tag">opened file</span> : null}
-            </>
+            </nav>
           ) : null}
         </div>
         <div className="actions">

@@ -52,6 +52,10 @@ export interface AppState {
   centreView: CentreView;
   /** The segment the conversation view scrolls to (set by "show in conversation"). */
   conversationTarget: string | null;
+  /** The sessions above the open one (a subagent's parent), for the breadcrumb's way back. */
+  trail: { path: string; title: string }[];
+  /** What the open session is called when it was opened from its parent (a subagent's description). */
+  openedAs: string | null;
   /** Group the list by project, or one list sorted as a whole. */
   groupByProject: boolean;
   // Inspector
@@ -67,7 +71,9 @@ export interface AppState {
   loadSessions(): Promise<void>;
   setQuery(q: string): void;
   setSort(s: SessionSort): void;
-  openSession(path: string): Promise<void>;
+  openSession(path: string, from?: { trail: { path: string; title: string }[]; as: string | null }): Promise<void>;
+  /** Opens a subagent's window from its parent's, keeping the way back. */
+  openSubagent(path: string, label: string): Promise<void>;
   reloadView(): Promise<void>;
   setGroupBy(g: GroupBy): void;
   setZoom(z: string[]): void;
@@ -114,7 +120,7 @@ export const useApp = create<AppState>()((set, get) => ({
   groupBy: 'class',
   zoom: [],
   withSpent: false,
-  showUnattributed: true,
+  showUnattributed: false,
   selectedSegmentId: null,
   detail: null,
   detailLoading: false,
@@ -124,6 +130,8 @@ export const useApp = create<AppState>()((set, get) => ({
   centreView: 'treemap',
   conversationTarget: null,
   groupByProject: true,
+  trail: [],
+  openedAs: null,
   inspectorOpen: true,
   inspectorWidth: 360,
 
@@ -144,9 +152,14 @@ export const useApp = create<AppState>()((set, get) => ({
     void get().loadSessions();
   },
 
-  async openSession(path) {
+  async openSubagent(path, label) {
+    const { selectedPath, view, trail, openedAs } = get();
+    const here = selectedPath ? [{ path: selectedPath, title: openedAs ?? view?.snapshot.session.title ?? 'session' }] : [];
+    await get().openSession(path, { trail: [...trail, ...here], as: label });
+  },
+  async openSession(path, from) {
     const seq = ++viewSeq;
-    set({ selectedPath: path, viewLoading: true, viewError: null, zoom: [], selectedSegmentId: null, detail: null, wizardOpen: false, highlightIds: [], conversationTarget: null });
+    set({ trail: from?.trail ?? [], openedAs: from?.as ?? null, selectedPath: path, viewLoading: true, viewError: null, zoom: [], selectedSegmentId: null, detail: null, wizardOpen: false, highlightIds: [], conversationTarget: null });
     const r = await get().api.invoke('session:snapshot', { path, withSpent: get().withSpent });
     if (seq !== viewSeq) return;
     if (!r.ok) return set({ view: null, viewLoading: false, viewError: r.error });

@@ -115,9 +115,11 @@ const byValue = (a: Node, b: Node) => b.value - a.value;
  */
 export function layoutTreemap(
   leaves: readonly TreeLeaf[],
-  options: { width: number; height: number; zoom: readonly string[]; groupBy: 'class' | 'source'; minArea?: number },
+  options: { width: number; height: number; zoom: readonly string[]; groupBy: 'class' | 'source'; minArea?: number; keep?: ReadonlySet<string> },
 ): TreemapLayout {
   const { width, height, zoom, groupBy } = options;
+  // Segments asked for by id (selected, or shown from elsewhere) keep a tile of their own.
+  const keep = options.keep;
   const minArea = options.minArea ?? MIN_TILE_AREA;
   const z0 = zoom[0];
   const z1 = zoom[1];
@@ -150,7 +152,7 @@ export function layoutTreemap(
     g2.value += a;
     g2.tokens += l.tokens;
     const kids = g2.children as Node[];
-    if (a < minTokens && l.cls !== 'unattributed') {
+    if (a < minTokens && l.cls !== 'unattributed' && !keep?.has(l.id)) {
       const mergedOf = (g2.merged ??= new Map());
       let m = mergedOf.get(l.cls);
       if (!m) {

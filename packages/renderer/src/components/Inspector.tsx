@@ -98,6 +98,9 @@ function InspectorBody() {
       <p className="proof" data-testid="proof">
         {detail.explanation}
       </p>
+      <button type="button" className="link" onClick={() => useApp.getState().showSegment(seg.id, 'conversation')} data-testid="show-in-conversation">
+        Show in the conversation
+      </button>
       {detail.provedBy ? (
         <button type="button" className="link" onClick={() => void selectSegment(detail.provedBy?.segmentId ?? null)} data-testid="jump">
           Jump to {detail.provedBy.label} →

@@ -293,7 +293,6 @@ function SessionRowView({
       ) : null}
       <div className="row-meta">
         <span>{ago(row.lastActivity)}</span>
-        <span data-testid="row-size">{humanBytes(row.bytes)}</span>
         <span title={row.contextTokens === null ? 'estimated' : 'provider-reported'}>{humanTokens(ctx)} ctx</span>
         {row.problem ? (
           <span className="warn" title={row.problem}>
@@ -309,6 +308,7 @@ function SessionRowView({
             {formatUsd(row.costUsd)}
           </span>
         ) : null}
+        <span data-testid="row-size">{humanBytes(row.bytes)}</span>
       </div>
       {row.warning && !row.problem ? (
         <div className="row-meta warn" title={row.warning} data-testid="row-warning">

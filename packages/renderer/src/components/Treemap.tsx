@@ -16,9 +16,12 @@ interface Hover {
 /**
  * Tiles at least this big (px²) are elements with their label; smaller ones are painted on a canvas
  * under them. The elements are few (the box holds at most area / this many), so a window of 50,000
- * segments costs what its visible tiles cost. The focused and the selected tile are always elements.
+ * segments costs what its visible tiles cost. The focused and the selected tile are always elements,
+ * and so are dead tiles — what a person came to find — while there are at most DEAD_ELEMENTS of them.
  */
 const ELEMENT_MIN_AREA = 1200;
+const DEAD_ELEMENTS = 300;
+const isDead = (t: Tile) => t.cls !== 'live' && t.cls !== 'unattributed';
 
 const optionId = (i: number) => `tm-opt-${i}`;
 
@@ -47,20 +50,27 @@ export function Treemap({ snapshot }: { snapshot: ClassifiedSnapshot }) {
   }, []);
 
   const leaves = useMemo(() => leavesOf(snapshot, groupBy, showUnattributed), [snapshot, groupBy, showUnattributed]);
-  const layout = useMemo(() => layoutTreemap(leaves, { width: size.width, height: size.height, zoom, groupBy }), [leaves, size.width, size.height, zoom, groupBy]);
-  const byId = useMemo(() => new Map(layout.tiles.map((t) => [t.id, t])), [layout]);
   const highlighted = useMemo(() => new Set(highlight), [highlight]);
-  const asElement = useCallback(
-    (t: Tile) => (t.x1 - t.x0) * (t.y1 - t.y0) >= ELEMENT_MIN_AREA || t.id === selectedId || t.id === focusId || highlighted.has(t.id),
-    [selectedId, focusId, highlighted],
+  const base = useMemo(() => layoutTreemap(leaves, { width: size.width, height: size.height, zoom, groupBy }), [leaves, size.width, size.height, zoom, groupBy]);
+  const baseIds = useMemo(() => new Set(base.tiles.map((t) => t.id)), [base]);
+  // A segment selected or shown from elsewhere that was merged into a "small segments" tile gets a
+  // tile of its own (a second layout, only then: selecting a drawn tile never lays out again).
+  const missing = useMemo(() => [...highlight, ...(selectedId ? [selectedId] : [])].filter((id) => !baseIds.has(id) && leaves.some((l) => l.id === id)).join('\n'), [highlight, selectedId, baseIds, leaves]);
+  const layout = useMemo(
+    () => (missing ? layoutTreemap(leaves, { width: size.width, height: size.height, zoom, groupBy, keep: new Set(missing.split('\n')) }) : base),
+    [missing, base, leaves, size.width, size.height, zoom, groupBy],
   );
+  const byId = useMemo(() => new Map(layout.tiles.map((t) => [t.id, t])), [layout]);
+  const deadElements = useMemo(() => layout.tiles.reduce((n, t) => n + (isDead(t) ? 1 : 0), 0) <= DEAD_ELEMENTS, [layout]);
+  const onCanvas = useCallback((t: Tile) => (t.x1 - t.x0) * (t.y1 - t.y0) < ELEMENT_MIN_AREA && !(deadElements && isDead(t)), [deadElements]);
+  const asElement = useCallback((t: Tile) => !onCanvas(t) || t.id === selectedId || t.id === focusId || highlighted.has(t.id), [onCanvas, selectedId, focusId, highlighted]);
 
   // The canvas holds the small tiles; it is repainted when they change, never on hover.
   useLayoutEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas || size.width === 0) return;
-    paintTiles(canvas, layout.tiles, size.width, size.height, (t) => (t.x1 - t.x0) * (t.y1 - t.y0) < ELEMENT_MIN_AREA);
-  }, [layout, size.width, size.height]);
+    paintTiles(canvas, layout.tiles, size.width, size.height, onCanvas);
+  }, [layout, size.width, size.height, onCanvas]);
 
   const activate = (t: Tile) => {
     if (t.kind === 'segment') void selectSegment(t.id);

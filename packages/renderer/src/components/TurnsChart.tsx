@@ -1,7 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { DEAD_CLASSES, zeroByDeadClass, type ClassifiedSnapshot, type DeadClass } from '@glassbox/core';
 import { CLASS_COLOUR, CLASS_LABEL } from '../palette';
+import type { TurnAdditionView } from '@glassbox/contract';
 import { clock, exact, humanTokens } from '../format';
+import { useApp } from '../store';
 
 const DEAD: readonly DeadClass[] = DEAD_CLASSES;
 const H = 120;
@@ -11,7 +13,9 @@ const PAD = { l: 44, r: 10, t: 10, b: 18 };
  * Context size per API response (provider-reported), compactions marked, and under it the part that is
  * reclaimable now, stacked by class, as it accumulated: a dead segment counts from the response after it.
  */
-export function TurnsChart({ snapshot }: { snapshot: ClassifiedSnapshot }) {
+export function TurnsChart({ snapshot, additions }: { snapshot: ClassifiedSnapshot; additions: readonly TurnAdditionView[] }) {
+  const setHighlight = useApp((s) => s.setHighlight);
+  const selectSegment = useApp((s) => s.selectSegment);
   const ref = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(600);
   const [hover, setHover] = useState<number | null>(null);
@@ -59,13 +63,40 @@ export function TurnsChart({ snapshot }: { snapshot: ClassifiedSnapshot }) {
     top.forEach((v, i) => (base[i] = v));
   }
   const h = hover === null ? null : data[hover];
+  const added = hover === null ? null : (additions[hover] ?? null);
+  /** Clicking a response selects what its request added, in the treemap. */
+  const pick = (i: number) => {
+    const a = additions[i];
+    if (!a || a.largest.length === 0) return;
+    setHighlight(a.largest.map((x) => x.segmentId));
+    void selectSegment(a.largest[0]?.segmentId ?? null);
+  };
   return (
-    <div className="chart" ref={ref} data-testid="turns-chart">
+    <div
+      className="chart"
+      ref={ref}
+      data-testid="turns-chart"
+      tabIndex={0}
+      role="group"
+      aria-label={`Context size over ${data.length} responses, up to ${humanTokens(max)} tokens. Left and right move between responses, Enter selects what a response added.`}
+      onKeyDown={(e) => {
+        if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+          e.preventDefault();
+          setHover((v) => Math.max(0, Math.min(data.length - 1, (v ?? (e.key === 'ArrowRight' ? -1 : data.length)) + (e.key === 'ArrowRight' ? 1 : -1))));
+        } else if (e.key === 'Enter' && hover !== null) {
+          e.preventDefault();
+          pick(hover);
+        }
+      }}
+      onBlur={() => setHover(null)}
+    >
       <svg
         width={width}
         height={H}
-        role="img"
-        aria-label={`Context size over ${data.length} responses, up to ${humanTokens(max)} tokens`}
+        aria-hidden="true"
+        onClick={() => {
+          if (hover !== null) pick(hover);
+        }}
         onMouseMove={(e) => {
           const box = (e.currentTarget as SVGSVGElement).getBoundingClientRect();
           const rel = (e.clientX - box.left - PAD.l) / iw;
@@ -112,9 +143,21 @@ export function TurnsChart({ snapshot }: { snapshot: ClassifiedSnapshot }) {
         </text>
       </svg>
       {h ? (
-        <div className="chart-readout">
+        <div className="chart-readout" aria-live="polite" data-testid="chart-readout">
           response {(hover ?? 0) + 1} · {clock(h.t.timestamp)} · {humanTokens(h.t.contextTokens)} tokens reported ({exact(h.t.contextTokens)})
           {h.t.afterCompaction ? ' · after a compaction' : ''}
+          {added && added.largest.length > 0 ? (
+            <span className="additions" data-testid="chart-additions">
+              {' · added '}
+              {added.largest.slice(0, 3).map((x, i) => (
+                <span key={x.segmentId}>
+                  {i > 0 ? ', ' : ''}
+                  {x.label.length > 40 ? `${x.label.slice(0, 39)}…` : x.label} +{humanTokens(x.tokens)}
+                </span>
+              ))}
+              {added.segments > 3 ? ` and ${added.segments - 3} more` : ''} — click to select
+            </span>
+          ) : null}
         </div>
       ) : (
         <div className="chart-readout dim">
