@@ -188,7 +188,6 @@ export function SessionBrowser({ inert }: { inert?: boolean }) {
                 role="treeitem"
                 aria-level={1}
                 aria-expanded={!item.collapsed}
-                aria-label={`${item.group.label}, ${item.group.rows.length} session${item.group.rows.length === 1 ? '' : 's'}`}
                 className={`project-head${isCursor ? ' cursor' : ''}`}
                 style={style}
                 title={item.group.cwd}
@@ -264,7 +263,6 @@ function SessionRowView({
       role="treeitem"
       aria-level={level}
       aria-selected={selected}
-      aria-label={`${title}${row.fork ? ', fork' : ''}, ${ago(row.lastActivity)}, ${humanTokens(ctx)} tokens of context${row.problem ? ', unreadable' : `, ${pct(row.reclaimableShare)} dead`}${row.costUsd != null ? `, ${formatUsd(row.costUsd)}` : ''}`}
       style={style}
       data-path={row.path}
       data-session-id={row.id}

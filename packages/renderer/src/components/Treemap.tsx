@@ -181,7 +181,6 @@ const TileLayer = memo(function TileLayer({
             id={optionId(i)}
             role="option"
             aria-selected={t.id === selectedId}
-            aria-label={`${label.name}${label.rest ? ` in ${label.rest}` : ''}: ${CLASS_LABEL[t.cls]}, ${humanTokens(t.tokens)} tokens${t.kind === 'merged' ? `, ${t.count} segments` : ''}`}
             data-tile={t.id}
             data-class={t.cls}
             data-kind={t.kind}
@@ -193,8 +192,13 @@ const TileLayer = memo(function TileLayer({
                 {label.name}
                 {label.rest ? <span className="tm-dir"> {label.rest}</span> : null}
               </span>
-            ) : null}
+            ) : null}{' '}
             {w > 40 && h > 32 ? <span className="tm-size">{humanTokens(t.tokens)}</span> : null}
+            {/* Read by screen readers as the option's name: what the tile does not show. */}
+            <span className="sr-only">
+              {w > 40 && h > 16 ? '' : `${label.name}${label.rest ? ` ${label.rest}` : ''}`}, {humanTokens(t.tokens)} tokens, {CLASS_LABEL[t.cls]}
+              {t.kind === 'merged' ? `, ${t.count} segments` : ''}
+            </span>
           </div>
         );
       })}
