@@ -92,7 +92,7 @@ export function App() {
   const setInspector = useApp((s) => s.setInspector);
   return (
     <div className="app" style={{ '--insp-w': `${inspectorWidth}px` } as CSSProperties}>
-      <a className="skip-link" href="#treemap" onClick={(e) => {
+      <a className="skip-link" href="#main" onClick={(e) => {
         e.preventDefault();
         const target = document.querySelector<HTMLElement>('[data-testid=treemap] [role=listbox]') ?? document.querySelector<HTMLElement>('[data-testid=session-list]');
         target?.focus();

@@ -24,7 +24,7 @@ export function WindowView() {
 
   if (!selectedPath) {
     return (
-      <main className="window empty-pane">
+      <main className="window empty-pane" id="main">
         <div className="hint big">
           <h2>Open a session</h2>
           <p>Pick a session on the left (↑↓ and Enter), or drop a <code>.jsonl</code> transcript anywhere on this window.</p>
@@ -35,7 +35,7 @@ export function WindowView() {
   }
   if (error && !view) {
     return (
-      <main className="window empty-pane">
+      <main className="window empty-pane" id="main">
         <div className="hint big error-box" role="alert" data-testid="view-error">
           <h2>This session cannot be shown</h2>
           <p>{error.message}</p>
@@ -46,7 +46,7 @@ export function WindowView() {
   }
   if (!view || (loading && view.snapshot.session.path !== selectedPath && !selectedPath.startsWith('upload:'))) {
     return (
-      <main className="window empty-pane" aria-busy="true">
+      <main className="window empty-pane" aria-busy="true" id="main">
         <div className="loading">Reading the session and checking every proof…</div>
       </main>
     );
