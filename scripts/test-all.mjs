@@ -49,19 +49,19 @@ if (existsSync(vitestJson)) {
   failures.push('vitest (no report)');
 }
 
-// The slow release gates (packaging dry run, security scan) run once here, not in every vitest run.
+// The slow gates (packaging dry run, security scan, the CLI's process-level fault suite) run once here, not in every vitest run.
 const gatesJson = join(out, 'gates.json');
-const gatesOk = run('release gates', 'npx', ['vitest', 'run', '--config', 'apps/desktop/vitest.gates.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${gatesJson}`]);
+const gatesOk = run('slow gates', 'npx', ['vitest', 'run', '--config', 'vitest.gates.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${gatesJson}`]);
 if (existsSync(gatesJson)) {
   const r = JSON.parse(readFileSync(gatesJson, 'utf8'));
   passed += r.numPassedTests ?? 0;
   failed += r.numFailedTests ?? 0;
   skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-  if ((r.numFailedTests ?? 0) > 0 || !gatesOk) failures.push('release gates');
+  if ((r.numFailedTests ?? 0) > 0 || !gatesOk) failures.push('slow gates');
   if (!gatesOk && (r.numFailedTests ?? 0) === 0) failed++;
 } else {
   failed++;
-  failures.push('release gates (no report)');
+  failures.push('slow gates (no report)');
 }
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 
-const workspace = ['@glassbox/core', '@glassbox/contract', '@glassbox/adapter-claude-code', '@glassbox/analysis', '@glassbox/store', '@glassbox/host'];
+const workspace = ['@glassbox/core', '@glassbox/contract', '@glassbox/adapter-claude-code', '@glassbox/adapter-codex', '@glassbox/agents', '@glassbox/file-io', '@glassbox/analysis', '@glassbox/store', '@glassbox/host'];
 /** The renderer's sources live in their own package (browser mode serves the same build). */
 const renderer = resolve(import.meta.dirname, '../../packages/renderer/src');
 

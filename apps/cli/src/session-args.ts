@@ -1,11 +1,13 @@
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { isFatal, type ClassifiedSnapshot, type Session } from '@glassbox/core';
-import { findSessionById, loadSessionWithSubagents, projectRoots } from '@glassbox/adapter-claude-code/node';
 import { fileKind } from '@glassbox/store';
 import { analyzeSession, DEFAULT_PROTECT_TAIL, mergePriceTables, validatePriceTable, type PriceTable } from '@glassbox/analysis';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
+import { homedir } from 'node:os';
+import type { DiscoveredFile } from '@glassbox/core';
+import { AGENTS } from './agents';
 import { UsageError } from './exit-codes';
 import { repoRootResolver } from './mappings';
 import type { CliIO } from './io';
@@ -16,14 +18,16 @@ export interface SessionOptions {
   withSpent?: boolean;
   protect?: string;
   json?: boolean;
+  model?: string;
 }
 
 export function addSessionOptions(cmd: Command): Command {
   return cmd
-    .argument('<session>', 'a transcript file (.jsonl) or a session id (looked up under CLAUDE_CONFIG_DIR or ~/.claude)')
+    .argument('<session>', 'a transcript file (.jsonl) or a session id (looked up under CLAUDE_CONFIG_DIR or ~/.claude, and CODEX_HOME or ~/.codex)')
     .option('--repo <dir>', "map the session's working directory to this folder (a moved checkout)")
     .option('--with-spent', 'also mark inferred one-shot outputs as spent (never proven)')
     .option('--protect <n>', `never evict the last N API exchanges (default ${DEFAULT_PROTECT_TAIL})`)
+    .option('--model <id>', "the model of the next request, e.g. claude-sonnet-4-6 (only its own reasoning is sent); default: the one Claude Code would resume on")
     .option('--json', 'print JSON');
 }
 
@@ -37,10 +41,9 @@ export function resolveSessionPath(arg: string, io: CliIO): string {
   const asPath = resolve(arg);
   if (existsSync(asPath)) return regularSession(asPath);
   if (/[\\/]/.test(arg) || arg.endsWith('.jsonl')) throw new UsageError(`${asPath}: no such file`);
-  const roots = projectRoots(io.env);
-  const { found } = findSessionById(arg, roots);
+  const { found, roots } = findSessionById(arg, io);
   if (found.length === 0) {
-    throw new UsageError(`no session "${arg}" under ${roots.join(', ')} (set CLAUDE_CONFIG_DIR, or give the file's path)`);
+    throw new UsageError(`no session "${arg}" under ${roots.join(', ')} (set CLAUDE_CONFIG_DIR or CODEX_HOME, or give the file's path)`);
   }
   // The same file reached through two roots (one linking to the other) is one candidate.
   const byReal = new Map<string, { path: string; sessionId: string }>();
@@ -58,14 +61,8 @@ function regularSession(path: string): string {
   const st = statSync(path);
   if (st.isDirectory()) throw new UsageError(`${path}: is a folder; give a session file (.jsonl) or a session id`);
   if (!st.isFile()) throw new UsageError(`${path}: is ${fileKind(st)}, not a regular file; only transcript files are read`);
-  // Its subagent files are read with it: checked by their folder entries, without opening any.
-  const dir = dirname(path);
-  const id = basename(path).replace(/\.jsonl$/i, '');
-  const candidates = [
-    ...entries(dir).filter((n) => /^agent-.+\.jsonl$/i.test(n)).map((n) => join(dir, n)),
-    ...entries(join(dir, id, 'subagents')).filter((n) => /\.jsonl$/i.test(n)).map((n) => join(dir, id, 'subagents', n)),
-  ];
-  for (const sub of candidates) {
+  // Files read with it (its subagents'): checked by their folder entries, without opening any.
+  for (const sub of AGENTS.forFile(path).locator.companionFiles?.(path) ?? []) {
     // A missing or unreadable one is reported by the loader as a problem; only what would block is refused.
     let s;
     try {
@@ -80,12 +77,18 @@ function regularSession(path: string): string {
   return path;
 }
 
-function entries(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
+/**
+ * Session files (not subagent files) of every agent with this id, or with an id starting with it (at
+ * least 6 characters) when none matches exactly.
+ */
+function findSessionById(id: string, io: CliIO): { found: DiscoveredFile[]; roots: string[] } {
+  const byAgent = AGENTS.registry.roots(io.env, io.env['HOME'] ?? homedir());
+  const sessions = AGENTS.registry.agents.flatMap((agent) =>
+    agent.locator.discover(byAgent.filter((r) => r.agent === agent).map((r) => r.root)).filter((f) => f.kind === 'session'),
+  );
+  const exact = sessions.filter((s) => s.sessionId === id);
+  const found = exact.length > 0 || id.length < 6 ? exact : sessions.filter((s) => s.sessionId.startsWith(id));
+  return { found, roots: byAgent.map((r) => r.root) };
 }
 
 function realOr(path: string): string {
@@ -105,7 +108,7 @@ export interface LoadedAnalysis {
 /** Parses and analyses a session; input that is not a usable transcript is a UsageError (exit 2). */
 export function loadAndAnalyze(arg: string, opts: SessionOptions, io: CliIO): LoadedAnalysis {
   const path = resolveSessionPath(arg, io);
-  const { session, subagents } = loadSessionWithSubagents(path);
+  const { session, subagents } = AGENTS.forFile(path).locator.load(path);
   failOnFatal(session);
   const repo = opts.repo ? resolve(opts.repo) : null;
   if (repo && !existsSync(repo)) throw new UsageError(`--repo ${repo}: no such folder`);
@@ -116,8 +119,16 @@ export function loadAndAnalyze(arg: string, opts: SessionOptions, io: CliIO): Lo
     withSpent: opts.withSpent === true,
     protectTail: parseProtect(opts.protect),
     subagents,
+    ...modelOption(opts.model),
   });
   return { session, subagents, snapshot };
+}
+
+/** `--model`: an API model id (letters, digits, dots, dashes; an optional `[1m]`-style suffix). */
+export function modelOption(value: string | undefined): { model?: string } {
+  if (value === undefined) return {};
+  if (!/^[A-Za-z0-9._:@/-]{1,100}(\[[0-9a-z]{1,8}\])?$/.test(value)) throw new UsageError(`--model ${value}: give a model id such as claude-sonnet-4-6`);
+  return { model: value };
 }
 
 export function failOnFatal(session: Session): void {

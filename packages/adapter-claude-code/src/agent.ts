@@ -1,11 +1,12 @@
 import type { AgentFormat } from '@glassbox/core';
 import { CLAUDE_REMAINDER_NOTE, claudeContextLimits, claudeSetupPart } from './context-limits';
+import { attachmentText } from './parse/attachment-text';
 import { buildFork, validateFork } from './fork';
 import { CLAUDE_CODE, CLAUDE_CODE_LABEL } from './identity';
 import { TranscriptParser } from './parser';
 import { CLAUDE_PRICES } from './prices';
 import { recogniseClaudeCode } from './recognise';
-import { resumeCommand } from './resume';
+import { resumeCommand, resumeInstruction } from './resume';
 import { ClaudeSummarizer } from './summary/summarizer';
 import { readTail } from './summary/tail';
 
@@ -24,4 +25,6 @@ export const claudeCodeFormat: AgentFormat = {
   contextLimits: claudeContextLimits,
   setupPart: claudeSetupPart,
   remainderNote: CLAUDE_REMAINDER_NOTE,
+  recordText: attachmentText,
+  resumeInstruction,
 };

@@ -8,9 +8,20 @@ export * from './fork';
 export { claudeCodeFormat } from './agent';
 export { CLAUDE_CODE, CLAUDE_CODE_LABEL } from './identity';
 export { CLAUDE_PRICES } from './prices';
-export { resumeCommand, shellQuote } from './resume';
+export { resumeCommand, resumeInstruction, shellQuote } from './resume';
 export { ClaudeSummarizer, titleOf } from './summary/summarizer';
 export { readTail } from './summary/tail';
 export { SYNTHETIC_MODEL, isClientPlaceholder } from './summary/placeholder';
 export { recogniseClaudeCode } from './recognise';
 export { userRecordKind, isHarnessText, displayPrompt } from './user-text';
+export { renderAttachment, type RenderedAttachment, type DroppedAttachment } from './parse/attachments';
+export { CLAUDE_CODE_REQUEST_POLICY, resumeModel } from './request/policy';
+export { CLIENT_DEFAULT_MODEL, modelFamily, whyNotResumable, remindersAsSystemMessages } from './request/models';
+export {
+  windowItems,
+  requestItems,
+  compareWindowWithRequest,
+  type WindowItem,
+  type RequestItems,
+  type WindowComparison,
+} from './request/compare';

@@ -5,7 +5,7 @@ function isMessage(n: ChainNode): boolean {
 }
 
 /**
- * The leaf Claude Code resumes from (FORMAT.md A3.3): the `leafUuid` of the last `last-prompt` record,
+ * The leaf Claude Code resumes from (docs/claude-code/transcript-format.md): the `leafUuid` of the last `last-prompt` record,
  * unless the last user/assistant record of the main thread descends from it (then that record);
  * with no usable `last-prompt`, the last user/assistant record of the main thread.
  */

@@ -1,9 +1,36 @@
+import type { ResumeInstruction, ResumePlace } from '@glassbox/core';
+
 /**
  * How a person resumes a Claude Code session: the client looks for `<id>.jsonl` only in the projects
  * folder of the directory it runs in, so the command changes into the project first.
  */
-export function resumeCommand(sessionId: string, cwd: string | null): string {
-  return cwd ? `cd ${shellQuote(cwd)} && claude --resume ${sessionId}` : `claude --resume ${sessionId}`;
+export function resumeCommand(sessionRef: string, cwd: string | null): string {
+  return cwd ? `cd ${shellQuote(cwd)} && claude --resume ${sessionRef}` : `claude --resume ${sessionRef}`;
+}
+
+/**
+ * From the recorded working directory the id is enough. From a mapped folder (a moved checkout) the
+ * session is named by its file, which the client accepts from anywhere; by id it would not find it
+ * there. When neither folder exists there is no command that works, and the note says so.
+ */
+export function resumeInstruction(p: ResumePlace): ResumeInstruction {
+  if (!p.cwd) return { command: resumeCommand(p.sessionId, null), folder: null, note: 'no working directory is recorded: run it from the project folder' };
+  if (p.cwdExists) return { command: resumeCommand(p.sessionId, p.cwd), folder: p.cwd, note: null };
+  const mapped = p.mapped && p.mapped !== p.cwd ? p.mapped : null;
+  if (mapped && p.mappedExists) {
+    return {
+      command: resumeCommand(shellQuote(p.sessionPath), mapped),
+      folder: mapped,
+      note: `${p.cwd} is not on this machine; from the folder it is mapped to, the session is named by its file (Claude Code finds a session id only under the folder it ran in)`,
+    };
+  }
+  return {
+    command: null,
+    folder: null,
+    note: mapped
+      ? `neither ${p.cwd} nor the folder it is mapped to (${mapped}) exists on this machine: map the project to a folder that exists, then resume ${p.sessionPath}`
+      : `${p.cwd} is not on this machine: map it to the folder that holds the project now (--repo, or "Map it to a folder…" in the app), then resume ${p.sessionPath}`,
+  };
 }
 
 export function shellQuote(s: string): string {

@@ -5,11 +5,13 @@ import {
   type ClassifiedSnapshot,
   type DeadClass,
   type LinkedWindow,
+  type Segment,
   type Session,
 } from '@glassbox/core';
 import type { AnalysisPorts } from './ports';
 import { reconstructWindow } from './resident';
-import { buildSegments } from './segments';
+import { SENT_KINDS, buildSegments } from './segments';
+import { applyRequestView, requestSummary, type RequestViewOptions } from './request-view';
 import { classifySegments } from './classify';
 import { calibrate } from './calibrate';
 import { reclaimSummary } from './reclaim';
@@ -24,6 +26,8 @@ export interface AnalyzeOptions {
   protectTail?: number;
   /** Subagent transcripts of the session, shown as linked windows. */
   subagents?: Session[];
+  /** The model of the next request (its reasoning is the only reasoning sent); default: the client's choice. */
+  model?: string;
 }
 
 export const DEFAULT_PROTECT_TAIL = 3;
@@ -31,14 +35,12 @@ export const DEFAULT_PROTECT_TAIL = 3;
 /** Session → resident window → segments → classes with proofs → totals. Pure apart from the ports. */
 export function analyzeSession(session: Session, ports: AnalysisPorts, options: AnalyzeOptions = {}): ClassifiedSnapshot {
   const window = reconstructWindow(session);
+  const viewOptions: RequestViewOptions = { now: ports.now() };
+  if (options.model !== undefined) viewOptions.model = options.model;
+  applyRequestView(session, window, viewOptions);
   const { segments, exchanges } = buildSegments(session, window);
   const cal = calibrate(session, window.nodes, segments);
-  if (cal.factor !== 1) {
-    for (const s of segments) {
-      s.tokens = Math.round(s.tokens * cal.factor);
-      s.evictableTokens = Math.round(s.evictableTokens * cal.factor);
-    }
-  }
+  if (cal.factor !== 1) scaleSegments(segments, cal.factor);
   const repoRoot = options.repoRoot ?? null;
   const withSpent = options.withSpent === true;
   const { repoExists } = classifySegments(session, segments, exchanges, ports, {
@@ -78,6 +80,7 @@ export function analyzeSession(session: Session, ports: AnalysisPorts, options: 
       repoExists,
     },
     leafUuid: session.leafUuid,
+    request: requestSummary(window, SENT_KINDS),
     context: {
       reportedTokens: cal.reportedTokens,
       estimatedTokens,
@@ -91,15 +94,25 @@ export function analyzeSession(session: Session, ports: AnalysisPorts, options: 
     segments,
     reclaimable: reclaimSummary(segments, enabled),
     turns: turnPoints(session),
-    subagents: [...(options.subagents ?? []).map((sub) => linkedWindow(session, sub)), ...(session.inlineSubagents ?? [])],
+    subagents: [...(options.subagents ?? []).map((sub) => linkedWindow(session, sub, viewOptions.now)), ...(session.inlineSubagents ?? [])],
     problems,
     classes: { enabled, inferred: [...INFERRED_CLASSES] },
     checkedAt: ports.now().toISOString(),
   };
 }
 
-function linkedWindow(parent: Session, sub: Session): LinkedWindow {
+/** Applies the calibration factor to every token figure of the segments, their parts included. */
+function scaleSegments(segments: Segment[], factor: number): void {
+  for (const s of segments) {
+    s.tokens = Math.round(s.tokens * factor);
+    s.evictableTokens = Math.round(s.evictableTokens * factor);
+    for (const p of s.parts ?? []) p.tokens = Math.round(p.tokens * factor);
+  }
+}
+
+function linkedWindow(parent: Session, sub: Session, now: Date): LinkedWindow {
   const window = reconstructWindow(sub);
+  applyRequestView(sub, window, { now });
   const { segments } = buildSegments(sub, window);
   const ref = parent.subagents.find((s) => s.path === sub.path);
   const cal = calibrate(sub, window.nodes, segments);

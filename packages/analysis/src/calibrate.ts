@@ -25,7 +25,7 @@ export function calibrate(session: Session, residentNodes: ChainNode[], segments
   for (let i = residentNodes.length - 1; i >= 0; i--) {
     const n = residentNodes[i];
     // Synthetic replies and API error records carry no real usage: the figure is the last real request's.
-    if (n && n.kind === 'assistant' && n.usage && n.model !== SYNTHETIC_MODEL && contextTokens(n.usage) > 0) {
+    if (n && n.kind === 'assistant' && n.usage && !n.synthetic && n.model !== SYNTHETIC_MODEL && contextTokens(n.usage) > 0) {
       last = n;
       break;
     }
@@ -70,7 +70,7 @@ function fixedPartEstimate(session: Session): number | null {
       return Math.max(0, contextTokens(n.usage) - before);
     }
     if (n.kind === 'prompt' || n.kind === 'attachment' || n.kind === 'meta') {
-      for (const b of n.blocks) before += b.tokens;
+      for (const b of n.blocks) if (!b.notSent) before += b.tokens;
     }
   }
   return null;

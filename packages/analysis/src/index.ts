@@ -1,7 +1,8 @@
 export type { AnalysisPorts, RepoStatePort, PathKind } from './ports';
 export { analyzeSession, DEFAULT_PROTECT_TAIL, type AnalyzeOptions } from './analyze';
 export { reconstructWindow, type ResidentWindow } from './resident';
-export { buildSegments } from './segments';
+export { applyRequestView, requestSummary, type RequestViewOptions } from './request-view';
+export { buildSegments, SENT_KINDS } from './segments';
 export { planEviction, withRefusals, exclusionsByReason, DEFAULT_MINIMUM_SAVINGS, type PlanOptions } from './plan';
 export { cacheModel, economicsOf, chooseForHorizon, totalCost, sessionTtl, type CacheModel, type CostedEviction, type EconomicsOptions } from './economics';
 export { folderFor } from './repo-map';

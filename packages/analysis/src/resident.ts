@@ -1,10 +1,16 @@
-import type { ChainNode, Problem, Session } from '@glassbox/core';
+import type { ChainNode, ModelChoice, Problem, Session } from '@glassbox/core';
 
 /** The records the next request would carry, in conversation order. */
 export interface ResidentWindow {
   nodes: ChainNode[];
-  /** `<uuid>:<block index>` of blocks no longer sent (cleared by a microcompaction). */
+  /** `<uuid>:<block index>` of blocks no longer sent (cleared by a microcompaction, or left out by the client). */
   excludedBlocks: Set<string>;
+  /** Of those, the ones the client leaves out of the request, with the reason (see `applyRequestView`). */
+  notSent: Map<string, string>;
+  /** The model the request is assumed to use. */
+  model: ModelChoice;
+  /** Bytes the client adds around a reminder it appends to a tool result on that model; null: sent on its own. */
+  joinedReminderOverhead: number | null;
   /** The compaction boundary the window starts at, if any. */
   boundary: ChainNode | null;
   /** Compaction boundaries of this thread in the whole file. */
@@ -14,7 +20,7 @@ export interface ResidentWindow {
 }
 
 /**
- * Rebuilds the live branch the way the client does when it resumes (FORMAT.md A3.3): walk parents
+ * Rebuilds the live branch the way the client does when it resumes (docs/claude-code/transcript-format.md): walk parents
  * from the leaf to the last compaction boundary, splice in the segment the compaction preserved,
  * then re-collect the records of split responses and the results of parallel tool calls, which the
  * parent chain alone skips.
@@ -28,8 +34,9 @@ export function reconstructWindow(session: Session): ResidentWindow {
     const n = session.nodes.get(uuid);
     if (n && n.kind === 'compact-boundary' && n.isSidechain === sidechain) compactions++;
   }
+  const request = { notSent: new Map<string, string>(), model: { model: null, basis: 'not yet chosen' }, joinedReminderOverhead: null };
   if (!leaf) {
-    return { nodes: [], excludedBlocks: new Set(), boundary: null, compactions, microcompactions: 0, problems };
+    return { nodes: [], excludedBlocks: new Set(), boundary: null, compactions, microcompactions: 0, problems, ...request };
   }
 
   const chain = walkToRoot(session, leaf, problems);
@@ -52,7 +59,7 @@ export function reconstructWindow(session: Session): ResidentWindow {
       }
     }
   }
-  return { nodes, excludedBlocks, boundary, compactions, microcompactions, problems };
+  return { nodes, excludedBlocks, boundary, compactions, microcompactions, problems, ...request };
 }
 
 /** Leaf to root (returned root first), stopping after a compaction boundary. */
@@ -86,7 +93,7 @@ function walkToRoot(session: Session, leaf: ChainNode, problems: Problem[]): Cha
   return out.reverse();
 }
 
-/** The client re-links a missing parent to the closest earlier record within a few seconds (A3.3 step 3). */
+/** The client re-links a missing parent to the closest earlier record within a few seconds (docs/claude-code/). */
 function timestampFallback(session: Session, node: ChainNode, seen: Set<string>): ChainNode | undefined {
   if (!node.timestamp) return undefined;
   const t = Date.parse(node.timestamp);

@@ -10,11 +10,13 @@ import {
 import type { ResidentWindow } from './resident';
 
 /** Kinds of record whose content is sent to the model. */
-const SENT_KINDS = new Set(['prompt', 'tool-results', 'meta', 'assistant', 'attachment', 'compact-summary']);
+export const SENT_KINDS: ReadonlySet<string> = new Set(['prompt', 'tool-results', 'meta', 'assistant', 'attachment', 'compact-summary']);
 
 /**
  * One segment per resident content block, with its source. Segments come out in conversation
  * order; `exchange` numbers the API responses so that a protected tail can be cut by exchanges.
+ * Where the request's model takes reminders inside tool results, an attachment that follows a tool
+ * result becomes a part of that result's segment instead of a segment of its own.
  */
 export function buildSegments(session: Session, window: ResidentWindow): { segments: Segment[]; exchanges: number[] } {
   const segments: Segment[] = [];
@@ -22,6 +24,7 @@ export function buildSegments(session: Session, window: ResidentWindow): { segme
   let turn = -1;
   let exchange = 0;
   let lastMessageId: string | undefined;
+  let carrier: Segment | null = null;
   for (const node of window.nodes) {
     if (node.kind === 'prompt') turn++;
     if (node.kind === 'assistant') {
@@ -31,16 +34,32 @@ export function buildSegments(session: Session, window: ResidentWindow): { segme
         lastMessageId = id;
       }
     }
+    // A reminder joins the last result of the user message it follows; any other message ends that.
+    if (node.kind !== 'attachment' && node.kind !== 'system' && node.kind !== 'progress') carrier = null;
     if (!SENT_KINDS.has(node.kind)) continue;
     for (const block of node.blocks) {
       if (window.excludedBlocks.has(`${node.uuid}:${block.index}`)) continue;
+      if (node.kind === 'attachment' && carrier && window.joinedReminderOverhead !== null) {
+        if (block.bytes > 0) addPart(carrier, node, block, window.joinedReminderOverhead);
+        continue;
+      }
       const seg = segmentFor(session, node, block, Math.max(turn, 0));
       if (!seg) continue;
       segments.push(seg);
       exchanges.push(exchange);
+      if (seg.kind === 'tool-result') carrier = seg;
     }
   }
   return { segments, exchanges };
+}
+
+/** A reminder the client appends to a tool result: counted in that result's segment, apart from its payload. */
+function addPart(carrier: Segment, node: ChainNode, block: Block, overhead: number): void {
+  const bytes = block.bytes + overhead;
+  const tokens = estimateTokensFromBytes(bytes);
+  const part = { kind: 'reminder' as const, label: block.label ?? node.subtype ?? 'reminder', uuid: node.uuid, line: node.line, bytes, tokens, preview: block.preview };
+  (carrier.parts ??= []).push(part);
+  carrier.tokens += tokens;
 }
 
 function segmentFor(session: Session, node: ChainNode, block: Block, turn: number): Segment | null {
@@ -81,7 +100,7 @@ function segmentFor(session: Session, node: ChainNode, block: Block, turn: numbe
       source = nodeSource(node);
       break;
     default:
-      ({ kind, source } = textKind(node));
+      ({ kind, source } = textKind(node, block));
   }
   const seg: Segment = {
     id: `${node.uuid}:${block.index}`,
@@ -108,7 +127,7 @@ function segmentFor(session: Session, node: ChainNode, block: Block, turn: numbe
   return seg;
 }
 
-function textKind(node: ChainNode): { kind: SegmentKind; source: Source } {
+function textKind(node: ChainNode, block: Block): { kind: SegmentKind; source: Source } {
   switch (node.kind) {
     case 'prompt':
       return { kind: 'prompt', source: { type: 'prompt', label: 'prompt' } };
@@ -117,14 +136,14 @@ function textKind(node: ChainNode): { kind: SegmentKind; source: Source } {
     case 'compact-summary':
       return { kind: 'compact-summary', source: { type: 'summary', label: 'compaction summary' } };
     case 'attachment':
-      return { kind: 'attachment', source: nodeSource(node) };
+      return { kind: 'attachment', source: nodeSource(node, block) };
     default:
-      return { kind: 'meta', source: { type: 'meta', label: 'harness text' } };
+      return { kind: 'meta', source: { type: 'meta', label: block.label ?? 'harness text' } };
   }
 }
 
-function nodeSource(node: ChainNode): Source {
-  if (node.kind === 'attachment') return { type: 'attachment', label: node.subtype ?? 'attachment' };
+function nodeSource(node: ChainNode, block?: Block): Source {
+  if (node.kind === 'attachment') return { type: 'attachment', label: block?.label ?? node.subtype ?? 'attachment' };
   if (node.kind === 'prompt') return { type: 'prompt', label: 'prompt' };
   return { type: 'meta', label: node.subtype ?? 'harness text' };
 }

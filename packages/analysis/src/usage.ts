@@ -51,7 +51,7 @@ export function responsesOf(session: Session, options: { sidechain?: boolean } =
   return [...byKey.values()];
 }
 
-export function responseKey(n: ChainNode): string {
+function responseKey(n: ChainNode): string {
   return `${n.messageId ?? n.uuid}:${n.requestId ?? ''}`;
 }
 

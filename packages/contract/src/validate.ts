@@ -2,9 +2,11 @@
 import { DEAD_CLASSES, SEGMENT_CLASSES, type DeadClass, type SegmentClass } from '@glassbox/core';
 import type { IpcError } from './results';
 import type { ArgsOf, InvokeChannel } from './channels';
-import { SESSION_SORTS, type ForkArgs, type SessionSort, type SessionsListArgs } from './values';
+import { SESSION_SORTS, type ForkArgs, type SessionSort, type SessionsListArgs, type SnapshotArgs } from './values';
 
 const MAX_PATH = 4096;
+/** An API model id, with an optional context suffix such as `[1m]`. */
+const MODEL_ID = /^[A-Za-z0-9._:@/-]{1,100}(\[[0-9a-z]{1,8}\])?$/;
 /** Dropped bytes travel as text; larger files must be opened by path (Electron, or `glassbox ui <file>`). */
 export const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
 
@@ -98,12 +100,18 @@ export const VALIDATORS: { [C in InvokeChannel]: Validator<C> } = {
   'session:snapshot': (raw) => {
     const o = obj(raw);
     if (typeof o === 'string') return o;
-    const extra = onlyKeys(o, ['path', 'withSpent']);
+    const extra = onlyKeys(o, ['path', 'withSpent', 'model']);
     if (extra) return extra;
     const path = pathArg(o['path']);
     if (!path) return 'path must be a non-empty string';
     if (o['withSpent'] !== undefined && typeof o['withSpent'] !== 'boolean') return 'withSpent must be true or false';
-    return o['withSpent'] === undefined ? { path } : { path, withSpent: o['withSpent'] };
+    const out: SnapshotArgs = { path };
+    if (o['withSpent'] !== undefined) out.withSpent = o['withSpent'];
+    if (o['model'] !== undefined) {
+      if (typeof o['model'] !== 'string' || !MODEL_ID.test(o['model'])) return 'model must be a model id such as claude-sonnet-4-6';
+      out.model = o['model'];
+    }
+    return out;
   },
   'segment:detail': (raw) => {
     const o = obj(raw);

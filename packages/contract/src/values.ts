@@ -88,6 +88,8 @@ export interface SnapshotArgs {
   path: string;
   /** Include the inferred `spent` class. */
   withSpent?: boolean;
+  /** The model of the next request (only its own reasoning is sent); default: the one the client would resume on. */
+  model?: string;
 }
 
 /** What a written fork is, from its manifest in the archive. */

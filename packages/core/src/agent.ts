@@ -71,6 +71,17 @@ export interface AgentFormat {
   setupPart?(segment: { kind: string; source: { type: string; label: string } }): string | null;
   /** What the reported total holds beyond the transcript, in one sentence (system prompt, tools, …). */
   readonly remainderNote?: string;
+  /**
+   * The text the client sends for a record that is not a message (an attachment: a re-attached file,
+   * a hook's output), as the model reads it; null when the record is a message or unknown.
+   */
+  recordText?(record: unknown, cwd: string | null): string | null;
+  /**
+   * How to resume a session from a folder that exists here (the recorded one, or the folder it is
+   * mapped to), when the client's lookup depends on where it runs. Without it, `resumeFrom` runs
+   * `resumeCommand` from whichever folder exists.
+   */
+  resumeInstruction?(place: ResumePlace): ResumeInstruction;
 }
 
 /** What a client lets a session's window hold. */
@@ -88,6 +99,39 @@ export interface ContextLimits {
     /** Where the figure comes from (the client's version and its rule). */
     basis: string;
   } | null;
+}
+
+/** Where a session could be resumed from on this machine. */
+export interface ResumePlace {
+  sessionId: string;
+  sessionPath: string;
+  /** The working directory recorded in the session, and whether it exists here. */
+  cwd: string | null;
+  cwdExists: boolean;
+  /** The folder it is mapped to (null: none), and whether that exists. */
+  mapped: string | null;
+  mappedExists: boolean;
+}
+
+export interface ResumeInstruction {
+  /** The command to paste, or null when no folder to run it from exists here. */
+  command: string | null;
+  /** The folder the command runs in. */
+  folder: string | null;
+  /** Why the command looks the way it does, or why there is none. */
+  note: string | null;
+}
+
+/** The agent's own resume rule, or: run its resume command from the folder that exists. */
+export function resumeFrom(format: AgentFormat, place: ResumePlace): ResumeInstruction {
+  if (format.resumeInstruction) return format.resumeInstruction(place);
+  const folder = place.cwdExists ? place.cwd : place.mappedExists ? place.mapped : null;
+  if (folder !== null) return { command: format.resumeCommand(place.sessionId, folder), folder, note: folder === place.cwd ? null : `${place.cwd} is not on this machine; run it from the folder it is mapped to` };
+  return {
+    command: format.resumeCommand(place.sessionId, null),
+    folder: null,
+    note: place.cwd ? `${place.cwd} is not on this machine: run it from the folder that holds the project now` : null,
+  };
 }
 
 /** A transcript file found under one of an agent's roots. */
@@ -127,6 +171,8 @@ export interface AgentLocator {
   load(path: string, options?: { subagents?: boolean }): LoadedSession;
   /** Parses one file alone (for benchmarks and subagent windows opened on their own). */
   parseFile(path: string): Session;
+  /** Other files `load` reads with a session (its subagents' transcripts), so callers can check them first. */
+  companionFiles?(sessionPath: string): string[];
 }
 
 /** One agent: its format and its Node side. */

@@ -46,6 +46,12 @@ export interface Block {
   toolUseId?: string;
   toolName?: string;
   isError?: boolean;
+  /** The agent's client never sends this block, and why (an orphan result, a reply of reasoning alone…). */
+  notSent?: string;
+  /** Reasoning the client sends back only in requests to this model (the model that wrote it). */
+  sentWithModel?: string;
+  /** What the block carries, for display, when its record type alone does not say (an attachment's hook name or file). */
+  label?: string;
   /**
    * The payload is a Glassbox tombstone (see tombstone-format.ts): the archive hash prefix it names,
    * '' when it names none. Set by the adapter from the text, so forks are recognised in any agent's files.
@@ -87,6 +93,31 @@ export interface ChainNode {
   subtype?: string;
   /** For prompts: the prompt text's first characters. */
   promptText?: string;
+  /** The agent's client never sends this record, and why (e.g. an API error it shows in place of a reply). */
+  notSent?: string;
+  /** A reply the client wrote itself, without a model call: it carries no real usage and names no model. */
+  synthetic?: boolean;
+}
+
+/** The model of the next request, as the agent's client would choose it. */
+export interface ModelChoice {
+  model: string | null;
+  /** Why this model: restored from the session, or the client's default and why the session's own was not kept. */
+  basis: string;
+}
+
+/**
+ * How the agent's client turns the window into its next request where that depends on the request's
+ * model. Supplied by the adapter with the session; analysis applies it without knowing the agent.
+ */
+export interface RequestPolicy {
+  /** The model the client would use when the person names none; `window` is the resident records in order. */
+  defaultModel(window: readonly ChainNode[], now: Date): ModelChoice;
+  /**
+   * On this model, reminder text (attachments) that follows a tool result is sent inside that result's
+   * message: the bytes the client adds around each such reminder; null when it sends them on their own.
+   */
+  joinedReminderOverhead(model: string): number | null;
 }
 
 /** Where a piece of context came from. */
@@ -227,4 +258,6 @@ export interface Session {
   inlineSubagents?: LinkedWindow[];
   /** Reads back the raw text a read captured, from the transcript on disk, when the parser did not keep it. */
   capturedTextOf?: (call: ToolCall) => string | null;
+  /** The client's model-dependent request rules; without them every resident block counts as sent. */
+  requestPolicy?: RequestPolicy;
 }

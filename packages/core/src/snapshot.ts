@@ -15,6 +15,18 @@ export type SegmentKind =
   | 'image'
   | 'other';
 
+/** Text the client sends inside a segment's message that does not come from its payload (a reminder). */
+export interface SegmentPart {
+  kind: 'reminder';
+  label: string;
+  /** The record the text comes from. */
+  uuid: string;
+  line: number;
+  bytes: number;
+  tokens: number;
+  preview: string;
+}
+
 export interface Segment {
   /** Stable within a transcript: `<record uuid>:<block index>` or `<record uuid>:input`. */
   id: string;
@@ -42,6 +54,11 @@ export interface Segment {
   protected: boolean;
   hash?: string;
   preview: string;
+  /**
+   * Reminder text the client appends to this tool result when it sends it. Included in `tokens` (it is in
+   * the request, in this result's message) but not in `bytes` or `evictableTokens` (it is not the payload).
+   */
+  parts?: SegmentPart[];
 }
 
 export interface TurnPoint {
@@ -72,6 +89,20 @@ export interface ContextSummary {
   /** Bytes of tool-result mirrors in resident records: file bytes, never sent to the model. */
   mirrorBytes: number;
   lastModel: string | null;
+}
+
+/** What the next request would carry, as the client builds it from the window. */
+export interface RequestSummary {
+  /** The model the request was assumed to use (its reasoning is the only reasoning sent). */
+  model: string | null;
+  /** How the model was chosen: named by the caller, or the client's own choice and why. */
+  modelBasis: string;
+  /** Models that wrote replies in the window, for choosing another. */
+  models: string[];
+  /** What the window's records hold that the client leaves out of the request, by reason. */
+  notSent: { reason: string; items: number; bytes: number }[];
+  /** Items as the client sends them. Empty tool results count: they answer their call though they add no bytes. */
+  items: { toolCalls: number; toolResults: number; emptyResults: number; texts: number; thinking: number; attachments: number };
 }
 
 export interface ReclaimSummary {
@@ -108,6 +139,8 @@ export interface ClassifiedSnapshot {
   };
   leafUuid: string | null;
   context: ContextSummary;
+  /** The request the window stands for; absent in snapshots made before it was computed. */
+  request?: RequestSummary;
   segments: Segment[];
   reclaimable: ReclaimSummary;
   turns: TurnPoint[];

@@ -11,7 +11,8 @@ import type { FileOpened, ForkWritten, SnapshotView } from '@glassbox/contract';
 import { defaultEngine } from './engine-default';
 import { EngineHost } from './host';
 import { startUiServer, type UiServer } from './http-server';
-import { ScanCatalog } from './scan-catalog';
+import { defaultAgents } from '@glassbox/agents';
+import { IndexCatalog } from './index-catalog';
 import { GENERATED, seedConfigDir, type Seeded } from './test-seed';
 
 const CLASSES = ['gone', 'stale-drift', 'stale-superseded', 'duplicate'];
@@ -51,7 +52,8 @@ async function start(mode: 'browser' | 'electron' = 'browser'): Promise<Started>
     dataDir: s.dataDir,
     samplesDir: null,
     engine: defaultEngine(),
-    catalog: ({ engine, repoRootFor }) => new ScanCatalog([s.projectsDir], engine, repoRootFor),
+    agents: defaultAgents(),
+    catalog: () => new IndexCatalog({ roots: [s.projectsDir], dataDir: s.dataDir, workers: 0 }),
   });
   await host.start();
   server = await startUiServer({ host, staticDir: web });

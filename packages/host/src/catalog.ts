@@ -2,8 +2,8 @@ import type { IndexProgress, SessionRow } from '@glassbox/contract';
 
 /**
  * Where the session browser's rows come from. The seam for the store's SQLite index: the host asks
- * for rows, a refresh with progress, and change notices; scan-catalog.ts is the implementation that
- * needs no database (a scan of the projects roots with an in-memory summary cache).
+ * for rows, a refresh with progress, and change notices. index-catalog.ts is the implementation;
+ * unavailable-catalog.ts stands in, empty and saying why, when the index cannot open.
  */
 export interface SessionCatalog {
   roots(): string[];

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { ValidationReport } from '@glassbox/core';
-import { claudeCodeFormat } from '@glassbox/adapter-claude-code';
+import type { AgentRegistry, ValidationReport } from '@glassbox/core';
+import { agentForFile, defaultAgents } from '@glassbox/agents';
 import { analyzeSession, exclusionsByReason, type AnalysisPorts } from '@glassbox/analysis';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
 import {
@@ -29,7 +29,7 @@ const PAYLOAD_DISPLAY_CHARS = 200_000;
  * The engine host's engine: the lead's analysis, and the store's fork planner and writer (the same
  * code as `glassbox clean --fork`, `verify`, `undo` and `show`), so the app and the CLI do the same.
  */
-export function defaultEngine(): Engine {
+export function defaultEngine(agents: AgentRegistry = defaultAgents()): Engine {
   const ports = nodeAnalysisPorts();
   const lineages = new Map<string, LineageCache>();
   const archiveOf = (dataDir: string): string => join(dataDir, 'archive');
@@ -42,7 +42,12 @@ export function defaultEngine(): Engine {
 
   return {
     analyze: (input, options) =>
-      analyzeSession(input.session, options.diskless ? diskless : ports, { repoRoot: options.repoRoot, withSpent: options.withSpent, subagents: input.subagents }),
+      analyzeSession(input.session, options.diskless ? diskless : ports, {
+        repoRoot: options.repoRoot,
+        withSpent: options.withSpent,
+        subagents: input.subagents,
+        ...(options.model !== undefined ? { model: options.model } : {}),
+      }),
 
     previewFork(input) {
       // Plan from the exact lines that would be forked, build the fork in memory and validate it: what
@@ -70,7 +75,7 @@ export function defaultEngine(): Engine {
           return { ok: false, checks, message: 'The fork failed validation.' };
         }
         const planned = first as LinesPlan | null;
-        const resume = resumeInstruction({ cwd: planned?.session.cwd ?? null, mapped: input.snapshot.session.repoRoot, sessionId: result.forkId, sessionPath: result.forkPath, command: claudeCodeFormat.resumeCommand });
+        const resume = resumeInstruction({ cwd: planned?.session.cwd ?? null, mapped: input.snapshot.session.repoRoot, sessionId: result.forkId, sessionPath: result.forkPath, format: agents.byId(input.session.agent).format });
         return {
           ok: true,
           value: {
@@ -115,7 +120,7 @@ export function defaultEngine(): Engine {
     undoFork(forkPath, dataDir, mapped) {
       return attempt(() => {
         const r = undoFork(forkPath, { archiveDir: archiveOf(dataDir) });
-        const resume = resumeInstruction({ cwd: r.manifest.cwd, mapped: mapped(r.manifest.cwd), sessionId: r.sessionId, sessionPath: r.path, command: claudeCodeFormat.resumeCommand });
+        const resume = resumeInstruction({ cwd: r.manifest.cwd, mapped: mapped(r.manifest.cwd), sessionId: r.sessionId, sessionPath: r.path, format: agentForFile(agents, r.path).format });
         return { sessionId: r.sessionId, path: r.path, resumeCommand: resume.command, resumeNote: resume.note, checks: checksOf(r.report), netReclaimed: 0 };
       });
     },

@@ -10,9 +10,10 @@ import type { ForkLineage } from '@glassbox/store/fork';
 export interface Engine {
   /**
    * `diskless`: the working directory is not looked up at all (a dropped file, whose recorded paths
-   * came from elsewhere: proving "gone" for them would say which files exist here).
+   * came from elsewhere: proving "gone" for them would say which files exist here). `model`: the model
+   * of the next request (default: the one the client would resume on).
    */
-  analyze(input: { session: Session; subagents: Session[] }, options: { repoRoot: string | null; withSpent: boolean; diskless?: boolean }): ClassifiedSnapshot;
+  analyze(input: { session: Session; subagents: Session[] }, options: { repoRoot: string | null; withSpent: boolean; diskless?: boolean; model?: string }): ClassifiedSnapshot;
   /** Plans, applies and validates a fork in memory: nothing is written. */
   previewFork(input: ForkInput): ForkPreview;
   /** Writes the fork when every check passes; refuses with the failing checks otherwise. */

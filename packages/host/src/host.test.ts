@@ -6,7 +6,8 @@ import { validateFork } from '@glassbox/adapter-claude-code';
 import type { ForkPreview, ForkWritten, SegmentDetail, SessionsListResult, SnapshotView } from '@glassbox/contract';
 import { defaultEngine } from './engine-default';
 import { EngineHost } from './host';
-import { ScanCatalog } from './scan-catalog';
+import { defaultAgents } from '@glassbox/agents';
+import { IndexCatalog } from './index-catalog';
 import { createHost } from './index';
 import { GENERATED, REPO_ROOT, seedConfigDir, type Seeded } from './test-seed';
 
@@ -28,7 +29,8 @@ function scanHost(s: Seeded, repoMap: Record<string, string> = {}, watch = false
     repoMap,
     engine: defaultEngine(),
     watch,
-    catalog: ({ engine, repoRootFor }) => new ScanCatalog([s.projectsDir], engine, repoRootFor),
+    agents: defaultAgents(),
+    catalog: () => new IndexCatalog({ roots: [s.projectsDir], dataDir: s.dataDir, workers: 0 }),
   });
 }
 
@@ -97,6 +99,22 @@ describe('engine host', () => {
     expect(mapped.ok).toBe(true);
     const again = await value<SnapshotView>(host.handle('session:snapshot', { path }));
     expect(again.snapshot.segments.some((s) => s.class === 'gone')).toBe(true);
+  });
+
+  it('session:snapshot takes the model of the next request: only that model\'s reasoning is in the window', async () => {
+    seeded = seedConfigDir(['11-model-switch']);
+    host = scanHost(seeded);
+    const path = seeded.sessions['11-model-switch'] as string;
+    const byDefault = await value<SnapshotView>(host.handle('session:snapshot', { path }));
+    expect(byDefault.snapshot.request?.model).toBe('claude-sonnet-4-6');
+    expect(byDefault.snapshot.request?.models.sort()).toEqual(['claude-opus-4-8', 'claude-sonnet-4-6']);
+    const thinking = (v: SnapshotView) => v.snapshot.segments.filter((s) => s.kind === 'thinking').map((s) => s.id);
+    const onOpus = await value<SnapshotView>(host.handle('session:snapshot', { path, model: 'claude-opus-4-8' }));
+    expect(onOpus.snapshot.request?.modelBasis).toBe('named by the caller');
+    expect(thinking(onOpus)).toHaveLength(2);
+    expect(thinking(onOpus).some((id) => thinking(byDefault).includes(id))).toBe(false);
+    const bad = await host.handle('session:snapshot', { path, model: 'not a model' });
+    expect(bad.ok).toBe(false);
   });
 
   it('previews and writes a fork that validates, leaves the original untouched and joins the list', async () => {

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { basename, extname, isAbsolute } from 'node:path';
-import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
+import { agentForFile } from '@glassbox/agents';
 import type { AgentFormat, AgentRegistry, LoadedSession } from '@glassbox/core';
-import { defaultAgents } from '@glassbox/agents';
 import { isFatal, windowFigures, type ClassifiedSnapshot, type Session } from '@glassbox/core';
 import { folderFor } from '@glassbox/analysis';
 import { checkMappingFolder } from '@glassbox/store';
@@ -31,15 +30,16 @@ import type { Engine } from './engine';
 import { Grants } from './grants';
 import { positionsOnly } from './problem-text';
 import { loadSamples, type SampleSet } from './samples';
-import { ScanCatalog } from './scan-catalog';
 import { detailOf } from './segment-detail';
 import { additionsOf, contextView, conversationView, costSummary, costView } from './session-views';
 import { fileBytes, memoryBytes, parseBuffer, type SourceBytes } from './source-bytes';
 
 export interface HostOptions {
   mode: 'electron' | 'browser';
-  /** Projects roots to list sessions from (see projectRoots()). */
+  /** Folders sessions are listed from (every agent's roots, unless a test names its own). */
   roots: string[];
+  /** The agents whose transcripts the host reads (from the composition root, `@glassbox/agents`). */
+  agents: AgentRegistry;
   /** Glassbox's own folder: index, archive of originals. */
   dataDir: string;
   /** Folder of bundled sample sessions; null for none. */
@@ -47,13 +47,11 @@ export interface HostOptions {
   /** Recorded working directory → folder on this machine. */
   repoMap?: Record<string, string>;
   engine: Engine;
-  /** The session list's source; the scan catalog when not given. */
-  catalog?: (host: { engine: Engine; repoRootFor: (cwd: string | null) => string | null }) => SessionCatalog;
+  /** The session list's source (the store's index; see createHost). */
+  catalog: (host: { engine: Engine; repoRootFor: (cwd: string | null) => string | null }) => SessionCatalog;
   version?: string;
   /** Start the file watcher (live rows). */
   watch?: boolean;
-  /** The agents whose adapters describe each session (window limits, prices); the default set when not given. */
-  agents?: AgentRegistry;
 }
 
 type Listener = <E extends EventChannel>(event: E, payload: EventMap[E]) => void;
@@ -66,7 +64,8 @@ interface Opened {
   external: boolean;
   /** Dropped bytes: their recorded working directory is not this machine's unless mapped (repo:map). */
   upload: boolean;
-  snapshots: Map<boolean, ClassifiedSnapshot>;
+  /** By `withSpent` and model (see `snapshotOf`). */
+  snapshots: Map<string, ClassifiedSnapshot>;
 }
 
 const UPLOAD_PREFIX = 'upload:';
@@ -84,19 +83,15 @@ export class EngineHost {
   private readonly samples: SampleSet;
   private readonly catalog: SessionCatalog;
   private readonly grants: Grants;
-  private readonly agents: AgentRegistry;
   private progress: IndexProgress = { phase: 'idle', done: 0, total: 0 };
   private refreshing: Promise<void> | null = null;
   private stopWatch: (() => void) | null = null;
 
   constructor(private readonly options: HostOptions) {
     this.samples = loadSamples(options.samplesDir);
-    this.agents = options.agents ?? defaultAgents();
     this.repoMap = { ...this.samples.repoMap, ...(options.repoMap ?? {}) };
     const repoRootFor = (cwd: string | null) => this.repoRootFor(cwd);
-    this.catalog = options.catalog
-      ? options.catalog({ engine: options.engine, repoRootFor })
-      : new ScanCatalog(options.roots, options.engine, repoRootFor);
+    this.catalog = options.catalog({ engine: options.engine, repoRootFor });
     // Mappings saved by an earlier run; this run's (--repo) take precedence.
     this.repoMap = { ...this.samples.repoMap, ...(this.catalog.savedMappings?.() ?? {}), ...(options.repoMap ?? {}) };
     this.grants = new Grants(
@@ -169,7 +164,7 @@ export class EngineHost {
         const a = args as ArgsOf<'session:snapshot'>;
         const o = this.open(a.path);
         if (!o.ok) return o as R;
-        const snapshot = this.snapshotOf(o.value, a.withSpent ?? false);
+        const snapshot = this.snapshotOf(o.value, a.withSpent ?? false, a.model);
         const cwd = o.value.loaded.session.cwd;
         const mapped = this.repoRootOf(o.value);
         const repoNote = !cwd ? 'no working directory recorded' : mapped ? `${cwd} → ${mapped}` : cwd;
@@ -199,17 +194,18 @@ export class EngineHost {
       case 'session:conversation': {
         const o = this.open((args as ArgsOf<'session:conversation'>).path);
         if (!o.ok) return o as R;
-        const snapshot = o.value.snapshots.get(true) ?? this.snapshotOf(o.value, false);
-        return ok(conversationView(o.value.loaded, snapshot, o.value.bytes)) as R;
+        // The window as last shown (its model and classes), else the default one.
+        const snapshot = [...o.value.snapshots.values()].pop() ?? this.snapshotOf(o.value, false);
+        return ok(conversationView(o.value.loaded, snapshot, o.value.bytes, this.formatOf(o.value))) as R;
       }
       case 'segment:detail': {
         const a = args as ArgsOf<'segment:detail'>;
         const o = this.open(a.path);
         if (!o.ok) return o as R;
-        const snapshot = o.value.snapshots.get(true) ?? this.snapshotOf(o.value, false);
+        const snapshot = [...o.value.snapshots.values()].find((s) => s.segments.some((g) => g.id === a.segmentId)) ?? this.snapshotOf(o.value, false);
         const segment = snapshot.segments.find((s) => s.id === a.segmentId);
         if (!segment) return fail('not_found', 'That segment is no longer in the window (the session changed).', 'Reopen the session.') as R;
-        return ok(detailOf(o.value.loaded.session, snapshot, segment, o.value.bytes)) as R;
+        return ok(detailOf(o.value.loaded.session, snapshot, segment, o.value.bytes, this.formatOf(o.value))) as R;
       }
       case 'fork:preview':
       case 'fork:write': {
@@ -358,15 +354,17 @@ export class EngineHost {
 
   /** The adapter of the agent that wrote an open session. */
   private formatOf(o: Opened): AgentFormat {
-    return this.agents.byId(o.loaded.session.agent).format;
+    return this.options.agents.byId(o.loaded.session.agent).format;
   }
 
-  private snapshotOf(o: Opened, withSpent: boolean): ClassifiedSnapshot {
-    const hit = o.snapshots.get(withSpent);
+  private snapshotOf(o: Opened, withSpent: boolean, model?: string): ClassifiedSnapshot {
+    const key = `${withSpent ? 'spent' : 'proven'}:${model ?? ''}`;
+    const hit = o.snapshots.get(key);
     if (hit) return hit;
     const repoRoot = this.repoRootOf(o);
-    const snap = this.options.engine.analyze(o.loaded, { repoRoot, withSpent, diskless: o.upload && repoRoot === null });
-    o.snapshots.set(withSpent, snap);
+    const options = { repoRoot, withSpent, diskless: o.upload && repoRoot === null, ...(model !== undefined ? { model } : {}) };
+    const snap = this.options.engine.analyze(o.loaded, options);
+    o.snapshots.set(key, snap);
     return snap;
   }
 
@@ -376,7 +374,7 @@ export class EngineHost {
       const hit = this.opened.get(path);
       return hit ? ok({ ...hit, realPath: path }) : fail('not_found', 'That dropped file is no longer open.', 'Drop it again.');
     }
-    if (extname(path).toLowerCase() !== '.jsonl') return fail('not_jsonl', notJsonlMessage(path), 'Claude Code keeps sessions as .jsonl files under ~/.claude/projects.');
+    if (extname(path).toLowerCase() !== '.jsonl') return fail('not_jsonl', notJsonlMessage(path), 'Agents keep sessions as .jsonl files (Claude Code under ~/.claude/projects, Codex CLI under ~/.codex/sessions).');
     const admitted = this.grants.admit(path);
     if (!admitted.ok) return admitted;
     const real = admitted.value;
@@ -389,9 +387,9 @@ export class EngineHost {
     if (!st.isFile()) return fail('unreadable', `${path} is not a regular file.`);
     const hit = this.opened.get(path);
     if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return ok({ ...hit, realPath: real });
-    const loaded = loadSessionWithSubagents(real);
-    const fatal = fatalMessage(loaded.session);
-    if (fatal) return fail('not_a_transcript', fatal, 'Glassbox reads Claude Code session transcripts (~/.claude/projects/<project>/<session>.jsonl).');
+    const loaded = agentForFile(this.options.agents, real).locator.load(real);
+    const fatal = fatalMessage(loaded.session, this.agentNames());
+    if (fatal) return fail('not_a_transcript', fatal, `Glassbox reads session transcripts of ${this.agentNames()}.`);
     const entry: Opened = {
       size: st.size,
       mtimeMs: st.mtimeMs,
@@ -416,16 +414,22 @@ export class EngineHost {
       return ok({ path: args.path, title: s.title ?? s.firstPrompt?.slice(0, 140) ?? basename(args.path), sessionId: s.id, problems: s.problems.map(positionsOnly) });
     }
     if (extname(args.name).toLowerCase() !== '.jsonl') {
-      return fail('not_jsonl', notJsonlMessage(args.name), 'Drop a session transcript: a .jsonl file from ~/.claude/projects/<project>/.');
+      return fail('not_jsonl', notJsonlMessage(args.name), 'Drop a session transcript: a .jsonl file (Claude Code: ~/.claude/projects/<project>/; Codex CLI: ~/.codex/sessions/).');
     }
     const buf = Buffer.from(args.text, 'utf8');
     const key = `${UPLOAD_PREFIX}${createHash('sha256').update(buf).digest('hex').slice(0, 16)}/${basename(args.name)}`;
-    const session = parseBuffer(buf, args.name, basename(args.name).replace(/\.jsonl$/i, ''));
-    const fatal = fatalMessage(session);
-    if (fatal) return fail('not_a_transcript', fatal, 'Glassbox reads Claude Code session transcripts; nothing was written.');
+    const session = parseBuffer(this.options.agents, buf, args.name, basename(args.name).replace(/\.jsonl$/i, ''));
+    const fatal = fatalMessage(session, this.agentNames());
+    if (fatal) return fail('not_a_transcript', fatal, `Glassbox reads session transcripts of ${this.agentNames()}; nothing was written.`);
     this.uploads.set(key, buf);
     this.remember(key, { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), external: true, upload: true, snapshots: new Map() });
     return ok({ path: key, title: session.title ?? session.firstPrompt?.slice(0, 140) ?? args.name, sessionId: session.id, problems: session.problems.map(positionsOnly) });
+  }
+
+  /** "Claude Code and Codex CLI": the agents this host reads, for messages. */
+  private agentNames(): string {
+    const names = this.options.agents.agents.map((a) => a.format.label);
+    return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : (names[0] ?? '');
   }
 
   private remember(key: string, entry: Opened): void {
@@ -444,11 +448,11 @@ function notJsonlMessage(name: string): string {
   return `${basename(name)} is not a session transcript: Glassbox opens .jsonl files${ext ? `, and this is a ${ext} file` : ''}. Nothing was written.`;
 }
 
-function fatalMessage(session: Session): string | null {
+function fatalMessage(session: Session, agents: string): string | null {
   if (!isFatal(session.problems)) return null;
   const p = session.problems.find((q) => q.severity === 'error');
   const code = p?.code;
   if (code === 'file_empty') return `${basename(session.path)} is empty: there is no session in it. Nothing was written.`;
-  if (code === 'not_a_transcript') return `${basename(session.path)} is not a Claude Code transcript: no line holds a user, assistant or session record. Nothing was written.`;
+  if (code === 'not_a_transcript') return `${basename(session.path)} is not a transcript of ${agents}. Nothing was written.`;
   return p?.message ?? 'The file cannot be read.';
 }

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultEngine } from './engine-default';
 import { EngineHost } from './host';
 import { startUiServer, type UiServer } from './http-server';
-import { ScanCatalog } from './scan-catalog';
+import { defaultAgents } from '@glassbox/agents';
+import { IndexCatalog } from './index-catalog';
 import { seedConfigDir, type Seeded } from './test-seed';
 
 let seeded: Seeded | null = null;
@@ -33,7 +34,8 @@ async function start(watch = false): Promise<{ server: UiServer; seeded: Seeded 
     samplesDir: null,
     engine: defaultEngine(),
     watch,
-    catalog: ({ engine, repoRootFor }) => new ScanCatalog([s.projectsDir], engine, repoRootFor),
+    agents: defaultAgents(),
+    catalog: () => new IndexCatalog({ roots: [s.projectsDir], dataDir: s.dataDir, workers: 0 }),
   });
   await host.start();
   server = await startUiServer({ host, staticDir: web });

@@ -3,7 +3,9 @@ import { deadShare } from '@glassbox/core';
 import type { IndexProgress, SessionRow, SessionSort } from '@glassbox/contract';
 import type { AgentRegistry } from '@glassbox/core';
 import type { CatalogChange, SessionCatalog } from './catalog';
-import { LIVE_MS } from './scan-catalog';
+
+/** A session written to in the last few minutes is shown as live. */
+export const LIVE_MS = 5 * 60 * 1000;
 
 const STAGE: Record<string, string> = { discover: 'Looking for sessions', list: 'Listing', summary: 'Reading', analysis: 'Analysing' };
 
@@ -16,7 +18,7 @@ const SORT: Record<SessionSort, 'activity' | 'size' | 'tokens' | 'reclaimable'> 
 
 /**
  * The session list from the store's SQLite index (incremental, worker-thread summaries and analyses,
- * chokidar watcher): what the app uses. The scan catalog is the fallback when the index cannot open.
+ * chokidar watcher): what the app uses.
  */
 export class IndexCatalog implements SessionCatalog {
   private readonly index: SessionIndex;

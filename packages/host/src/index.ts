@@ -7,12 +7,12 @@ import { defaultDataDir } from '@glassbox/store';
 import { defaultEngine } from './engine-default';
 import { EngineHost, type HostOptions } from './host';
 import { IndexCatalog } from './index-catalog';
-import { ScanCatalog } from './scan-catalog';
+import { UnavailableCatalog } from './unavailable-catalog';
 
 export { EngineHost, type HostOptions } from './host';
 export { startUiServer, CSP, type UiServer, type UiServerOptions } from './http-server';
 export { defaultEngine } from './engine-default';
-export { ScanCatalog } from './scan-catalog';
+export { IndexCatalog } from './index-catalog';
 export type { Engine } from './engine';
 
 /** The bundled sample sessions: the generated corpus in a checkout (a packaged app passes its own). */
@@ -22,8 +22,8 @@ export { defaultDataDir };
 
 /**
  * A host with the machine's defaults: every agent's roots (e.g. CLAUDE_CONFIG_DIR), data from GLASSBOX_DATA_DIR, the
- * session list from the store's SQLite index — or, if the index cannot open (a better-sqlite3 built
- * for another ABI), from a plain scan, with a notice on stderr.
+ * session list from the store's SQLite index. If the index cannot open at all (a better-sqlite3 built
+ * for another ABI), the list says why and stays empty; files still open by path or drop.
  */
 export function createHost(
   env: NodeJS.ProcessEnv,
@@ -39,17 +39,18 @@ export function createHost(
     roots,
     dataDir,
     samplesDir: env['GLASSBOX_SAMPLES_DIR'] ?? DEFAULT_SAMPLES_DIR,
-    engine: defaultEngine(),
+    engine: defaultEngine(agents),
     watch: true,
     agents,
-    catalog: ({ engine, repoRootFor }) => {
+    catalog: () => {
       try {
         const catalog = new IndexCatalog({ roots, dataDir, agents, ...index, ...(overrides.repoMap ? { repoMap: overrides.repoMap } : {}) });
         for (const n of catalog.notices()) onNotice(n);
         return catalog;
       } catch (error) {
-        onNotice(`The session index could not open (${(error as Error).message}); listing sessions by scanning instead.`);
-        return new ScanCatalog(roots, engine, repoRootFor);
+        const reason = `the session index could not open (${(error as Error).message})`;
+        onNotice(`${reason}; sessions can still be opened by path or dropped on the window.`);
+        return new UnavailableCatalog(roots, reason);
       }
     },
     ...overrides,

@@ -1,4 +1,4 @@
-import type { ClassifiedSnapshot, Proof, Segment, Session } from '@glassbox/core';
+import type { AgentFormat, ClassifiedSnapshot, Proof, Segment, Session } from '@glassbox/core';
 import type { SegmentDetail } from '@glassbox/contract';
 import type { SourceBytes } from './source-bytes';
 
@@ -8,7 +8,7 @@ const DISPLAY_CAP = 2 * 1024 * 1024;
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** The segment's payload as the model sees it, read from the record's own line (never from a cache). */
-export function segmentContent(session: Session, segment: Segment, bytes: SourceBytes): string {
+export function segmentContent(session: Session, segment: Segment, bytes: SourceBytes, format?: Pick<AgentFormat, 'recordText'>): string {
   const node = session.nodes.get(segment.uuid);
   if (!node) return segment.preview;
   let record: Json;
@@ -26,7 +26,7 @@ export function segmentContent(session: Session, segment: Segment, bytes: Source
     if (segment.kind === 'tool-input' && isObj(block)) return toolInputText(block['input'] ?? block);
     if (block !== undefined) return blockText(block);
   }
-  if (record['attachment'] !== undefined) return pretty(record['attachment']);
+  if (record['attachment'] !== undefined) return format?.recordText?.(record, session.cwd) ?? pretty(record['attachment']);
   if (typeof record['content'] === 'string') return record['content'];
   return segment.preview;
 }
@@ -71,8 +71,9 @@ export function detailOf(
   snapshot: ClassifiedSnapshot,
   segment: Segment,
   bytes: SourceBytes,
+  format?: Pick<AgentFormat, 'recordText'>,
 ): SegmentDetail {
-  const full = segmentContent(session, segment, bytes);
+  const full = segmentContent(session, segment, bytes, format);
   const contentBytes = Buffer.byteLength(full, 'utf8');
   const truncated = full.length > DISPLAY_CAP;
   return {

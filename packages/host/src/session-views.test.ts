@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { computeCost } from '@glassbox/analysis';
 import { claudeCodeFormat } from '@glassbox/adapter-claude-code';
 import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
-import type { ConversationView, CostView, SessionsListResult, SnapshotView } from '@glassbox/contract';
+import type { ConversationView, CostView, SegmentDetail, SessionsListResult, SnapshotView } from '@glassbox/contract';
 import type { EngineHost } from './host';
 import { createHost } from './index';
 import { seedConfigDir, type Seeded } from './test-seed';
@@ -76,6 +76,21 @@ describe('the window views of a real session', () => {
     for (const i of conv.items) expect(i.text.length).toBeLessThanOrEqual(1200);
     const bad = await host.handle('session:conversation', { path: '/etc/passwd.jsonl' });
     expect(bad.ok).toBe(false);
+  });
+
+  it('attachments are named by what they carry and shown as the text the model reads, not as JSON', async () => {
+    const { host, seeded } = await open(['15-autocompact-twice']);
+    const path = seeded.sessions['15-autocompact-twice'] as string;
+    const view = await value<SnapshotView>(host.handle('session:snapshot', { path }));
+    const reattached = view.snapshot.segments.filter((s) => s.kind === 'attachment' && s.source.label.startsWith('file '));
+    expect(reattached.length).toBeGreaterThan(0);
+    const detail = await value<SegmentDetail>(host.handle('segment:detail', { path, segmentId: reattached[0]?.id }));
+    expect(detail.content).toContain('Called the Read tool');
+    expect(detail.content).not.toMatch(/^\s*\{/);
+    expect(detail.content).not.toContain('\\n');
+    const conv = await value<ConversationView>(host.handle('session:conversation', { path }));
+    const item = conv.items.find((i) => i.segmentId === reattached[0]?.id);
+    expect(item?.text.startsWith(detail.content.slice(0, 200))).toBe(true);
   });
 
   it('list: why a search matched, and a file that is not a transcript is not a session', async () => {

@@ -47,9 +47,9 @@ export function additionsOf(snapshot: ClassifiedSnapshot): TurnAdditionView[] {
 }
 
 /** The resident window read in order: each segment's text as the model reads it, cut for the list. */
-export function conversationView(loaded: LoadedSession, snapshot: ClassifiedSnapshot, bytes: SourceBytes): ConversationView {
+export function conversationView(loaded: LoadedSession, snapshot: ClassifiedSnapshot, bytes: SourceBytes, format: AgentFormat): ConversationView {
   const items = snapshot.segments.map((s) => {
-    const full = segmentContent(loaded.session, s, bytes);
+    const full = segmentContent(loaded.session, s, bytes, format);
     const text = full.length > CONVERSATION_TEXT_CAP ? full.slice(0, CONVERSATION_TEXT_CAP) : full;
     return {
       segmentId: s.id,

@@ -1,6 +1,5 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { TranscriptParser } from '@glassbox/adapter-claude-code';
-import type { Session } from '@glassbox/core';
+import type { AgentRegistry, Session } from '@glassbox/core';
 
 /**
  * Where a transcript's bytes come from: a file on disk (read-only, by offset) or the bytes of a file
@@ -35,9 +34,14 @@ export function memoryBytes(buf: Buffer): SourceBytes {
   };
 }
 
-/** Parses transcript bytes held in memory, line by line, the same way the file reader does. */
-export function parseBuffer(buf: Buffer, path: string, fallbackId: string): Session {
-  const parser = new TranscriptParser({ path, fallbackId });
+/**
+ * Parses transcript bytes held in memory, line by line, the same way the file reader does, with the
+ * parser of the agent that recognises them (the first agent's when none does: it says what is wrong).
+ */
+export function parseBuffer(agents: AgentRegistry, buf: Buffer, path: string, fallbackId: string): Session {
+  const head = buf.toString('utf8', 0, Math.min(buf.length, 64 * 1024)).split('\n').slice(0, 40);
+  const agent = agents.recognise(head).agent ?? agents.byId(null);
+  const parser = agent.format.createParser({ path, fallbackId, keepCapturedText: true });
   let start = 0;
   let line = 0;
   while (start < buf.length) {

@@ -44,6 +44,8 @@ export interface AppState {
   groupBy: GroupBy;
   zoom: string[];
   withSpent: boolean;
+  /** The model of the next request the window is drawn for; null: the one the client would resume on. */
+  model: string | null;
   /** Draw the system prompt, tools and memory (reported minus transcript) in the treemap. */
   showUnattributed: boolean;
   /** Segments marked in the treemap from elsewhere (a turn of the chart, the conversation). */
@@ -78,6 +80,7 @@ export interface AppState {
   setGroupBy(g: GroupBy): void;
   setZoom(z: string[]): void;
   setWithSpent(v: boolean): void;
+  setModel(m: string | null): void;
   setShowUnattributed(v: boolean): void;
   selectSegment(id: string | null): Promise<void>;
   openFile(args: FileOpenArgs): Promise<void>;
@@ -120,6 +123,7 @@ export const useApp = create<AppState>()((set, get) => ({
   groupBy: 'class',
   zoom: [],
   withSpent: false,
+  model: null,
   showUnattributed: false,
   selectedSegmentId: null,
   detail: null,
@@ -159,17 +163,17 @@ export const useApp = create<AppState>()((set, get) => ({
   },
   async openSession(path, from) {
     const seq = ++viewSeq;
-    set({ trail: from?.trail ?? [], openedAs: from?.as ?? null, selectedPath: path, viewLoading: true, viewError: null, zoom: [], selectedSegmentId: null, detail: null, wizardOpen: false, highlightIds: [], conversationTarget: null });
+    set({ trail: from?.trail ?? [], openedAs: from?.as ?? null, selectedPath: path, viewLoading: true, viewError: null, zoom: [], selectedSegmentId: null, detail: null, wizardOpen: false, model: null, highlightIds: [], conversationTarget: null });
     const r = await get().api.invoke('session:snapshot', { path, withSpent: get().withSpent });
     if (seq !== viewSeq) return;
     if (!r.ok) return set({ view: null, viewLoading: false, viewError: r.error });
     set({ view: r.value, viewLoading: false });
   },
   async reloadView() {
-    const { selectedPath, api, withSpent, selectedSegmentId } = get();
+    const { selectedPath, api, withSpent, selectedSegmentId, model } = get();
     if (!selectedPath) return;
     const seq = ++viewSeq;
-    const r = await api.invoke('session:snapshot', { path: selectedPath, withSpent });
+    const r = await api.invoke('session:snapshot', model ? { path: selectedPath, withSpent, model } : { path: selectedPath, withSpent });
     if (seq !== viewSeq) return;
     if (!r.ok) return set({ viewError: r.error });
     const stillThere = selectedSegmentId && r.value.snapshot.segments.some((s) => s.id === selectedSegmentId);
@@ -183,6 +187,10 @@ export const useApp = create<AppState>()((set, get) => ({
   },
   setWithSpent(v) {
     set({ withSpent: v });
+    void get().reloadView();
+  },
+  setModel(m) {
+    set({ model: m });
     void get().reloadView();
   },
 

@@ -6,7 +6,7 @@ import type { RefusedAction, ValidationReport } from '@glassbox/core';
 import { planFromLines, previewFork, readSource, resumeInstruction, writeFork, type LinesPlan, type PlanLinesOptions, type WriteForkResult } from '@glassbox/store/fork';
 import { EXIT_REFUSED, UsageError } from '../exit-codes';
 import type { CliIO } from '../io';
-import { addSessionOptions, parseProtect, resolveSessionPath, type SessionOptions } from '../session-args';
+import { addSessionOptions, modelOption, parseProtect, resolveSessionPath, type SessionOptions } from '../session-args';
 import { paint, type Paint } from '../render/palette';
 import { header, padLeft, row, truncateLeft, type Column } from '../render/layout';
 import { addArchiveOption, carriedOver, forkErrorToUsage, renderChecks } from '../fork-support';
@@ -71,6 +71,8 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
     protectTail: parseProtect(opts.protect),
   };
   if (classes) planOptions.classes = classes;
+  const model = modelOption(opts.model).model;
+  if (model !== undefined) planOptions.model = model;
   if (minimumSavings !== undefined) planOptions.minimumSavings = minimumSavings;
   if (at) planOptions.at = at;
   if (horizon !== undefined) planOptions.horizon = horizon;
@@ -151,7 +153,7 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
     return;
   }
   const cwd = planned.session.cwd;
-  const resume = resumeInstruction({ cwd, mapped: planned.snapshot.session.repoRoot, sessionId: result.forkId, sessionPath: result.forkPath, command: AGENTS.forFile(path).format.resumeCommand });
+  const resume = resumeInstruction({ cwd, mapped: planned.snapshot.session.repoRoot, sessionId: result.forkId, sessionPath: result.forkPath, format: AGENTS.forFile(path).format });
   if (opts.json) {
     io.out(
       JSON.stringify(

@@ -20,6 +20,24 @@ async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code:
 }
 
 describe('glassbox inspect', () => {
+  it('--model names the next request\'s model: its reasoning is counted, the other model\'s is not', async () => {
+    const s = scenario('11-model-switch');
+    const byDefault = JSON.parse((await run(['inspect', s.file, '--json'])).out);
+    expect(byDefault.request.model).toBe('claude-sonnet-4-6');
+    const opus = await run(['inspect', s.file, '--json', '--model', 'claude-opus-4-8']);
+    expect(opus.code).toBe(0);
+    const doc = JSON.parse(opus.out);
+    expect(doc.request).toMatchObject({ model: 'claude-opus-4-8', modelBasis: 'named by the caller' });
+    const thinking = (d: { segments: { kind: string; id: string }[] }) => d.segments.filter((x) => x.kind === 'thinking').map((x) => x.id);
+    expect(thinking(doc)).toHaveLength(2);
+    expect(thinking(doc).filter((id) => thinking(byDefault).includes(id))).toEqual([]);
+    const text = (await run(['inspect', s.file])).out;
+    expect(text).toContain('next request on claude-sonnet-4-6');
+    expect(text).toContain('reasoning by claude-opus-4-8, not sent to claude-sonnet-4-6');
+    const bad = await run(['inspect', s.file, '--model', 'two words']);
+    expect(bad.code).toBe(2);
+  });
+
   it('prints the JSON contract: session, context, resident segments with classes and tool ids, reclaimable, problems', async () => {
     const s = scenario('02-gone-drift-errors');
     const { code, out } = await run(['inspect', s.file, '--repo', s.repo, '--json']);

@@ -108,6 +108,20 @@ function windowSection(snap: ClassifiedSnapshot, p: Paint): string[] {
   extras.push(`tool-result mirrors ${humanBytes(c.mirrorBytes)} (file bytes, never sent)`);
   if (c.lastModel) extras.push(`model ${c.lastModel}`);
   out.push(`  ${p.dim(truncate(extras.join(' · '), WIDTH - 2))}`);
+  out.push(...requestLines(snap, p));
+  return out;
+}
+
+/** The request the window stands for: the model assumed, and what the client leaves out. */
+function requestLines(snap: ClassifiedSnapshot, p: Paint): string[] {
+  const r = snap.request;
+  if (!r) return [];
+  const out = [`  next request on ${r.model ?? 'an unknown model'}  ${p.dim(truncate(`(${r.modelBasis}; --model to change)`, WIDTH - 22 - (r.model?.length ?? 0)))}`];
+  const left = r.notSent.filter((n) => n.items > 0);
+  if (left.length > 0) {
+    out.push(`  ${p.dim('not sent by the client (not counted):')}`);
+    for (const n of left.slice(0, 6)) out.push(`    ${p.dim(truncate(`${n.items} × ${n.reason}${n.bytes > 0 ? ` (${humanBytes(n.bytes)})` : ''}`, WIDTH - 4))}`);
+  }
   return out;
 }
 

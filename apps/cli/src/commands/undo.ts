@@ -21,7 +21,7 @@ export function registerUndo(program: Command, io: CliIO): void {
       forkErrorToUsage(error);
     }
     const cwd = r.manifest.cwd;
-    const resume = resumeInstruction({ cwd, mapped: repoRootResolver(null, io.env)(cwd), sessionId: r.sessionId, sessionPath: r.path, command: AGENTS.forFile(r.path).format.resumeCommand });
+    const resume = resumeInstruction({ cwd, mapped: repoRootResolver(null, io.env)(cwd), sessionId: r.sessionId, sessionPath: r.path, format: AGENTS.forFile(r.path).format });
     if (opts.json) {
       io.out(JSON.stringify({ sessionId: r.sessionId, path: r.path, sidecarDir: r.sidecarDir, restoredFrom: r.manifest.restoredFrom, originalSha256: r.manifest.original.sha256, resumeCommand: resume.command, resumeNote: resume.note }, null, 2));
       return;

@@ -6,6 +6,7 @@ export function snapshotJson(snap: ClassifiedSnapshot): unknown {
     session: snap.session,
     leafUuid: snap.leafUuid,
     context: snap.context,
+    ...(snap.request ? { request: snap.request } : {}),
     segments: snap.segments.map((s) => ({
       id: s.id,
       kind: s.kind,
@@ -24,6 +25,7 @@ export function snapshotJson(snap: ClassifiedSnapshot): unknown {
       protected: s.protected,
       ...(s.isError ? { isError: true } : {}),
       ...(s.proof ? { proof: s.proof } : {}),
+      ...(s.parts ? { parts: s.parts } : {}),
       preview: s.preview,
     })),
     reclaimable: snap.reclaimable,

@@ -1,7 +1,8 @@
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EngineHost, ScanCatalog, defaultEngine } from '@glassbox/host';
+import { defaultAgents } from '@glassbox/agents';
+import { EngineHost, IndexCatalog, defaultEngine } from '@glassbox/host';
 import { seedConfigDir, type Seeded } from '@glassbox/host/test-seed';
 import { createRouter, sameRenderer } from './router';
 
@@ -25,7 +26,8 @@ function router() {
     dataDir: s.dataDir,
     samplesDir: null,
     engine: defaultEngine(),
-    catalog: ({ engine, repoRootFor }) => new ScanCatalog([s.projectsDir], engine, repoRootFor),
+    agents: defaultAgents(),
+    catalog: () => new IndexCatalog({ roots: [s.projectsDir], dataDir: s.dataDir, workers: 0 }),
   });
   const h = host;
   let forwarded = 0;

@@ -192,3 +192,16 @@ function firstSessionId(path: string): string | null {
     return null;
   }
 }
+
+/**
+ * Files that may hold a session's subagents, by their folder entries alone (none is opened): legacy
+ * `agent-*.jsonl` beside the session and `<session>/subagents/*.jsonl`.
+ */
+export function subagentCandidates(sessionPath: string): string[] {
+  const dir = dirname(sessionPath);
+  const id = basename(sessionPath).replace(/\.jsonl$/i, '');
+  return [
+    ...safeList(dir).filter((n) => /^agent-.+\.jsonl$/i.test(n)).map((n) => join(dir, n)),
+    ...safeList(join(dir, id, 'subagents')).filter((n) => /\.jsonl$/i.test(n)).map((n) => join(dir, id, 'subagents', n)),
+  ];
+}

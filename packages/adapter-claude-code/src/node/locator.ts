@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import type { AgentLocator } from '@glassbox/core';
 import { claudeCodeFormat } from '../agent';
-import { describeOpenedFile, discoverFiles, projectRoots } from './discover';
+import { describeOpenedFile, discoverFiles, projectRoots, subagentCandidates } from './discover';
 import { loadSessionWithSubagents } from './load';
 import { readSessionFile } from './read-file';
 
@@ -13,4 +13,5 @@ export const claudeCodeLocator: AgentLocator = {
   describe: describeOpenedFile,
   load: (path, options) => loadSessionWithSubagents(path, options),
   parseFile: (path) => readSessionFile(path).session,
+  companionFiles: subagentCandidates,
 };

@@ -185,6 +185,7 @@ function WindowHeader({ view }: { view: SnapshotView }) {
       </div>
       <ContextBar view={view} />
       <Problems view={view} />
+      <ModelPicker view={view} />
       <RepoLine snapshot={snapshot} repoNote={repoNote} />
       <Lineage view={view} />
       <ForkActions view={view} />
@@ -264,6 +265,29 @@ function Problems({ view }: { view: SnapshotView }) {
       {invalid.length ? `${invalid.length} line(s) could not be read (first at line ${invalid[0]?.line ?? '?'}) and were skipped. ` : ''}
       {shown.filter((p) => !['torn_last_line', 'invalid_json', 'invalid_record'].includes(p.code)).map((p) => p.message).join(' ')}
       <span className="dim"> Figures cover what could be read.</span>
+    </div>
+  );
+}
+
+/** The model the next request is assumed to use: only its own reasoning is sent. */
+function ModelPicker({ view }: { view: SnapshotView }) {
+  const request = view.snapshot.request;
+  const model = useApp((s) => s.model);
+  const setModel = useApp((s) => s.setModel);
+  if (!request) return null;
+  return (
+    <div className="repo-line">
+      <label className="check" title={`Only this model's own reasoning is sent. ${request.modelBasis}`}>
+        next request on{' '}
+        <select value={model ?? ''} onChange={(e) => setModel(e.target.value === '' ? null : e.target.value)} data-testid="request-model">
+          <option value="">{model ? 'as the client would' : `${request.model ?? 'unknown'} (as the client would)`}</option>
+          {[...new Set([...request.models, ...(request.model ? [request.model] : [])])].map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </select>
+      </label>
     </div>
   );
 }

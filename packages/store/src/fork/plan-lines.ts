@@ -17,6 +17,8 @@ export interface PlanLinesOptions {
   classes?: readonly DeadClass[];
   minimumSavings?: number;
   subagents?: Session[];
+  /** The model of the next request (decides which reasoning is resident); default: the client's choice. */
+  model?: string;
   /** The moment the prompt-cache figures are for (default: now). */
   at?: Date;
   /** Plan the subset of evictions with the lowest cost over the next N requests. */
@@ -48,6 +50,7 @@ export function planFromLines(path: string, lines: readonly string[], options: P
   const analyzeOptions: Parameters<typeof analyzeSession>[2] = { repoRoot, withSpent: options.withSpent === true };
   if (options.protectTail !== undefined) analyzeOptions.protectTail = options.protectTail;
   if (options.subagents) analyzeOptions.subagents = options.subagents;
+  if (options.model !== undefined) analyzeOptions.model = options.model;
   const snapshot = analyzeSession(session, nodeAnalysisPorts(), analyzeOptions);
   const cache = cacheModel(snapshot, { at: options.at ?? new Date(), prices: options.prices ?? claudeCodeFormat.prices });
   const planOptions: PlanOptions = {};

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { resumeCommand } from '@glassbox/adapter-claude-code';
+import { claudeCodeFormat } from '@glassbox/adapter-claude-code';
 import { resumeInstruction } from './resume';
 
 const dirs = (...existing: string[]) => (p: string) => existing.includes(p);
 
 describe('the resume command', () => {
-  const base = { cwd: '/home/a/proj', mapped: '/srv/proj', sessionId: 'f00d', sessionPath: '/cfg/projects/-home-a-proj/f00d.jsonl', command: resumeCommand };
+  const base = { cwd: '/home/a/proj', mapped: '/srv/proj', sessionId: 'f00d', sessionPath: '/cfg/projects/-home-a-proj/f00d.jsonl', format: claudeCodeFormat };
 
   it('runs from the recorded folder when it exists, by id', () => {
     expect(resumeInstruction({ ...base, isDir: dirs('/home/a/proj', '/srv/proj') })).toEqual({ command: 'cd /home/a/proj && claude --resume f00d', folder: '/home/a/proj', note: null });

@@ -1,0 +1,80 @@
+import type { ChainNode, UsageRecord } from '@glassbox/core';
+import { isObject, str, type JsonObject } from '../record-types';
+import type { ParseState } from './state';
+
+/** Reads a `compact_boundary`'s metadata: the messages it kept verbatim and where they hang. */
+export function readBoundary(r: JsonObject, node: ChainNode): void {
+  const meta = r['compactMetadata'];
+  if (!isObject(meta)) return;
+  const seg = meta['preservedSegment'];
+  const msgs = meta['preservedMessages'];
+  const uuids = isObject(msgs) && Array.isArray(msgs['uuids']) ? msgs['uuids'] : undefined;
+  if (uuids) node.preservedUuids = uuids.filter((u): u is string => typeof u === 'string');
+  const anchor = (isObject(seg) ? str(seg['anchorUuid']) : undefined) ?? (isObject(msgs) ? str(msgs['anchorUuid']) : undefined);
+  if (anchor) node.preservedAnchorUuid = anchor;
+  if (!node.preservedUuids && isObject(seg)) {
+    const head = str(seg['headUuid']);
+    const tail = str(seg['tailUuid']);
+    if (head && tail) node.preservedUuids = head === tail ? [head] : [head, tail];
+  }
+}
+
+/** Reads a `microcompact_boundary`: the tool calls whose results are no longer sent. */
+export function readMicroBoundary(r: JsonObject, node: ChainNode): void {
+  const meta = r['microcompactMetadata'];
+  if (isObject(meta) && Array.isArray(meta['compactedToolIds'])) {
+    node.compactedToolIds = meta['compactedToolIds'].filter((u): u is string => typeof u === 'string');
+  }
+}
+
+/**
+ * A main-thread compaction boundary starts a new root: what precedes it is never resumed again,
+ * except the messages it preserves. Those earlier records are let go (keeping their usage, and
+ * the prompts and boundaries that the history needs), so memory follows the window.
+ */
+export function pruneBefore(state: ParseState, boundary: ChainNode): void {
+  const keep = new Set(boundary.preservedUuids ?? []);
+  const kept: string[] = [];
+  for (const uuid of state.order) {
+    const n = state.nodes.get(uuid);
+    if (!n) continue;
+    if (n.isSidechain || keep.has(uuid) || n.kind === 'prompt' || n.kind === 'compact-boundary') {
+      kept.push(uuid);
+      continue;
+    }
+    if (n.kind === 'assistant' && n.usage) {
+      const u: UsageRecord = { messageId: n.messageId ?? n.uuid, model: n.model ?? 'unknown', line: n.line, usage: n.usage, isSidechain: false };
+      if (n.requestId) u.requestId = n.requestId;
+      if (n.timestamp) u.timestamp = n.timestamp;
+      state.prunedUsage.push(u);
+    }
+    state.nodes.delete(uuid);
+    state.prunedRecords++;
+  }
+  state.order.length = 0;
+  state.order.push(...kept);
+  for (const [id, call] of state.toolCalls) {
+    const used = state.nodes.has(call.useUuid);
+    const answered = call.resultUuid !== undefined && state.nodes.has(call.resultUuid);
+    if (!used && !answered) state.toolCalls.delete(id);
+  }
+}
+
+/**
+ * What precedes a compaction is no longer sent, so the captured text of earlier reads is let go:
+ * memory then follows the resident window, not the file. Preserved messages keep theirs.
+ */
+export function dropCapturedTextBefore(state: ParseState, r: JsonObject): void {
+  const meta = r['compactMetadata'];
+  const keep = new Set<string>();
+  if (isObject(meta) && isObject(meta['preservedMessages'])) {
+    const all = meta['preservedMessages']['allUuids'] ?? meta['preservedMessages']['uuids'];
+    if (Array.isArray(all)) for (const u of all) if (typeof u === 'string') keep.add(u);
+  }
+  for (const call of state.toolCalls.values()) {
+    if (call.op.kind !== 'read' || call.op.capturedText === undefined) continue;
+    if (keep.has(call.useUuid) || (call.resultUuid !== undefined && keep.has(call.resultUuid))) continue;
+    const { capturedText: _dropped, ...rest } = call.op;
+    call.op = rest;
+  }
+}

@@ -1,0 +1,158 @@
+import { estimateTokensFromBytes, type Block, type ChainNode } from '@glassbox/core';
+import { isObject, str, type JsonObject } from '../record-types';
+import { SYNTHETIC_MODEL } from '../summary/placeholder';
+import { renderAttachment } from './attachments';
+import { imageBlock, jsonBytes, otherBlock, parseUsage, preview, textBlock } from './blocks';
+import { dropCapturedTextBefore, readBoundary, readMicroBoundary } from './compaction';
+import { displayPrompt, userRecordKind } from '../user-text';
+import type { ParseState } from './state';
+import { takeToolResult, takeToolUse } from './tool-links';
+
+/** A `user` record: a prompt, tool results, harness text or a compaction summary. */
+export function takeUser(state: ParseState, r: JsonObject, node: ChainNode): void {
+  const message = r['message'];
+  const content = isObject(message) ? message['content'] : undefined;
+  const { kind, promptText } = userRecordKind(r);
+  node.kind = kind;
+  if (kind === 'prompt' && promptText !== null) notePrompt(state, node, promptText);
+
+  if (typeof content === 'string') {
+    node.blocks.push(textBlock(0, 'text', content));
+    return;
+  }
+  if (!Array.isArray(content)) return;
+  const mirror = r['toolUseResult'];
+  if (mirror !== undefined) {
+    const bytes = jsonBytes(mirror);
+    node.mirrorBytes = bytes;
+    state.stats.mirrorBytes += bytes;
+  }
+  content.forEach((block, index) => {
+    if (!isObject(block)) return;
+    const btype = str(block['type']);
+    if (btype === 'tool_result') {
+      node.blocks.push(takeToolResult(state, block, index, node, mirror));
+    } else if (btype === 'text') {
+      node.blocks.push(textBlock(index, 'text', str(block['text']) ?? ''));
+    } else if (btype === 'image' || btype === 'document') {
+      node.blocks.push(imageBlock(index, btype));
+    } else {
+      node.blocks.push(otherBlock(index, block));
+    }
+  });
+}
+
+function notePrompt(state: ParseState, node: ChainNode, text: string): void {
+  // A copy, not a slice: a slice would keep the whole prompt string alive.
+  const shown = displayPrompt(text).slice(0, 400).split('').join('');
+  node.promptText = shown;
+  if (state.firstPrompt === null && !node.isSidechain) state.firstPrompt = shown;
+}
+
+/** An `assistant` record: usually one content block of a response that spans several records. */
+export function takeAssistant(state: ParseState, r: JsonObject, node: ChainNode): void {
+  node.kind = 'assistant';
+  const message = r['message'];
+  if (!isObject(message)) return;
+  const id = str(message['id']);
+  if (id) node.messageId = id;
+  const requestId = str(r['requestId']);
+  if (requestId) node.requestId = requestId;
+  const model = str(message['model']);
+  if (model) node.model = model;
+  if (model === SYNTHETIC_MODEL) {
+    node.synthetic = true;
+    // The client shows an API failure as a reply of its own; it never sends it back (docs/claude-code/).
+    if (r['isApiErrorMessage'] === true) node.notSent = 'an API error shown in place of a reply';
+  }
+  const usage = parseUsage(message['usage']);
+  if (usage) node.usage = usage;
+  const content = message['content'];
+  if (typeof content === 'string') {
+    node.blocks.push(textBlock(0, 'text', content));
+    return;
+  }
+  if (!Array.isArray(content)) return;
+  content.forEach((block, index) => {
+    if (!isObject(block)) return;
+    switch (block['type']) {
+      case 'text':
+        node.blocks.push(textBlock(index, 'text', str(block['text']) ?? ''));
+        break;
+      case 'thinking':
+        node.blocks.push(reasoning(textBlock(index, 'thinking', str(block['thinking']) ?? ''), model));
+        break;
+      case 'redacted_thinking':
+        node.blocks.push(reasoning({ ...textBlock(index, 'redacted-thinking', str(block['data']) ?? ''), preview: '(redacted thinking)' }, model));
+        break;
+      case 'tool_use':
+      case 'server_tool_use':
+        node.blocks.push(takeToolUse(state, block, index, node));
+        break;
+      default: {
+        // Server-side tool results (web search…) answer their call inside the same response.
+        const other = otherBlock(index, block);
+        const answers = str(block['tool_use_id']);
+        if (answers) other.toolUseId = answers;
+        node.blocks.push(other);
+      }
+    }
+  });
+}
+
+/** The client sends reasoning back only to the model that wrote it (its own replies excepted). */
+function reasoning(block: Block, model: string | undefined): Block {
+  if (model && model !== SYNTHETIC_MODEL) block.sentWithModel = model;
+  return block;
+}
+
+/** An `attachment` record: context the client adds, sized as the text it renders (or marked as never sent). */
+export function takeAttachment(state: ParseState, r: JsonObject, node: ChainNode): void {
+  node.kind = 'attachment';
+  const att = r['attachment'];
+  if (!isObject(att)) return;
+  node.subtype = str(att['type']) ?? 'attachment';
+  const rendered = renderAttachment(att, state.cwd);
+  if ('notSent' in rendered) {
+    node.blocks.push({ index: 0, kind: 'text', bytes: 0, tokens: 0, preview: rendered.label, label: rendered.label, notSent: rendered.notSent });
+    return;
+  }
+  node.blocks.push({
+    index: 0,
+    kind: 'text',
+    bytes: rendered.bytes,
+    tokens: estimateTokensFromBytes(rendered.bytes),
+    preview: preview(rendered.text),
+    label: rendered.label,
+  });
+}
+
+/**
+ * A `system` record. A main-thread compaction boundary is returned so that the parser can let go of
+ * what precedes it once the boundary is stored.
+ */
+export function takeSystem(state: ParseState, r: JsonObject, node: ChainNode): boolean {
+  const subtype = str(r['subtype']) ?? 'system';
+  node.subtype = subtype;
+  if (subtype === 'compact_boundary') {
+    node.kind = 'compact-boundary';
+    // Captured text is only held when asked for; otherwise there is nothing to let go.
+    if (state.keepCapturedText) dropCapturedTextBefore(state, r);
+    readBoundary(r, node);
+    return true;
+  }
+  if (subtype === 'microcompact_boundary') {
+    node.kind = 'microcompact-boundary';
+    readMicroBoundary(r, node);
+    return false;
+  }
+  if (subtype === 'local_command') {
+    // A slash command's echo and output: the client sends these as user text (docs/claude-code/).
+    node.kind = 'meta';
+    node.blocks.push({ ...textBlock(0, 'text', str(r['content']) ?? ''), label: 'local command' });
+    return false;
+  }
+  // Every other system record (durations, hook summaries, notices…) stays in the client's UI.
+  node.kind = 'system';
+  return false;
+}

@@ -1,0 +1,33 @@
+import type { Block, ChainNode, Problem, SessionStats, ToolCall, UsageRecord } from '@glassbox/core';
+import type { Json } from '../record-types';
+
+/** A tool result read before the call it answers (the TUI rewrites files out of order). */
+export interface PendingResult {
+  block: Block;
+  node: ChainNode;
+  mirror: Json | undefined;
+  text: string | null;
+}
+
+export interface SubagentHint {
+  toolUseId: string;
+  agentType?: string;
+  description?: string;
+}
+
+/** What the record mappers share while a transcript is read. */
+export interface ParseState {
+  readonly path: string;
+  readonly keepCapturedText: boolean;
+  cwd: string | null;
+  firstPrompt: string | null;
+  readonly nodes: Map<string, ChainNode>;
+  readonly order: string[];
+  readonly toolCalls: Map<string, ToolCall>;
+  readonly problems: Problem[];
+  readonly stats: SessionStats;
+  readonly pendingResults: Map<string, PendingResult>;
+  readonly subagentHints: Map<string, SubagentHint>;
+  readonly prunedUsage: UsageRecord[];
+  prunedRecords: number;
+}
