@@ -419,11 +419,17 @@ export class EngineHost {
     const buf = Buffer.from(args.text, 'utf8');
     const key = `${UPLOAD_PREFIX}${createHash('sha256').update(buf).digest('hex').slice(0, 16)}/${basename(args.name)}`;
     const session = parseBuffer(this.options.agents, buf, args.name, basename(args.name).replace(/\.jsonl$/i, ''));
-    const fatal = fatalMessage(session, this.agentNames());
-    if (fatal) return fail('not_a_transcript', fatal, `Glassbox reads session transcripts of ${this.agentNames()}; nothing was written.`);
+    const fatal = fatalMessage(session, this.agentNames(), this.recognisedAs(buf));
+    if (fatal) return fail('not_a_transcript', fatal, `Glassbox reads session transcripts of ${this.agentNames()}.`);
     this.uploads.set(key, buf);
     this.remember(key, { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), external: true, upload: true, snapshots: new Map() });
     return ok({ path: key, title: session.title ?? session.firstPrompt?.slice(0, 140) ?? args.name, sessionId: session.id, problems: session.problems.map(positionsOnly) });
+  }
+
+  /** What a file no registered agent reads was recognised as ("a Codex CLI rollout"), if anything. */
+  private recognisedAs(buf: Buffer): string | null {
+    const head = buf.toString('utf8', 0, Math.min(buf.length, 64 * 1024)).split('\n').slice(0, 40);
+    return this.options.agents.recognise(head).what[0] ?? null;
   }
 
   /** "Claude Code and Codex CLI": the agents this host reads, for messages. */
@@ -448,11 +454,15 @@ function notJsonlMessage(name: string): string {
   return `${basename(name)} is not a session transcript: Glassbox opens .jsonl files${ext ? `, and this is a ${ext} file` : ''}. Nothing was written.`;
 }
 
-function fatalMessage(session: Session, agents: string): string | null {
+function fatalMessage(session: Session, agents: string, what: string | null = null): string | null {
   if (!isFatal(session.problems)) return null;
   const p = session.problems.find((q) => q.severity === 'error');
   const code = p?.code;
   if (code === 'file_empty') return `${basename(session.path)} is empty: there is no session in it. Nothing was written.`;
-  if (code === 'not_a_transcript') return `${basename(session.path)} is not a transcript of ${agents}. Nothing was written.`;
+  if (code === 'not_a_transcript') {
+    return what
+      ? `${basename(session.path)} is ${what}, which this version of Glassbox does not read yet (it reads ${agents}). Nothing was written.`
+      : `${basename(session.path)} is not a transcript of ${agents}. Nothing was written.`;
+  }
   return p?.message ?? 'The file cannot be read.';
 }

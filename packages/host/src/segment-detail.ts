@@ -104,7 +104,7 @@ export function explain(segment: Segment, snapshot: ClassifiedSnapshot): string 
     case 'gone':
       return `The file ${rel(p.path)} no longer exists: ${p.checkedPath} was checked${when(p.checkedAt)} and is missing.`;
     case 'stale-drift':
-      return `The file ${rel(p.path)} changed since it was read: ${rangeText(p.range)} as captured differ from the file now (${p.checkedPath}, checked${when(p.checkedAt)}).`;
+      return `The file ${rel(p.path)} changed since it was read: ${p.range.full ? 'the whole file as captured differs' : `${rangeText(p.range)} as captured differ`} from the file now (${p.checkedPath}, checked${when(p.checkedAt)}).`;
     case 'stale-superseded': {
       const ref = snapshot.segments.find((s) => s.id === p.by.segmentId);
       const byTime = p.by.timestamp ?? ref?.timestamp;
@@ -117,7 +117,7 @@ export function explain(segment: Segment, snapshot: ClassifiedSnapshot): string 
     case 'duplicate':
       return `An identical copy (${p.bytes.toLocaleString()} bytes, sha-256 ${p.hash.slice(0, 12)}…) is kept at line ${p.kept.line}; this is one of ${p.copies} copies.`;
     case 'spent':
-      return `Inferred, not proven: ${p.reason}`;
+      return `Inferred, not proven: ${p.reason.replace(/[;,]\s*inferred, not proven\.?$/, '')}.`;
     case 'tombstone':
       return `A tombstone an earlier fork wrote in place of a payload; it is never planned again.${p.sha256Prefix ? ` The payload is in the archive (sha256 ${p.sha256Prefix}…): show it from the window.` : ''}`;
   }

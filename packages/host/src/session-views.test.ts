@@ -1,4 +1,4 @@
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { computeCost } from '@glassbox/analysis';
@@ -7,7 +7,8 @@ import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
 import type { ConversationView, CostView, SegmentDetail, SessionsListResult, SnapshotView } from '@glassbox/contract';
 import type { EngineHost } from './host';
 import { createHost } from './index';
-import { seedConfigDir, type Seeded } from './test-seed';
+import { REPO_ROOT, seedConfigDir, type Seeded } from './test-seed';
+import { defaultAgents } from '@glassbox/agents';
 
 let seeded: Seeded | null = null;
 let host: EngineHost | null = null;
@@ -91,6 +92,22 @@ describe('the window views of a real session', () => {
     const conv = await value<ConversationView>(host.handle('session:conversation', { path }));
     const item = conv.items.find((i) => i.segmentId === reattached[0]?.id);
     expect(item?.text.startsWith(detail.content.slice(0, 200))).toBe(true);
+  });
+
+  it('a dropped Codex rollout opens as one where Codex is registered, and is named as one where it is not', async () => {
+    const { host } = await open([]);
+    const dir = join(REPO_ROOT, 'fixtures/corpus/public/MoonLadderStudios__MoonMind');
+    const name = readdirSync(dir).find((n) => n.endsWith('.jsonl')) as string;
+    const r = await host.handle('file:open', { name, text: readFileSync(join(dir, name), 'utf8') });
+    const readsCodex = defaultAgents().has('codex');
+    if (readsCodex) expect(r.ok).toBe(true);
+    else {
+      expect(r.ok).toBe(false);
+      const said = r.ok ? '' : `${r.error.message} ${r.error.hint ?? ''}`;
+      expect(said).toContain('is a Codex CLI rollout');
+      // Said once, not in the message and again in the hint.
+      expect(said.match(/nothing was written/gi)).toHaveLength(1);
+    }
   });
 
   it('list: why a search matched, and a file that is not a transcript is not a session', async () => {
