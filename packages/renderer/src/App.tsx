@@ -88,6 +88,7 @@ export function App() {
   const trail = useApp((s) => s.trail);
   const openedAs = useApp((s) => s.openedAs);
   const inspectorOpen = useApp((s) => s.inspectorOpen);
+  const selectedSegment = useApp((s) => s.selectedSegmentId);
   const inspectorWidth = useApp((s) => s.inspectorWidth);
   const setInspector = useApp((s) => s.setInspector);
   return (
@@ -156,7 +157,7 @@ export function App() {
           </button>
         </div>
       ) : null}
-      <div className={`columns${inspectorOpen ? '' : ' no-inspector'}`}>
+      <div className={`columns${inspectorOpen ? '' : ' no-inspector'}${selectedSegment ? '' : ' nothing-selected'}`}>
         <SessionBrowser inert={wizardOpen} />
         <div className="centre" inert={wizardOpen}>
           <WindowView />

@@ -6,8 +6,10 @@ import { useApp } from '../store';
 
 /** The selected segment: class badge, the proof in words, the link to what proves it, then the content or the drift diff. */
 export function Inspector({ inert }: { inert?: boolean }) {
+  const selected = useApp((s) => s.selectedSegmentId);
+  // Nothing selected: on a narrow window the drawer stays out of the way.
   return (
-    <aside className="inspector" aria-label="Segment inspector" inert={inert}>
+    <aside className={`inspector${selected ? '' : ' nothing'}`} aria-label="Segment inspector" inert={inert}>
       <ResizeHandle />
       <InspectorBody />
     </aside>

@@ -145,14 +145,14 @@ function WindowHeader({ view }: { view: SnapshotView }) {
           <>
             <span className="sep">·</span>
             <span title={`${exact(c.estimatedTokens)} tokens, local estimate (${c.calibration.basis})`}>{humanTokens(c.estimatedTokens)}</span>
-            <span className="dim">estimated in the transcript</span>
+            <span className="dim">estimated</span>
           </>
         )}
         {c.unattributedTokens > 0 && !willSend ? (
           <>
             <span className="sep">·</span>
             <span title="reported minus what the transcript accounts for">{humanTokens(c.unattributedTokens)}</span>
-            <span className="dim">system prompt, tools, memory</span>
+            <span className="dim">system prompt &amp; tools</span>
           </>
         ) : null}
         {view.cost ? (
@@ -161,7 +161,7 @@ function WindowHeader({ view }: { view: SnapshotView }) {
             <span data-testid="header-cost" title={`at list prices of ${view.cost.priceAsOf}, with subagents${view.cost.unknownModels.length ? `; no price for ${view.cost.unknownModels.join(', ')}` : ''}`}>
               {view.cost.usd === null ? 'cost unknown' : formatUsd(view.cost.usd)}
             </span>
-            <span className="dim">list prices of {view.cost.priceAsOf}</span>
+            <span className="dim">at list prices</span>
           </>
         ) : null}
       </div>
