@@ -31,6 +31,7 @@ export function isPathSource(type: string): boolean {
   return type === 'file' || type === 'attachment';
 }
 
+const DAY = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', year: 'numeric' });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -41,7 +42,7 @@ export function sessionTitle(title: string | null | undefined, fallback: { proje
   const t = (title ?? '').split('\n')[0]?.trim() ?? '';
   if (t && !UUID.test(t) && !/^-{1,2}[\w-]+$/.test(t) && /[\p{L}\p{N}]/u.test(t)) return t;
   const when = fallback.lastActivity ? new Date(fallback.lastActivity) : null;
-  const date = when && Number.isFinite(when.getTime()) ? when.toLocaleDateString(undefined, { month: 'short', day: 'numeric', year: 'numeric' }) : null;
+  const date = when && Number.isFinite(when.getTime()) ? DAY.format(when) : null;
   return ['Untitled session', fallback.project ? `in ${fallback.project}` : null, date ? `(${date})` : null].filter(Boolean).join(' ');
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SessionRow, SessionSort } from '@glassbox/contract';
 import { formatUsd } from '@glassbox/core';
@@ -74,6 +74,14 @@ export function SessionBrowser({ inert }: { inert?: boolean }) {
     v.scrollToIndex(items.indexOf(item), { align: 'auto' });
   };
   const toggle = (key: string) => setCollapsed((c) => ({ ...c, [key]: !c[key] }));
+  // Stable, so rows that did not change are not drawn again while the list scrolls.
+  const openRow = useCallback(
+    (path: string) => {
+      setCursor(`row-${path}`);
+      void openSession(path);
+    },
+    [openSession],
+  );
 
   const onListKey = (e: KeyboardEvent) => {
     if (items.length === 0) return;
@@ -181,6 +189,22 @@ export function SessionBrowser({ inert }: { inert?: boolean }) {
             if (!item) return null;
             const isCursor = vi.index === active;
             const style = { transform: `translateY(${vi.start}px)`, height: vi.size };
+            if (item.kind === 'row') {
+              return (
+                <SessionRowView
+                  key={vi.key}
+                  id={domId(item)}
+                  row={item.row}
+                  level={groups ? 2 : 1}
+                  top={vi.start}
+                  height={vi.size}
+                  selected={item.row.path === selectedPath}
+                  cursor={isCursor}
+                  flash={(flashed[item.row.path] ?? 0) > Date.now() - 2500}
+                  onOpen={openRow}
+                />
+              );
+            }
             return item.kind === 'group' ? (
               <div
                 key={vi.key}
@@ -203,22 +227,7 @@ export function SessionBrowser({ inert }: { inert?: boolean }) {
                 <span className="project-name">{item.group.label}</span>
                 <span className="dim">{item.group.rows.length}</span>
               </div>
-            ) : (
-              <SessionRowView
-                key={vi.key}
-                id={domId(item)}
-                row={item.row}
-                level={groups ? 2 : 1}
-                style={style}
-                selected={item.row.path === selectedPath}
-                cursor={isCursor}
-                flash={(flashed[item.row.path] ?? 0) > Date.now() - 2500}
-                onOpen={() => {
-                  setCursor(itemId(item));
-                  void openSession(item.row.path);
-                }}
-              />
-            );
+            ) : null;
           })}
         </div>
       </div>
@@ -234,11 +243,12 @@ function sizeOf(item: ListItem | undefined): number {
   return ROW_PX + (r.forkOf ? EXTRA_LINE_PX : 0) + (r.matched ? EXTRA_LINE_PX : 0) + (r.warning && !r.problem ? EXTRA_LINE_PX : 0);
 }
 
-function SessionRowView({
+const SessionRowView = memo(function SessionRowView({
   id,
   row,
   level,
-  style,
+  top,
+  height,
   selected,
   cursor,
   flash,
@@ -247,11 +257,12 @@ function SessionRowView({
   id: string;
   row: SessionRow;
   level: number;
-  style: CSSProperties;
+  top: number;
+  height: number;
   selected: boolean;
   cursor: boolean;
   flash: boolean;
-  onOpen: () => void;
+  onOpen: (path: string) => void;
 }) {
   const ctx = row.contextTokens ?? row.estimatedTokens;
   const title = sessionTitle(row.title, { project: row.project, lastActivity: row.lastActivity });
@@ -263,12 +274,12 @@ function SessionRowView({
       role="treeitem"
       aria-level={level}
       aria-selected={selected}
-      style={style}
+      style={{ transform: `translateY(${top}px)`, height }}
       data-path={row.path}
       data-session-id={row.id}
       data-bytes={row.bytes}
       data-testid="session-row"
-      onClick={onOpen}
+      onClick={() => onOpen(row.path)}
       title={`${row.path}\n${humanBytes(row.bytes)}`}
     >
       <div className="row-title">
@@ -320,7 +331,7 @@ function SessionRowView({
       ) : null}
     </div>
   );
-}
+});
 
 function IndexStatus({ done, total, phase, stage, sessions, shown, query }: { done: number; total: number; phase: string; stage: string | undefined; sessions: number; shown: number; query: string }) {
   if (phase === 'idle') return <div className="index-status">Starting…</div>;
