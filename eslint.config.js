@@ -1,4 +1,4 @@
-// Lint, and the layering of DESIGN.md as import rules: core and analysis import no Node API;
+// Lint, and the layering of ARCHITECTURE.md as import rules (see also eslint.layers.js): core and analysis import no Node API;
 // only the desktop main process imports electron; the renderer imports types only from the engine.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';

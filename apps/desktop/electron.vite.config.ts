@@ -1,6 +1,6 @@
 // electron-vite: main (ESM, with the engine utility process as a second entry), preload (CommonJS:
 // sandboxed preloads cannot be ES modules), renderer (React). Workspace packages are bundled from
-// their TypeScript; native and ESM-only deps stay external (TOOLCHAIN §4, §8).
+// their TypeScript; native and ESM-only deps stay external (docs/toolchain.md).
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';

@@ -8,7 +8,7 @@
  * carry the same messages, only with the tombstoned payloads shorter.
  *
  * Needs a copy of the harness with its dependencies installed (it pins @anthropic-ai/claude-code):
- *   cp -r ../shared/tools/cc-harness /tmp/cc-harness && (cd /tmp/cc-harness && npm install)
+ *   (a copy of the cc-harness, with npm install done in it; see CONTRIBUTING.md)
  *   GLASSBOX_CC_HARNESS=/tmp/cc-harness npm run test:compat        # CLAUDE_BIN=… to use another binary
  * Without it the check is skipped, with the reason. Exit 0 = every fork resumed like its original.
  */

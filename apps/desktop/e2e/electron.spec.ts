@@ -1,5 +1,5 @@
 // The same app through Playwright's Electron driver, where an Electron binary exists. On this machine
-// none can be downloaded, and launching without one crashes the runner (TOOLCHAIN §5), so the check
+// none can be downloaded, and launching without one crashes the runner (docs/toolchain.md), so the check
 // happens before launching and the test is skipped with that reason.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';

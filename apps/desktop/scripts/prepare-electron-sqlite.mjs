@@ -1,6 +1,6 @@
 // `npm start` step (networked machines only; never run by npm ci or the tests): builds a second copy of
 // better-sqlite3 for Electron's ABI into apps/desktop/native/, leaving node_modules' Node build alone,
-// so `npm test` and the CLI keep working (TOOLCHAIN §10). The engine process opens the database with
+// so `npm test` and the CLI keep working (docs/toolchain.md). The engine process opens the database with
 // that binary through better-sqlite3's `nativeBinding` option (src/main/index.ts).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +26,7 @@ mkdirSync(dirname(target), { recursive: true });
 cpSync(sqliteDir, target, { recursive: true, filter: (src) => !src.includes(`${sqliteDir}/build`) });
 
 // npm exports npm_config_nodedir (=/usr on some machines), which would make node-gyp build against
-// Node's headers while claiming Electron's target (TOOLCHAIN §4.11): drop every npm_config_* here.
+// Node's headers while claiming Electron's target (docs/toolchain.md): drop every npm_config_* here.
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_config_')));
 const gyp = join(dirname(require.resolve('node-gyp/package.json')), 'bin', 'node-gyp.js');
 console.log(`building better-sqlite3 ${sqliteVersion} for Electron ${electronVersion} into ${target} …`);

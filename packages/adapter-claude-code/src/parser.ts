@@ -1,4 +1,5 @@
 import type { ChainNode, NodeKind, ReadOp, Session, SubagentRef } from '@glassbox/core';
+import { CLAUDE_BYTES_PER_TOKEN } from './tokens';
 import { KNOWN_RECORD_TYPES, isObject, str, type JsonObject } from './record-types';
 import { chooseLeaf } from './leaf';
 import { pruneBefore } from './parse/compaction';
@@ -158,6 +159,7 @@ export class TranscriptParser {
       problems,
       stats,
       parentFallbackMs: PARENT_FALLBACK_MS,
+      bytesPerToken: CLAUDE_BYTES_PER_TOKEN,
       prunedUsage: this.state.prunedUsage,
       prunedRecords: this.state.prunedRecords,
       requestPolicy: CLAUDE_CODE_REQUEST_POLICY,

@@ -1,4 +1,5 @@
-import { IMAGE_TOKENS, estimateTokensFromBytes, type Block, type BlockKind } from '@glassbox/core';
+import { IMAGE_TOKENS, type Block, type BlockKind } from '@glassbox/core';
+import { tokensOf } from './tokens';
 import { sha256, utf8Bytes } from './hash';
 import { isObject, str, type Json } from './json';
 import { parseShellOutput } from './shell-output';
@@ -15,7 +16,7 @@ export function preview(text: string): string {
 
 export function textBlock(index: number, kind: BlockKind, text: string): Block {
   const bytes = utf8Bytes(text);
-  return { index, kind, bytes, tokens: estimateTokensFromBytes(bytes), preview: preview(text) };
+  return { index, kind, bytes, tokens: tokensOf(bytes), preview: preview(text) };
 }
 
 /** Message content parts: text parts as text blocks, images at a fixed cost. */
@@ -54,7 +55,7 @@ export function reasoningBlocks(summary: Json | undefined, content: Json | undef
   if (text !== '') out.push(textBlock(0, 'thinking', text));
   if (encrypted) {
     const bytes = utf8Bytes(encrypted);
-    out.push({ index: 1, kind: 'redacted-thinking', bytes, tokens: estimateTokensFromBytes(bytes), preview: `(encrypted reasoning, ${bytes} bytes)` });
+    out.push({ index: 1, kind: 'redacted-thinking', bytes, tokens: tokensOf(bytes), preview: `(encrypted reasoning, ${bytes} bytes)` });
   }
   return out;
 }
@@ -79,7 +80,7 @@ export function outputText(output: Json | undefined): string {
 export function outputBlock(callId: string, text: string): { block: Block; exitCode: number | null; running: boolean; truncated: boolean; body: string } {
   const parsed = parseShellOutput(text);
   const bytes = utf8Bytes(text);
-  const block: Block = { index: 0, kind: 'tool-result', bytes, tokens: estimateTokensFromBytes(bytes), preview: preview(parsed.body || text), toolUseId: callId };
+  const block: Block = { index: 0, kind: 'tool-result', bytes, tokens: tokensOf(bytes), preview: preview(parsed.body || text), toolUseId: callId };
   if (bytes >= HASH_MIN_BYTES) block.hash = sha256(parsed.body);
   return { block, exitCode: parsed.exitCode, running: parsed.running, truncated: parsed.truncated, body: parsed.body };
 }

@@ -1,4 +1,5 @@
-import { estimateTokensFromBytes, type Block, type ChainNode, type ToolCall } from '@glassbox/core';
+import { type Block, type ChainNode, type ToolCall } from '@glassbox/core';
+import { tokensOf } from './tokens';
 import { outputBlock, outputText, preview } from './blocks';
 import { utf8Bytes } from './hash';
 import { str, type JsonObject } from './json';
@@ -31,7 +32,7 @@ export class CallLinker {
       this.pendingOutputs.delete(callId);
       this.link(call, pending.node, pending.text);
     }
-    return { index: 0, kind: 'tool-use', bytes, tokens: estimateTokensFromBytes(bytes), preview: preview(`${shape.name} ${shape.source.label}`), toolUseId: callId, toolName: shape.name };
+    return { index: 0, kind: 'tool-use', bytes, tokens: tokensOf(bytes), preview: preview(`${shape.name} ${shape.source.label}`), toolUseId: callId, toolName: shape.name };
   }
 
   takeOutput(item: JsonObject, node: ChainNode): Block {

@@ -1,5 +1,4 @@
 import {
-  estimateTokensFromBytes,
   type Block,
   type ChainNode,
   type Problem,
@@ -7,6 +6,7 @@ import {
   type ToolCall,
   type UsageRecord,
 } from '@glassbox/core';
+import { CODEX_BYTES_PER_TOKEN, tokensOf } from './tokens';
 import { contentBlocks, contentText, outputBlock, outputText, preview, reasoningBlocks } from './blocks';
 import { normaliseRecord, recogniseFirstRecord, type Generation, type RolloutRecord } from './generation';
 import { isObject, str, type Json, type JsonObject } from './json';
@@ -152,6 +152,7 @@ export class RolloutParser {
       problems: this.problems,
       stats: this.stats,
       parentFallbackMs: 0,
+      bytesPerToken: CODEX_BYTES_PER_TOKEN,
       prunedUsage: this.win.prunedUsage,
       prunedRecords: this.win.prunedRecords,
       generation: this.generation,
@@ -280,7 +281,7 @@ export class RolloutParser {
       node.kind = 'compact-summary';
       const enc = str(item['encrypted_content']) ?? '';
       const bytes = utf8Bytes(enc);
-      node.blocks = [{ index: 0, kind: 'redacted-thinking', bytes, tokens: estimateTokensFromBytes(bytes), preview: `(encrypted compaction summary, ${bytes} bytes)` }];
+      node.blocks = [{ index: 0, kind: 'redacted-thinking', bytes, tokens: tokensOf(bytes), preview: `(encrypted compaction summary, ${bytes} bytes)` }];
     } else if (CLIENT_ONLY_ITEMS.has(type)) {
       node.kind = 'other';
       node.subtype = type;
@@ -371,7 +372,7 @@ export class RolloutParser {
     });
     const summary = this.newNode(`L${line}.summary`, 'compacted/message', line, offset, length, ts);
     summary.kind = 'compact-summary';
-    summary.blocks = [{ index: 0, kind: 'text', bytes: utf8Bytes(str(p['message']) ?? ''), tokens: estimateTokensFromBytes(utf8Bytes(str(p['message']) ?? '')), preview: preview(str(p['message']) ?? '') }];
+    summary.blocks = [{ index: 0, kind: 'text', bytes: utf8Bytes(str(p['message']) ?? ''), tokens: tokensOf(utf8Bytes(str(p['message']) ?? '')), preview: preview(str(p['message']) ?? '') }];
     this.append(summary);
   }
 

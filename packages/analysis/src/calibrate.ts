@@ -1,5 +1,4 @@
 import { contextTokens, type ChainNode, type Segment, type Session } from '@glassbox/core';
-import { SYNTHETIC_MODEL } from './usage';
 
 export interface Calibration {
   reportedTokens: number | null;
@@ -25,7 +24,7 @@ export function calibrate(session: Session, residentNodes: ChainNode[], segments
   for (let i = residentNodes.length - 1; i >= 0; i--) {
     const n = residentNodes[i];
     // Synthetic replies and API error records carry no real usage: the figure is the last real request's.
-    if (n && n.kind === 'assistant' && n.usage && !n.synthetic && n.model !== SYNTHETIC_MODEL && contextTokens(n.usage) > 0) {
+    if (n && n.kind === 'assistant' && n.usage && !n.synthetic && contextTokens(n.usage) > 0) {
       last = n;
       break;
     }
@@ -66,7 +65,7 @@ function fixedPartEstimate(session: Session): number | null {
     const n = session.nodes.get(uuid);
     if (!n || n.isSidechain) continue;
     if (n.kind === 'assistant') {
-      if (!n.usage || n.model === SYNTHETIC_MODEL) return null;
+      if (!n.usage || n.synthetic) return null;
       return Math.max(0, contextTokens(n.usage) - before);
     }
     if (n.kind === 'prompt' || n.kind === 'attachment' || n.kind === 'meta') {

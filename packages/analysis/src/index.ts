@@ -11,7 +11,7 @@ export { reclaimSummary, isReclaimable } from './reclaim';
 export { computeCost, type CostReport, type CostLine } from './cost';
 export { turnAdditions, type TurnAddition, type Addition } from './turn-additions';
 export { findPrice, mergePriceTables, usageCost, validatePriceTable, type PriceTable, type ModelPrice } from './prices';
-export { responsesOf, turnPoints, SYNTHETIC_MODEL, type Response } from './usage';
+export { responsesOf, turnPoints, type Response } from './usage';
 export { mapPath, absolutePath } from './paths';
 export { rangeDiff } from './diff';
 export { sliceRange, comparableText } from './classify';

@@ -61,7 +61,7 @@ export function planEviction(snapshot: ClassifiedSnapshot, options: PlanOptions 
       exclude(seg, 'not-worth-a-tombstone', `${seg.evictableTokens} tokens: no bigger than a tombstone (~${TOMBSTONE_TOKENS_ESTIMATE})`);
       continue;
     }
-    const action = actionFor(seg, seg.proof as DeadProof);
+    const action = actionFor(seg, seg.proof as DeadProof, snapshot.context.bytesPerToken);
     // A tombstone as large as what it replaces saves nothing.
     if (action.tombstoneTokens >= action.tokensFreed) {
       exclude(seg, 'not-worth-a-tombstone', `its tombstone (${action.tombstoneTokens} tokens) is as large as what it frees (${action.tokensFreed})`);
@@ -164,7 +164,7 @@ export function exclusionsByReason(plan: EvictionPlan): { reason: ExclusionReaso
     .filter((g) => g.segments > 0);
 }
 
-function actionFor(seg: Segment & { class: DeadClass }, proof: DeadProof): PlannedAction {
+function actionFor(seg: Segment & { class: DeadClass }, proof: DeadProof, bytesPerToken: number): PlannedAction {
   const tombstone = tombstoneText(seg, proof, seg.hash ?? '');
   const action: PlannedAction = {
     segmentId: seg.id,
@@ -175,7 +175,7 @@ function actionFor(seg: Segment & { class: DeadClass }, proof: DeadProof): Plann
     proof,
     tombstone,
     tokensFreed: seg.evictableTokens,
-    tombstoneTokens: tombstoneTokens(tombstone),
+    tombstoneTokens: tombstoneTokens(tombstone, bytesPerToken),
     target: seg.kind === 'tool-input' ? 'tool-input' : 'tool-result',
     sourceLabel: seg.source.label,
     reason: deathReason(proof),

@@ -6,6 +6,7 @@ import {
   type SegmentKind,
   type Session,
   type Source,
+  type ToolOp,
 } from '@glassbox/core';
 import type { ResidentWindow } from './resident';
 
@@ -40,7 +41,7 @@ export function buildSegments(session: Session, window: ResidentWindow): { segme
     for (const block of node.blocks) {
       if (window.excludedBlocks.has(`${node.uuid}:${block.index}`)) continue;
       if (node.kind === 'attachment' && carrier && window.joinedReminderOverhead !== null) {
-        if (block.bytes > 0) addPart(carrier, node, block, window.joinedReminderOverhead);
+        if (block.bytes > 0) addPart(carrier, node, block, window.joinedReminderOverhead, session.bytesPerToken);
         continue;
       }
       const seg = segmentFor(session, node, block, Math.max(turn, 0));
@@ -54,9 +55,9 @@ export function buildSegments(session: Session, window: ResidentWindow): { segme
 }
 
 /** A reminder the client appends to a tool result: counted in that result's segment, apart from its payload. */
-function addPart(carrier: Segment, node: ChainNode, block: Block, overhead: number): void {
+function addPart(carrier: Segment, node: ChainNode, block: Block, overhead: number, bytesPerToken: number): void {
   const bytes = block.bytes + overhead;
-  const tokens = estimateTokensFromBytes(bytes);
+  const tokens = estimateTokensFromBytes(bytes, bytesPerToken);
   const part = { kind: 'reminder' as const, label: block.label ?? node.subtype ?? 'reminder', uuid: node.uuid, line: node.line, bytes, tokens, preview: block.preview };
   (carrier.parts ??= []).push(part);
   carrier.tokens += tokens;
@@ -68,6 +69,7 @@ function segmentFor(session: Session, node: ChainNode, block: Block, turn: numbe
   let source: Source;
   let toolUseId: string | undefined;
   let toolName: string | undefined;
+  let opKind: ToolOp['kind'] | undefined;
   let evictableTokens = 0;
   switch (block.kind) {
     case 'tool-result': {
@@ -75,6 +77,7 @@ function segmentFor(session: Session, node: ChainNode, block: Block, turn: numbe
       toolUseId = block.toolUseId;
       const call = toolUseId ? session.toolCalls.get(toolUseId) : undefined;
       toolName = call?.name ?? block.toolName;
+      opKind = call?.op.kind;
       source = call?.source ?? { type: 'tool', label: toolName ?? 'tool result' };
       evictableTokens = block.tokens;
       break;
@@ -84,9 +87,10 @@ function segmentFor(session: Session, node: ChainNode, block: Block, turn: numbe
       toolUseId = block.toolUseId;
       const call = toolUseId ? session.toolCalls.get(toolUseId) : undefined;
       toolName = call?.name ?? block.toolName;
+      opKind = call?.op.kind;
       source = call?.source ?? { type: 'tool', label: toolName ?? 'tool call' };
-      if (call?.op.kind === 'write') evictableTokens = estimateTokensFromBytes(call.op.contentBytes);
-      else if (call?.op.kind === 'edit') evictableTokens = estimateTokensFromBytes(call.op.heavyBytes);
+      if (call?.op.kind === 'write') evictableTokens = estimateTokensFromBytes(call.op.contentBytes, session.bytesPerToken);
+      else if (call?.op.kind === 'edit') evictableTokens = estimateTokensFromBytes(call.op.heavyBytes, session.bytesPerToken);
       break;
     }
     case 'thinking':
@@ -121,6 +125,7 @@ function segmentFor(session: Session, node: ChainNode, block: Block, turn: numbe
   };
   if (toolUseId) seg.toolUseId = toolUseId;
   if (toolName) seg.toolName = toolName;
+  if (opKind) seg.opKind = opKind;
   if (node.timestamp) seg.timestamp = node.timestamp;
   if (block.isError) seg.isError = true;
   if (block.hash) seg.hash = block.hash;

@@ -13,8 +13,7 @@ function rangeText(r: { startLine: number; endLine: number; full: boolean }): st
 export function removedWhat(seg: Segment): string {
   const src = seg.source.label;
   if (seg.kind === 'tool-input') return `the ${seg.toolName ?? 'tool'} input for ${src}`;
-  const isRead = seg.toolName === undefined || seg.toolName === 'Read';
-  if (seg.source.type === 'file' && isRead) {
+  if (seg.source.type === 'file' && seg.opKind === 'read') {
     return seg.proof && 'range' in seg.proof ? `a read of ${src} ${rangeText(seg.proof.range)}` : `a read of ${src}`;
   }
   if (seg.source.type === 'file') return `the ${seg.toolName} result for ${src}`;
@@ -33,11 +32,11 @@ export function tombstoneText(seg: Segment, proof: DeadProof, archiveSha256: str
 /** A tombstone written before its hash is known still gets one (12 hex digits): count it. */
 const HASH_TO_COME = /sha256 \]$/;
 
-export function tombstoneTokens(text: string): number {
-  return estimateTokensFromBytes(text.length + (HASH_TO_COME.test(text) ? 12 : 0));
+export function tombstoneTokens(text: string, bytesPerToken: number): number {
+  return estimateTokensFromBytes(text.length + (HASH_TO_COME.test(text) ? 12 : 0), bytesPerToken);
 }
 
 /** The tokens a segment's tombstone will cost, as the plan will write it. */
-export function tombstoneTokensFor(seg: Segment, proof: DeadProof): number {
-  return tombstoneTokens(tombstoneText(seg, proof, seg.hash ?? ''));
+export function tombstoneTokensFor(seg: Segment, proof: DeadProof, bytesPerToken: number): number {
+  return tombstoneTokens(tombstoneText(seg, proof, seg.hash ?? ''), bytesPerToken);
 }

@@ -1,7 +1,5 @@
 import { contextTokens, type ChainNode, type Session, type TurnPoint, type Usage, type UsageRecord } from '@glassbox/core';
 
-export const SYNTHETIC_MODEL = '<synthetic>';
-
 /** One API response: a usage record with the key that identifies it across files. */
 export interface Response extends UsageRecord {
   key: string;
@@ -24,6 +22,7 @@ export function responsesOf(session: Session, options: { sidechain?: boolean } =
     const r: Response = { key, messageId: p.messageId, model: p.model, line: p.line, usage: { ...p.usage }, isSidechain: p.isSidechain };
     if (p.requestId) r.requestId = p.requestId;
     if (p.timestamp) r.timestamp = p.timestamp;
+    if (p.synthetic) r.synthetic = true;
     byKey.set(key, r);
   }
   for (const uuid of session.order) {
@@ -46,6 +45,7 @@ export function responsesOf(session: Session, options: { sidechain?: boolean } =
     };
     if (n.requestId) r.requestId = n.requestId;
     if (n.timestamp) r.timestamp = n.timestamp;
+    if (n.synthetic) r.synthetic = true;
     byKey.set(key, r);
   }
   return [...byKey.values()];
@@ -68,7 +68,7 @@ function maxUsage(a: Usage, b: Usage): Usage {
 
 /** Context size per main-thread API response, with compactions marked. */
 export function turnPoints(session: Session): TurnPoint[] {
-  const main = responsesOf(session, { sidechain: false }).filter((r) => r.model !== SYNTHETIC_MODEL && contextTokens(r.usage) > 0);
+  const main = responsesOf(session, { sidechain: false }).filter((r) => !r.synthetic && contextTokens(r.usage) > 0);
   const boundaries = session.order
     .map((u) => session.nodes.get(u))
     .filter((n): n is ChainNode => !!n && n.kind === 'compact-boundary' && !n.isSidechain)

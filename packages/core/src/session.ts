@@ -208,6 +208,8 @@ export interface UsageRecord {
   timestamp?: string;
   usage: Usage;
   isSidechain: boolean;
+  /** A reply the client wrote itself (no model ran): it carries no real usage. */
+  synthetic?: boolean;
 }
 
 export interface SessionStats {
@@ -245,6 +247,8 @@ export interface Session {
   stats: SessionStats;
   /** When a parent link is missing, the agent may re-link to the closest earlier record within this window. */
   parentFallbackMs: number;
+  /** The adapter's bytes-per-token figure for local estimates (fitted on its provider's usage). */
+  bytesPerToken: number;
   /** For subagent transcripts: the agent id. */
   agentId?: string;
   /**

@@ -1,5 +1,5 @@
 import type { Problem } from './problem';
-import type { Source, NodeKind, BlockKind } from './session';
+import type { Source, NodeKind, BlockKind, ToolOp } from './session';
 import type { Usage } from './usage';
 import type { DeadClass, Proof, SegmentClass } from './classes';
 
@@ -41,6 +41,8 @@ export interface Segment {
   proof?: Proof;
   toolUseId?: string;
   toolName?: string;
+  /** What the tool call did, in neutral terms (a read, a write, a command…), when known. */
+  opKind?: ToolOp['kind'];
   uuid: string;
   line: number;
   blockIndex: number;
@@ -89,6 +91,8 @@ export interface ContextSummary {
   /** Bytes of tool-result mirrors in resident records: file bytes, never sent to the model. */
   mirrorBytes: number;
   lastModel: string | null;
+  /** The agent adapter's bytes-per-token figure behind every local estimate (before calibration). */
+  bytesPerToken: number;
 }
 
 /** What the next request would carry, as the client builds it from the window. */

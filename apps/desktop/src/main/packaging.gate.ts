@@ -1,5 +1,5 @@
 // The packaging config and the Electronegativity gate run as tests: both work offline, without the
-// Electron binary (TOOLCHAIN §6, §7). Each is also shown to fail on a bad input.
+// Electron binary (docs/toolchain.md). Each is also shown to fail on a bad input.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -47,7 +47,7 @@ describe('packaging and security gates', () => {
 
   it('packs the built app: main, preload and renderer in app.asar, the SQLite binding unpacked, out/web left out', () => {
     // electron-builder's own packing with a stand-in Electron (a folder with a version file), no rebuild:
-    // this checks the `files` globs and asarUnpack without the Electron download (TOOLCHAIN §6).
+    // this checks the `files` globs and asarUnpack without the Electron download (docs/toolchain.md).
     const bin = (name: string) => join(DESKTOP, '../../node_modules/.bin', name);
     const build = spawnSync(bin('electron-vite'), ['build'], { cwd: DESKTOP, encoding: 'utf8', timeout: 120_000 });
     expect(build.status, build.stderr).toBe(0);

@@ -34,7 +34,7 @@ export function parseLines(lines: readonly string[], path: string, fallbackId = 
 export interface LiveChain {
   leafUuid: string | null;
   /** Records the client would load, in file order: the parent chain from the leaf, plus the
-   *  split assistant records and parallel tool results it re-collects (FORMAT.md A3.3). */
+   *  split assistant records and parallel tool results it re-collects (docs/claude-code/transcript-format.md, "How the client picks what it resumes"). */
   uuids: string[];
   /** Sum of the local token estimates of their blocks. */
   estimatedTokens: number;

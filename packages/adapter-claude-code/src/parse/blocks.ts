@@ -1,4 +1,5 @@
-import { IMAGE_TOKENS, estimateTokensFromBytes, type Block, type BlockKind, type Usage } from '@glassbox/core';
+import { IMAGE_TOKENS, type Block, type BlockKind, type Usage } from '@glassbox/core';
+import { tokensOf } from '../tokens';
 import { utf8Bytes } from '../hash';
 import { isObject, num, str, type Json, type JsonObject } from '../record-types';
 
@@ -8,7 +9,7 @@ const PREVIEW_CHARS = 160;
 
 export function textBlock(index: number, kind: BlockKind, text: string): Block {
   const bytes = utf8Bytes(text);
-  return { index, kind, bytes, tokens: estimateTokensFromBytes(bytes), preview: preview(text) };
+  return { index, kind, bytes, tokens: tokensOf(bytes), preview: preview(text) };
 }
 
 export function imageBlock(index: number, type: string): Block {
@@ -17,7 +18,7 @@ export function imageBlock(index: number, type: string): Block {
 
 export function otherBlock(index: number, block: JsonObject): Block {
   const bytes = jsonBytes(block);
-  return { index, kind: 'other', bytes, tokens: estimateTokensFromBytes(bytes), preview: preview(str(block['type']) ?? '') };
+  return { index, kind: 'other', bytes, tokens: tokensOf(bytes), preview: preview(str(block['type']) ?? '') };
 }
 
 /** The first characters of a text on one line, for display. */

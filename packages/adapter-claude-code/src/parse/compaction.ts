@@ -46,6 +46,7 @@ export function pruneBefore(state: ParseState, boundary: ChainNode): void {
       const u: UsageRecord = { messageId: n.messageId ?? n.uuid, model: n.model ?? 'unknown', line: n.line, usage: n.usage, isSidechain: false };
       if (n.requestId) u.requestId = n.requestId;
       if (n.timestamp) u.timestamp = n.timestamp;
+      if (n.synthetic) u.synthetic = true;
       state.prunedUsage.push(u);
     }
     state.nodes.delete(uuid);

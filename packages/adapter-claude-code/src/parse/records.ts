@@ -1,4 +1,5 @@
-import { estimateTokensFromBytes, type Block, type ChainNode } from '@glassbox/core';
+import { type Block, type ChainNode } from '@glassbox/core';
+import { tokensOf } from '../tokens';
 import { isObject, str, type JsonObject } from '../record-types';
 import { SYNTHETIC_MODEL } from '../summary/placeholder';
 import { renderAttachment } from './attachments';
@@ -121,7 +122,7 @@ export function takeAttachment(state: ParseState, r: JsonObject, node: ChainNode
     index: 0,
     kind: 'text',
     bytes: rendered.bytes,
-    tokens: estimateTokensFromBytes(rendered.bytes),
+    tokens: tokensOf(rendered.bytes),
     preview: preview(rendered.text),
     label: rendered.label,
   });

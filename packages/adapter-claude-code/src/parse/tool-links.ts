@@ -1,4 +1,5 @@
-import { IMAGE_TOKENS, estimateTokensFromBytes, tombstoneHash, type Block, type ChainNode, type ToolCall } from '@glassbox/core';
+import { IMAGE_TOKENS, tombstoneHash, type Block, type ChainNode, type ToolCall } from '@glassbox/core';
+import { tokensOf } from '../tokens';
 import { sha256, utf8Bytes } from '../hash';
 import { isObject, str, type Json, type JsonObject } from '../record-types';
 import { opFromInput, refineRead } from '../tool-ops';
@@ -17,7 +18,7 @@ export function takeToolResult(state: ParseState, block: JsonObject, index: numb
   if (typeof raw === 'string') {
     text = raw;
     bytes = utf8Bytes(raw);
-    tokens = estimateTokensFromBytes(bytes);
+    tokens = tokensOf(bytes);
     hashInput = raw;
   } else if (Array.isArray(raw)) {
     const parts: string[] = [];
@@ -28,14 +29,14 @@ export function takeToolResult(state: ParseState, block: JsonObject, index: numb
         parts.push(t);
         const b = utf8Bytes(t);
         bytes += b;
-        tokens += estimateTokensFromBytes(b);
+        tokens += tokensOf(b);
       } else if (part['type'] === 'image' || part['type'] === 'document') {
         tokens += IMAGE_TOKENS;
         bytes += jsonBytes(part);
       } else {
         const b = jsonBytes(part);
         bytes += b;
-        tokens += estimateTokensFromBytes(b);
+        tokens += tokensOf(b);
       }
     }
     text = parts.join('\n');
@@ -78,7 +79,7 @@ export function takeToolUse(state: ParseState, block: JsonObject, index: number,
     index,
     kind: 'tool-use',
     bytes,
-    tokens: estimateTokensFromBytes(bytes),
+    tokens: tokensOf(bytes),
     preview: preview(`${name} ${source.label}`),
     toolUseId: id,
     toolName: name,
