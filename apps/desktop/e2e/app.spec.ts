@@ -292,10 +292,11 @@ test('the session list works from the keyboard', async ({ page, app }) => {
   await page.keyboard.press('ArrowDown');
   const tree = page.getByRole('tree');
   await expect(tree).toBeFocused();
-  const activeItem = async () => page.locator(`#${await tree.getAttribute('aria-activedescendant')}`);
-  await expect(await activeItem()).toHaveAttribute('data-testid', 'session-row');
+  // The active item's attribute, read again until it holds (the key press re-renders the tree).
+  const activeAttr = (name: string) => async () => page.locator(`#${await tree.getAttribute('aria-activedescendant')}`).getAttribute(name);
+  await expect.poll(activeAttr('data-testid')).toBe('session-row');
   await page.keyboard.press('ArrowDown');
-  await expect(await activeItem()).toHaveAttribute('aria-level', '1');
+  await expect.poll(activeAttr('aria-level')).toBe('1');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await expect(page.locator('[data-testid=session-row].selected')).toHaveCount(1);
