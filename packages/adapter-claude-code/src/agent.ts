@@ -9,6 +9,7 @@ import { recogniseClaudeCode } from './recognise';
 import { resumeCommand, resumeInstruction } from './resume';
 import { ClaudeSummarizer } from './summary/summarizer';
 import { readTail } from './summary/tail';
+import { compactionSummaryText, recordBlockText } from './record-text';
 
 /** Claude Code's transcript format, as the rest of Glassbox sees it (see AgentFormat in core). */
 export const claudeCodeFormat: AgentFormat = {
@@ -18,6 +19,8 @@ export const claudeCodeFormat: AgentFormat = {
   createParser: (options) => new TranscriptParser(options),
   createSummarizer: (state, subagentFile) => new ClaudeSummarizer(state, subagentFile),
   readTail,
+  blockText: recordBlockText,
+  compactionSummary: compactionSummaryText,
   prices: CLAUDE_PRICES,
   buildFork,
   validateFork,

@@ -3,6 +3,7 @@ import { CLAUDE_BYTES_PER_TOKEN } from './tokens';
 import { KNOWN_RECORD_TYPES, isObject, str, type JsonObject } from './record-types';
 import { chooseLeaf } from './leaf';
 import { pruneBefore } from './parse/compaction';
+import { newCompactionTrack, noteCompaction } from './parse/compaction-events';
 import { takeAssistant, takeAttachment, takeSystem, takeUser } from './parse/records';
 import type { ParseState, SubagentHint } from './parse/state';
 import { markReasoningAlone } from './parse/reasoning';
@@ -63,6 +64,7 @@ export class TranscriptParser {
       subagentHints: new Map(),
       prunedUsage: [],
       prunedRecords: 0,
+      compactions: newCompactionTrack(),
     };
   }
 
@@ -162,6 +164,7 @@ export class TranscriptParser {
       bytesPerToken: CLAUDE_BYTES_PER_TOKEN,
       prunedUsage: this.state.prunedUsage,
       prunedRecords: this.state.prunedRecords,
+      compactions: this.state.compactions.events,
       requestPolicy: CLAUDE_CODE_REQUEST_POLICY,
     };
     if (this.agentId !== undefined) session.agentId = this.agentId;
@@ -257,6 +260,7 @@ export class TranscriptParser {
         node.kind = 'other' satisfies NodeKind;
     }
     if (boundary) this.pendingPrune = node;
+    noteCompaction(this.state.compactions, r, node);
     const { nodes, order } = this.state;
     if (nodes.has(uuid)) {
       // A record written twice (a resumed copy): the later line wins, as in the client's uuid map.

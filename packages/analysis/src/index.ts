@@ -15,3 +15,4 @@ export { responsesOf, turnPoints, type Response } from './usage';
 export { mapPath, absolutePath } from './paths';
 export { rangeDiff } from './diff';
 export { sliceRange, comparableText } from './classify';
+export * from './compaction';

@@ -4,6 +4,7 @@ import type {
   ConversationView, CostView, FileOpenArgs, FileOpened, SessionPathArgs, ForkArgs, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkVerified, ForkWritten, HostInfo, IndexProgress, RepoMapArgs, SegmentDetail,
   SegmentDetailArgs, SessionRow, SessionsListArgs, SessionsListResult, SnapshotArgs, SnapshotView,
 } from './values';
+import type { CompactionFindArgs, CompactionFindResult, CompactionItemArgs, CompactionItemText, CompactionsArgs, CompactionsView } from './compactions';
 
 export interface InvokeMap {
   'host:info': { args: Record<string, never>; result: HostInfo };
@@ -20,6 +21,9 @@ export interface InvokeMap {
   'fork:payload': { args: ForkPayloadArgs; result: ForkPayload };
   'file:open': { args: FileOpenArgs; result: FileOpened };
   'repo:map': { args: RepoMapArgs; result: HostInfo };
+  'session:compactions': { args: CompactionsArgs; result: CompactionsView };
+  'compaction:item': { args: CompactionItemArgs; result: CompactionItemText };
+  'compaction:find': { args: CompactionFindArgs; result: CompactionFindResult };
 }
 export type InvokeChannel = keyof InvokeMap;
 export type ArgsOf<C extends InvokeChannel> = InvokeMap[C]['args'];
@@ -67,6 +71,9 @@ const invokeChannels = [
   'fork:payload',
   'file:open',
   'repo:map',
+  'session:compactions',
+  'compaction:item',
+  'compaction:find',
 ] as const;
 const eventChannels = ['index:progress', 'session:changed', 'app:command'] as const;
 

@@ -8,3 +8,4 @@ export * from './results';
 export * from './values';
 export * from './channels';
 export * from './validate';
+export type { CompactionsArgs, CompactionsView, CompactionItemArgs, CompactionItemText, CompactionFindArgs, CompactionFindResult } from './compactions';

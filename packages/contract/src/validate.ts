@@ -2,6 +2,7 @@
 import { DEAD_CLASSES, SEGMENT_CLASSES, type DeadClass, type SegmentClass } from '@glassbox/core';
 import type { IpcError } from './results';
 import type { ArgsOf, InvokeChannel } from './channels';
+import { compactionFindArgs, compactionItemArgs, compactionsArgs } from './compactions';
 import { SESSION_SORTS, type ForkArgs, type SessionSort, type SessionsListArgs, type SnapshotArgs } from './values';
 
 const MAX_PATH = 4096;
@@ -166,6 +167,9 @@ export const VALIDATORS: { [C in InvokeChannel]: Validator<C> } = {
     const folder = pathArg(o['folder']);
     return folder ? { cwd, folder } : 'folder must be a path or null';
   },
+  'session:compactions': compactionsArgs,
+  'compaction:item': compactionItemArgs,
+  'compaction:find': compactionFindArgs,
 };
 
 /** Validates the arguments of a channel: the typed value, or an error result to send back. */

@@ -51,6 +51,13 @@ export interface AgentFormat {
    * latest title and the last reported context. True when it found the last reported context.
    */
   readTail(lines: readonly string[], state: SummaryState): boolean;
+  /**
+   * The text the model reads for one content block, read back from its record's line (the parser keeps
+   * only sizes and previews): what compaction x-rays compare with a summary and search.
+   */
+  blockText?(recordLine: string, blockIndex: number, cwd: string | null): string | null;
+  /** The summary the model wrote at a compaction, from its record's line, without the client's own wording around it. */
+  compactionSummary?(recordLine: string): string | null;
   /** The provider's dated list prices (users may override them). */
   readonly prices: PriceTable;
   /** Builds the fork in memory: lines in, lines out, payloads replaced by tombstones. No I/O. */

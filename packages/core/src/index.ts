@@ -3,6 +3,7 @@ export * from './usage';
 export * from './session';
 export * from './classes';
 export * from './snapshot';
+export * from './compaction';
 export * from './tombstone-format';
 export * from './economics';
 export * from './plan';

@@ -15,7 +15,9 @@ export type ProblemCode =
   | 'unanswered_tool_use'
   | 'repo_missing'
   | 'unknown_model_price'
-  | 'subagent_unreadable';
+  | 'subagent_unreadable'
+  | 'compaction_chain_broken'
+  | 'pre_tokens_differ';
 
 export interface Problem {
   code: ProblemCode;

@@ -1,6 +1,7 @@
 import type { Problem } from './problem';
 import type { Usage } from './usage';
 import type { LinkedWindow } from './snapshot';
+import type { CompactionEvent } from './compaction';
 
 /**
  * The neutral model of one agent session, as an adapter reads it from its raw transcript.
@@ -258,6 +259,8 @@ export interface Session {
   prunedUsage: UsageRecord[];
   /** Chain records let go that way. */
   prunedRecords: number;
+  /** Every compaction in the file, in file order (both threads); see `CompactionEvent`. */
+  compactions?: CompactionEvent[];
   /** Side conversations written into this same file (old clients' inline subagents), each its own window. */
   inlineSubagents?: LinkedWindow[];
   /** Reads back the raw text a read captured, from the transcript on disk, when the parser did not keep it. */

@@ -14,9 +14,10 @@ export interface ScanResult {
 
 /**
  * Reads a file line by line in fixed-size chunks, with each line's number and byte offset. The file is
- * opened read-only and never held whole. Starting from `fromOffset` (a line start) resumes a scan.
+ * opened read-only and never held whole. Starting from `fromOffset` (a line start) resumes a scan;
+ * `lastLine` ends it after that line (the file as it was when that line was its last).
  */
-export function scanLines(path: string, sink: LineSink, fromOffset = 0, fromLine = 0): ScanResult {
+export function scanLines(path: string, sink: LineSink, fromOffset = 0, fromLine = 0, lastLine = Infinity): ScanResult {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
@@ -28,7 +29,7 @@ export function scanLines(path: string, sink: LineSink, fromOffset = 0, fromLine
     let lineStart = fromOffset;
     let line = fromLine;
     let lastByte = -1;
-    while (pos < size) {
+    while (pos < size && line < lastLine) {
       const n = readSync(fd, whole, 0, Math.min(whole.length, size - pos), pos);
       if (n <= 0) break;
       const buf = whole.subarray(0, n);
@@ -37,6 +38,7 @@ export function scanLines(path: string, sink: LineSink, fromOffset = 0, fromLine
       let start = 0;
       let nl = buf.indexOf(10, 0);
       while (nl >= 0 && nl < n) {
+        if (line >= lastLine) return { lines: line, bytes: lineStart, endsWithNewline: true };
         let text: string;
         let len: number;
         if (carry) {
@@ -59,7 +61,7 @@ export function scanLines(path: string, sink: LineSink, fromOffset = 0, fromLine
         carry = carry ? Buffer.concat([carry, rest]) : rest;
       }
     }
-    if (carry && carry.length > 0) {
+    if (carry && carry.length > 0 && line < lastLine) {
       line++;
       sink(stripCr(carry.toString('utf8')), line, lineStart, carry.length);
     }

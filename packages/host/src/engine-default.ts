@@ -3,6 +3,7 @@ import type { AgentRegistry, ValidationReport } from '@glassbox/core';
 import { agentForFile, defaultAgents } from '@glassbox/agents';
 import { analyzeSession, exclusionsByReason, type AnalysisPorts } from '@glassbox/analysis';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
+import { compactionHistories } from '@glassbox/store';
 import {
   ForkError,
   LineageCache,
@@ -48,6 +49,9 @@ export function defaultEngine(agents: AgentRegistry = defaultAgents()): Engine {
         subagents: input.subagents,
         ...(options.model !== undefined ? { model: options.model } : {}),
       }),
+
+    compactions: (input, options) =>
+      compactionHistories(input.format, input.loaded, { repoRoot: options.repoRoot, ports: options.diskless ? diskless : ports }, input.source),
 
     previewFork(input) {
       // Plan from the exact lines that would be forked, build the fork in memory and validate it: what

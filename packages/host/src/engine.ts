@@ -1,4 +1,5 @@
-import type { ClassifiedSnapshot, DeadClass, Session } from '@glassbox/core';
+import type { AgentFormat, ClassifiedSnapshot, CompactionHistory, DeadClass, LoadedSession, Session } from '@glassbox/core';
+import type { LineSource } from '@glassbox/store';
 import type { ForkCheck, ForkPayload, ForkPreview, ForkVerified, ForkWritten } from '@glassbox/contract';
 import type { ForkLineage } from '@glassbox/store/fork';
 
@@ -14,6 +15,11 @@ export interface Engine {
    * of the next request (default: the one the client would resume on).
    */
   analyze(input: { session: Session; subagents: Session[] }, options: { repoRoot: string | null; withSpent: boolean; diskless?: boolean; model?: string }): ClassifiedSnapshot;
+  /**
+   * Every compaction of a session and its subagents, x-rayed (docs/compactions.md). `source`: the
+   * session's bytes when they are not on disk (a dropped file); `diskless` as for `analyze`.
+   */
+  compactions(input: { format: AgentFormat; loaded: LoadedSession; source?: LineSource }, options: { repoRoot: string | null; diskless?: boolean }): CompactionHistory[];
   /** Plans, applies and validates a fork in memory: nothing is written. */
   previewFork(input: ForkInput): ForkPreview;
   /** Writes the fork when every check passes; refuses with the failing checks otherwise. */

@@ -32,6 +32,7 @@ import { positionsOnly } from './problem-text';
 import { loadSamples, type SampleSet } from './samples';
 import { detailOf } from './segment-detail';
 import { additionsOf, contextView, conversationView, costSummary, costView } from './session-views';
+import { CompactionChannels, type CompactionSubject } from './compactions';
 import { fileBytes, memoryBytes, parseBuffer, type SourceBytes } from './source-bytes';
 
 export interface HostOptions {
@@ -66,6 +67,8 @@ interface Opened {
   upload: boolean;
   /** By `withSpent` and model (see `snapshotOf`). */
   snapshots: Map<string, ClassifiedSnapshot>;
+  /** The compaction x-ray, made on first use. */
+  compactions: CompactionSubject['cache'];
 }
 
 const UPLOAD_PREFIX = 'upload:';
@@ -86,6 +89,7 @@ export class EngineHost {
   private progress: IndexProgress = { phase: 'idle', done: 0, total: 0 };
   private refreshing: Promise<void> | null = null;
   private stopWatch: (() => void) | null = null;
+  private readonly compactionChannels: CompactionChannels;
 
   constructor(private readonly options: HostOptions) {
     this.samples = loadSamples(options.samplesDir);
@@ -99,6 +103,7 @@ export class EngineHost {
       (path) => this.catalog.has?.(path) ?? false,
     );
     for (const s of this.samples.sessions) this.grants.grant(s.path);
+    this.compactionChannels = new CompactionChannels(options.agents, options.engine);
   }
 
   /** Indexes the roots and (optionally) starts watching them. Resolves when the first pass is done. */
@@ -246,6 +251,20 @@ export class EngineHost {
         const a = args as ArgsOf<'fork:payload'>;
         return this.forkResult(this.options.engine.forkPayload(a.path, a.segmentId, this.options.dataDir)) as R;
       }
+      case 'session:compactions':
+      case 'compaction:item':
+      case 'compaction:find': {
+        const a = args as ArgsOf<'session:compactions'>;
+        const o = this.open(a.path);
+        if (!o.ok) return o as R;
+        const subject = this.compactionSubject(a.path, o.value);
+        if (channel === 'session:compactions') return this.compactionChannels.view(subject) as R;
+        if (channel === 'compaction:item') {
+          const i = args as ArgsOf<'compaction:item'>;
+          return this.compactionChannels.item(subject, i.agentId, i.index, i.segmentId) as R;
+        }
+        return this.compactionChannels.find(subject, (args as ArgsOf<'compaction:find'>).query) as R;
+      }
       case 'file:open':
         return this.fileOpen(args as ArgsOf<'file:open'>) as R;
       case 'repo:map': {
@@ -262,7 +281,10 @@ export class EngineHost {
         else this.repoMap[a.cwd] = folder;
         // Kept across restarts, and applied to the list's figures by the next analysis.
         this.catalog.saveMapping(a.cwd, folder);
-        for (const o of this.opened.values()) o.snapshots.clear();
+        for (const o of this.opened.values()) {
+          o.snapshots.clear();
+          delete o.compactions.histories;
+        }
         void this.refresh();
         return ok(this.info()) as R;
       }
@@ -357,6 +379,12 @@ export class EngineHost {
     return this.options.agents.byId(o.loaded.session.agent).format;
   }
 
+  private compactionSubject(key: string, o: Opened & { realPath: string }): CompactionSubject {
+    const repoRoot = this.repoRootOf(o);
+    const upload = o.upload ? this.uploads.get(key) : undefined;
+    return { path: o.realPath, loaded: o.loaded, ...(upload ? { upload } : {}), repoRoot, diskless: o.upload && repoRoot === null, cache: o.compactions };
+  }
+
   private snapshotOf(o: Opened, withSpent: boolean, model?: string): ClassifiedSnapshot {
     const key = `${withSpent ? 'spent' : 'proven'}:${model ?? ''}`;
     const hit = o.snapshots.get(key);
@@ -398,6 +426,7 @@ export class EngineHost {
       external: !this.catalog.roots().some((r) => path.startsWith(r + '/')),
       upload: false,
       snapshots: new Map(),
+      compactions: {},
     };
     this.remember(path, entry);
     return ok({ ...entry, realPath: real });
@@ -422,7 +451,7 @@ export class EngineHost {
     const fatal = fatalMessage(session, this.agentNames(), this.recognisedAs(buf));
     if (fatal) return fail('not_a_transcript', fatal, `Glassbox reads session transcripts of ${this.agentNames()}.`);
     this.uploads.set(key, buf);
-    this.remember(key, { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), external: true, upload: true, snapshots: new Map() });
+    this.remember(key, { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), external: true, upload: true, snapshots: new Map(), compactions: {} });
     return ok({ path: key, title: session.title ?? session.firstPrompt?.slice(0, 140) ?? args.name, sessionId: session.id, problems: session.problems.map(positionsOnly) });
   }
 

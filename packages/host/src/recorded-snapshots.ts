@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
+import { claudeCodeFormat } from '@glassbox/adapter-claude-code';
 import type { ClassifiedSnapshot } from '@glassbox/core';
 import { defaultEngine } from './engine-default';
 import { GENERATED, REPO_ROOT } from './test-seed';
@@ -19,6 +20,18 @@ export function recordSnapshot(name: string): string {
   const loaded = loadSessionWithSubagents(path);
   const snapshot: ClassifiedSnapshot = defaultEngine().analyze(loaded, { repoRoot: join(folder, 'project-after'), withSpent: false });
   return normalise(JSON.stringify(snapshot, null, 1)) + '\n';
+}
+
+export const RECORDED_COMPACTIONS = ['18-compaction-kept-dropped'] as const;
+
+/** The engine's compaction x-rays of a generated corpus session (as `session:compactions` returns them), mapped to project-after/. */
+export function recordCompactions(name: string): string {
+  const folder = join(GENERATED, name);
+  const manifest = JSON.parse(readFileSync(join(folder, 'manifest.json'), 'utf8')) as { session_ids: string[] };
+  const path = join(folder, 'claude-project', `${manifest.session_ids[0]}.jsonl`);
+  const loaded = loadSessionWithSubagents(path);
+  const histories = defaultEngine().compactions({ format: claudeCodeFormat, loaded }, { repoRoot: join(folder, 'project-after') });
+  return normalise(JSON.stringify({ histories, analysedAt: '<time>' }, null, 1)) + '\n';
 }
 
 function normalise(json: string): string {

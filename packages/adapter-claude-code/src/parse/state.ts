@@ -1,5 +1,6 @@
 import type { Block, ChainNode, Problem, SessionStats, ToolCall, UsageRecord } from '@glassbox/core';
 import type { Json } from '../record-types';
+import type { CompactionTrack } from './compaction-events';
 
 /** A tool result read before the call it answers (the TUI rewrites files out of order). */
 export interface PendingResult {
@@ -30,4 +31,5 @@ export interface ParseState {
   readonly subagentHints: Map<string, SubagentHint>;
   readonly prunedUsage: UsageRecord[];
   prunedRecords: number;
+  readonly compactions: CompactionTrack;
 }

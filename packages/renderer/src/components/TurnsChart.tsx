@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { DEAD_CLASSES, zeroByDeadClass, type ClassifiedSnapshot, type DeadClass } from '@glassbox/core';
 import { CLASS_COLOUR, CLASS_LABEL } from '../palette';
 import type { TurnAdditionView } from '@glassbox/contract';
@@ -13,7 +13,16 @@ const PAD = { l: 44, r: 10, t: 10, b: 18 };
  * Context size per API response (provider-reported), compactions marked, and under it the part that is
  * reclaimable now, stacked by class, as it accumulated: a dead segment counts from the response after it.
  */
-export function TurnsChart({ snapshot, additions }: { snapshot: ClassifiedSnapshot; additions: readonly TurnAdditionView[] }) {
+export function TurnsChart({
+  snapshot,
+  additions,
+  onCompaction,
+}: {
+  snapshot: ClassifiedSnapshot;
+  additions: readonly TurnAdditionView[];
+  /** Opens what the compaction before this response (by its line) forgot. */
+  onCompaction?: (responseLine: number) => void;
+}) {
   const setHighlight = useApp((s) => s.setHighlight);
   const selectSegment = useApp((s) => s.selectSegment);
   const ref = useRef<HTMLDivElement>(null);
@@ -93,7 +102,7 @@ export function TurnsChart({ snapshot, additions }: { snapshot: ClassifiedSnapsh
       <svg
         width={width}
         height={H}
-        aria-hidden="true"
+        role="presentation"
         onClick={() => {
           if (hover !== null) pick(hover);
         }}
@@ -121,7 +130,29 @@ export function TurnsChart({ snapshot, additions }: { snapshot: ClassifiedSnapsh
         <path className="ctx-line" d={line} />
         {data.map((d, i) =>
           d.t.afterCompaction ? (
-            <g key={`c${i}`} className="compaction">
+            <g
+              key={`c${i}`}
+              className={`compaction${onCompaction ? ' clickable' : ''}`}
+              {...(onCompaction
+                ? {
+                    role: 'button',
+                    tabIndex: 0,
+                    'aria-label': `What the compaction before response ${i + 1} forgot`,
+                    onClick: (e: MouseEvent<SVGGElement>) => {
+                      e.stopPropagation();
+                      onCompaction(d.t.line);
+                    },
+                    onKeyDown: (e: KeyboardEvent<SVGGElement>) => {
+                      if (e.key === 'Enter' || e.key === ' ') {
+                        e.preventDefault();
+                        // The chart's own Enter selects what a response added; this is the marker's.
+                        e.stopPropagation();
+                        onCompaction(d.t.line);
+                      }
+                    },
+                  }
+                : {})}
+            >
               <line x1={x(i)} x2={x(i)} y1={PAD.t} y2={PAD.t + ih} />
               <text x={x(i) + 3} y={PAD.t + 9}>
                 compacted

@@ -12,6 +12,7 @@ import { groupLabel } from '../treemap-layout';
 import { Treemap } from './Treemap';
 import { TurnsChart } from './TurnsChart';
 import { ForkActions, Lineage } from './ForkPanel';
+import { CompactionEntry } from './CompactionEntry';
 
 const DEAD = DEAD_CLASSES;
 
@@ -59,7 +60,9 @@ export function WindowView() {
         <div className="tab-panel" role="tabpanel" id="panel-treemap" aria-labelledby="tab-treemap">
           <TreemapControls view={view} />
           <Treemap snapshot={view.snapshot} />
-          <TurnsChart snapshot={view.snapshot} additions={view.turnAdditions ?? []} />
+          <CompactionEntry path={selectedPath}>
+            {(onCompaction) => <TurnsChart snapshot={view.snapshot} additions={view.turnAdditions ?? []} {...(onCompaction ? { onCompaction } : {})} />}
+          </CompactionEntry>
         </div>
       ) : centre === 'conversation' ? (
         <div className="tab-panel" role="tabpanel" id="panel-conversation" aria-labelledby="tab-conversation">

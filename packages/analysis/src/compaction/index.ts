@@ -1,0 +1,2 @@
+export { compactionHistory, type TranscriptPort, type HistoryOptions } from './history';
+export { searchCompactions } from './find';

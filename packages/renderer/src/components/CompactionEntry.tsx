@@ -1,0 +1,44 @@
+import { useEffect, type ReactNode } from 'react';
+import { useApp } from '../store';
+import { useCompactions } from '../compaction-store';
+import { CompactionXray } from './CompactionXray';
+
+/**
+ * Loads the open session's compactions and opens their x-ray: from a marker on the context chart
+ * (handed to the chart as `onCompaction`), or from the list under it (subagents' compactions too).
+ */
+export function CompactionEntry({ path, children }: { path: string; children: (onCompaction: ((responseLine: number) => void) | null) => ReactNode }) {
+  const api = useApp((s) => s.api);
+  const view = useCompactions((s) => s.view);
+  const load = useCompactions((s) => s.load);
+  const openXray = useCompactions((s) => s.openXray);
+  useEffect(() => {
+    void load(api, path);
+  }, [api, path, load]);
+  const main = view?.histories.find((h) => h.agentId === null);
+  const all = view?.histories.flatMap((h) => h.compactions.map((c) => ({ agentId: h.agentId, c }))) ?? [];
+  // The chart marks the first response after a compaction: the compaction is the last one before it.
+  const onCompaction =
+    main && main.compactions.length > 0
+      ? (responseLine: number) => {
+          const before = main.compactions.filter((c) => c.xray.line < responseLine).pop();
+          if (before) openXray({ agentId: null, index: before.xray.index });
+        }
+      : null;
+  return (
+    <>
+      {children(onCompaction)}
+      {all.length > 0 ? (
+        <div className="cx-entry" data-testid="compaction-entry">
+          <span className="dim">What compaction forgot:</span>
+          {all.map(({ agentId, c }) => (
+            <button key={`${agentId ?? ''}:${c.xray.index}`} type="button" onClick={() => openXray({ agentId, index: c.xray.index })}>
+              {agentId ? `subagent ${agentId.slice(0, 6)} ` : ''}#{c.xray.index} {c.xray.trigger} · kept {Math.round((c.figures.keptTokens / Math.max(1, c.figures.windowTokens)) * 100)}%
+            </button>
+          ))}
+        </div>
+      ) : null}
+      <CompactionXray api={api} path={path} />
+    </>
+  );
+}

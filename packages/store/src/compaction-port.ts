@@ -1,0 +1,97 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { AgentFormat, CompactionEvent, CompactionHistory, CompactionItem, LoadedSession, Session } from '@glassbox/core';
+import { compactionHistory, type AnalysisPorts, type HistoryOptions, type TranscriptPort } from '@glassbox/analysis';
+import { nodeAnalysisPorts } from './repo-port';
+import { scanLines } from '@glassbox/file-io';
+
+/** Where a transcript's lines come from: a file read in place, or bytes held in memory (a dropped file). */
+export interface LineSource {
+  /** Feeds lines 1…lastLine to the sink, in order, with their byte offsets. */
+  scan(lastLine: number, sink: (text: string, line: number, offset: number, length: number) => void): void;
+  /** One line, by byte offset and length. */
+  line(offset: number, length: number): string;
+}
+
+export function fileLineSource(path: string): LineSource {
+  return {
+    scan: (lastLine, sink) => void scanLines(path, sink, 0, 0, lastLine),
+    line(offset, length) {
+      const fd = openSync(path, 'r');
+      try {
+        const buf = Buffer.alloc(length);
+        const n = readSync(fd, buf, 0, length, offset);
+        return buf.toString('utf8', 0, n);
+      } finally {
+        closeSync(fd);
+      }
+    },
+  };
+}
+
+export function memoryLineSource(buf: Buffer): LineSource {
+  return {
+    scan(lastLine, sink) {
+      let start = 0;
+      let line = 0;
+      while (start < buf.length && line < lastLine) {
+        let nl = buf.indexOf(10, start);
+        if (nl < 0) nl = buf.length;
+        line++;
+        const text = buf.toString('utf8', start, nl);
+        sink(text.endsWith('\r') ? text.slice(0, -1) : text, line, start, nl - start);
+        start = nl + 1;
+      }
+    },
+    line: (offset, length) => buf.toString('utf8', offset, offset + length),
+  };
+}
+
+/**
+ * The transcript port of the compaction x-ray: the file as it was before a line (one bounded parse
+ * with the agent's own parser), and text read back from record lines through the agent's format.
+ */
+function transcriptPort(path: string, format: AgentFormat, source: LineSource = fileLineSource(path)): TranscriptPort {
+  return {
+    sessionBefore(line: number): Session {
+      const parser = format.createParser({ path, fallbackId: basename(path).replace(/\.jsonl$/i, ''), keepCapturedText: true });
+      source.scan(line - 1, (text, n, offset, length) => parser.push(text, n, offset, length));
+      return parser.finish(true);
+    },
+    blockText(offset, length, blockIndex, cwd) {
+      if (!format.blockText || length <= 0) return null;
+      return format.blockText(source.line(offset, length), blockIndex, cwd);
+    },
+    summaryText(event: CompactionEvent) {
+      if (!format.compactionSummary || !event.summary) return null;
+      return format.compactionSummary(source.line(event.summary.offset, event.summary.length));
+    },
+  };
+}
+
+/**
+ * The compactions of a session and of each of its subagents' own files (each x-rayed on its own
+ * thread). Subagent files without a compaction are left out. `ports` default to this machine's disk.
+ */
+export function compactionHistories(
+  format: AgentFormat,
+  loaded: LoadedSession,
+  options: HistoryOptions & { ports?: AnalysisPorts },
+  source: LineSource = fileLineSource(loaded.session.path),
+): CompactionHistory[] {
+  const { ports = nodeAnalysisPorts(), ...rest } = options;
+  const main = compactionHistory(loaded.session, transcriptPort(loaded.session.path, format, source), ports, { ...rest, agentId: null });
+  const subs = loaded.subagents
+    .filter((sub) => (sub.compactions ?? []).length > 0)
+    .map((sub) => {
+      const ref = loaded.session.subagents.find((r) => r.path === sub.path);
+      return compactionHistory(sub, transcriptPort(sub.path, format), ports, { ...rest, agentId: ref?.agentId ?? sub.agentId ?? null });
+    });
+  return [main, ...subs];
+}
+
+/** Reads back the exact text of an item of an x-ray (the session's file, or the subagent file the history is of). */
+export function compactionItemText(format: AgentFormat, source: LineSource, history: CompactionHistory, item: CompactionItem, cwd: string | null): string | null {
+  const own = history.agentId === null ? source : fileLineSource(history.path);
+  return transcriptPort(history.path, format, own).blockText(item.record.offset, item.record.length, item.record.blockIndex, cwd);
+}
