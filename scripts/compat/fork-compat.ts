@@ -21,6 +21,17 @@ import { buildFork } from '@glassbox/adapter-claude-code';
 import { ForkError, planFromLines, writeFork, type PlanAction } from '@glassbox/store/fork';
 import { GENERATED, candidateActions } from '../../packages/adapter-claude-code/src/fork/test-corpus';
 
+// `--agent codex [rollout files…]` checks Codex forks instead (codex-compat.ts); Claude Code is the default.
+const agentAt = process.argv.indexOf('--agent');
+const agent = agentAt >= 0 ? process.argv[agentAt + 1] : 'claude-code';
+if (agent === 'codex') {
+  const { runCodexCompat } = await import('./codex-compat');
+  process.exit(runCodexCompat(process.argv.slice(2).filter((_a, i) => i !== agentAt - 2 && i !== agentAt - 1)));
+} else if (agent !== 'claude-code') {
+  console.error(`test:compat: unknown agent ${agent ?? '(none)'}; use --agent claude-code or --agent codex`);
+  process.exit(2);
+}
+
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CORPUS = process.env['GLASSBOX_CORPUS'] ?? join(REPO, 'fixtures/corpus/generated');
 

@@ -242,13 +242,18 @@ test('bad files get their message, and nothing is written', async ({ page, app }
   await expect(page.getByTestId('notice')).toContainText('diagram.png is not a session transcript');
   await expect(page.getByTestId('notice')).toContainText('Nothing was written');
   await shot(page, '07-bad-file-png');
+  // JSON lines that no agent's adapter reads (a Codex rollout is read by the Codex adapter now).
+  await dropFile(page, 'notes.jsonl', '{"note":"not a transcript"}\n{"note":"nor this"}\n');
+  await expect(page.getByTestId('notice')).toContainText('notes.jsonl is not a transcript of Claude Code and Codex CLI');
+  await shot(page, '07-bad-file-foreign');
+  // A dropped Codex rollout opens as one (the Codex adapter is on the agent seam).
   const codexDir = join(REPO_ROOT, 'fixtures/corpus/public/MoonLadderStudios__MoonMind');
   const codex = readdirSync(codexDir).find((n) => n.endsWith('.jsonl')) as string;
   await dropFile(page, codex, readFileSync(join(codexDir, codex), 'utf8'));
-  // A Codex rollout: opened as one where the Codex adapter is registered, else named as one.
-  const opened = page.locator('.topbar .tag', { hasText: 'opened file' });
-  await expect(opened.or(page.getByTestId('notice').filter({ hasText: 'is a Codex CLI rollout' }))).toBeVisible();
-  await shot(page, '07-bad-file-codex');
+  await expect(page.locator('.topbar .tag', { hasText: 'opened file' })).toBeVisible();
+  await expect(page.getByTestId('treemap').locator('.tm-tile').first()).toBeVisible();
+  await expect(page.getByTestId('notice')).toHaveCount(0);
+  await shot(page, '07-dropped-codex');
   await dropFile(page, 'empty.jsonl', '');
   await expect(page.getByTestId('notice')).toContainText('empty.jsonl is empty');
   expect(readdirSync(app.configDir, { recursive: true }).length).toBe(before);

@@ -25,7 +25,7 @@ export const claudeCodeFormat: AgentFormat = {
   buildFork,
   validateFork,
   resumeCommand,
-  contextLimits: claudeContextLimits,
+  contextLimits: ({ model, reportedTokens }) => claudeContextLimits(model, reportedTokens),
   setupPart: claudeSetupPart,
   remainderNote: CLAUDE_REMAINDER_NOTE,
   recordText: attachmentText,

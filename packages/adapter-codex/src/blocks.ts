@@ -3,15 +3,15 @@ import { tokensOf } from './tokens';
 import { sha256, utf8Bytes } from './hash';
 import { isObject, str, type Json } from './json';
 import { parseShellOutput } from './shell-output';
+import { oneLine } from './squeeze';
 
 /** Payloads smaller than this can never pay for a tombstone, so they are not hashed for deduplication. */
 export const HASH_MIN_BYTES = 128;
 const PREVIEW_CHARS = 160;
 
+/** The first characters of a text on one line (whitespace collapsed, looked for in its first 320 characters). */
 export function preview(text: string): string {
-  const t = text.length > PREVIEW_CHARS * 2 ? text.slice(0, PREVIEW_CHARS * 2) : text;
-  const one = t.replace(/\s+/g, ' ').trim();
-  return one.length > PREVIEW_CHARS ? one.slice(0, PREVIEW_CHARS - 1) + '…' : one;
+  return oneLine(text, PREVIEW_CHARS, PREVIEW_CHARS * 2);
 }
 
 export function textBlock(index: number, kind: BlockKind, text: string): Block {

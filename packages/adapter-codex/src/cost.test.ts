@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { computeCost, findPrice, validatePriceTable } from '@glassbox/analysis';
 import { describe, expect, it } from 'vitest';
+import { codexFormat } from './agent';
+import { codexLocator } from './node/locator';
 import { readRolloutFile } from './node/read-file';
+import type { CodexSession } from './session-types';
 import { CODEX_PRICES } from './prices';
 import { MOONMIND_058, REPO_ROOT, allRollouts, firstRollout, scenarioRollouts } from './test-support/corpus';
 
@@ -62,15 +65,16 @@ function ccusage(path: string): { sessions: number; totals: CcTotals } {
 describe('totals against ccusage 20.0.24 (codex session --json --offline), every rollout in the corpus', () => {
   const forkFile = scenarioRollouts('04-read-grammar-and-fork')[1] as string;
 
-  it.each(allRollouts().filter((p) => p !== forkFile).map((p) => [basename(p), p]))('%s: equal', (_name, path) => {
-    const s = readRolloutFile(path);
-    const ours = computeCost(s, [], CODEX_PRICES);
+  it.each(allRollouts().filter((p) => p !== forkFile).map((p) => [basename(p), p]))('%s: equal, through the agent seam', (_name, path) => {
+    // As the store and the CLI price a session: the locator loads it, the format gives the prices.
+    const { session: s, subagents } = codexLocator.load(path);
+    const ours = computeCost(s as CodexSession, subagents, codexFormat.prices);
     const cc = ccusage(path);
     expect(cc.sessions).toBe(1);
     expect(ours.total.usage.inputTokens).toBe(cc.totals.inputTokens);
     expect(ours.total.usage.cacheReadTokens).toBe(cc.totals.cacheReadTokens);
     expect(ours.total.usage.outputTokens).toBe(cc.totals.outputTokens);
-    expect(s.requests.reduce((n, r) => n + r.reasoningOutput, 0)).toBe(cc.totals.reasoningOutputTokens);
+    expect((s as CodexSession).requests.reduce((n, r) => n + r.reasoningOutput, 0)).toBe(cc.totals.reasoningOutputTokens);
     expect(ours.total.cost).toBeCloseTo(cc.totals.costUSD, 6);
   });
 

@@ -1,5 +1,10 @@
+export { codexFormat } from './agent';
+export { CODEX, CODEX_LABEL } from './identity';
 export { RolloutParser, type CodexSession, type ParserOptions } from './parser';
 export { recogniseFirstRecord, normaliseRecord, type Generation, type Recognition, type RolloutRecord } from './generation';
+export { recogniseCodex } from './recognise';
+export { CodexSummarizer } from './summary/summarizer';
+export { readTail } from './summary/tail';
 export { matchPureRead, readFromOutput, type ReadSpec } from './read-grammar';
 export { parseShellOutput, type ShellOutput } from './shell-output';
 export { parsePatch, type PatchFile } from './patch';
@@ -7,5 +12,4 @@ export { shapeOfCall, type CallShape } from './tool-ops';
 export { parseTokenCount, neutralUsage, type CodexRequestUsage } from './usage';
 export { sessionIdFromFileName, isRolloutFileName } from './discover-names';
 export { CODEX_PRICES, type PriceTable, type ModelPrice } from './prices';
-export { codexContextLimits, CODEX_REMAINDER_NOTE } from './context-limits';
 export * from './fork';

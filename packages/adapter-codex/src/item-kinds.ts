@@ -18,3 +18,20 @@ export function isContextText(text: string): boolean {
     t.startsWith('<skill>')
   );
 }
+
+/** How much of a prompt is kept as its preview (the session's first prompt, the cost table's turns). */
+export const PROMPT_PREVIEW_CHARS = 400;
+
+/**
+ * What a `message` item is in the conversation. The one rule the parser and the list's summary share:
+ * a user message is a prompt unless it is a compaction summary, context Codex injected, or a copy
+ * carried in a compaction's replacement history.
+ */
+export type MessageRole = 'assistant' | 'prompt' | 'summary' | 'context';
+
+export function messageRole(role: string, text: string, carried: boolean): MessageRole {
+  if (role === 'assistant') return 'assistant';
+  if (role === 'user' && text.startsWith(SUMMARY_PREFIX)) return 'summary';
+  if (role === 'user' && !carried && !isContextText(text)) return 'prompt';
+  return 'context';
+}

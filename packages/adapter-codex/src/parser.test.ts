@@ -119,6 +119,22 @@ describe('parse, 2025 envelope generation (Codex 0.57 / 0.58, no ordinals)', () 
     const ghost = s.order.map((u) => s.nodes.get(u)!).filter((n) => n.rawType === 'response_item/ghost_snapshot');
     for (const g of ghost) expect(g.kind).toBe('other');
   });
+
+  it('gives each count to the reply that follows it: 2025 Codex wrote a request’s count before its items (0.58)', () => {
+    const s = readRolloutFile(MOONMIND_058);
+    const node = (line: number) => s.nodes.get(`L${line}`)!;
+    const input = (line: number) => node(line).usage!.inputTokens + node(line).usage!.cacheReadTokens;
+    // line 9: the first count (5 233 input tokens: the three context messages), then its reasoning and call
+    expect([s.requests[0]!.line, s.requests[0]!.input]).toEqual([9, 5233]);
+    expect([input(10), input(11)]).toEqual([5233, 5233]);
+    expect(node(10).messageId).toBe(node(11).messageId);
+    // line 14 repeats line 9's count; line 17 is the next request's, given to the items after it
+    expect(input(18)).toBe(5382);
+    expect(node(18).messageId).not.toBe(node(11).messageId);
+    // the last request's usage is on the last reply's items: the reported context
+    const last = s.order.map((u) => s.nodes.get(u)!).filter((n) => n.kind === 'assistant').pop()!;
+    expect(last.usage!.inputTokens + last.usage!.cacheReadTokens).toBe(s.reported!.inputTokens);
+  });
 });
 
 describe('parse, a `codex exec fork` file', () => {

@@ -4,6 +4,7 @@ import {
   type Problem,
   type SessionStats,
   type ToolCall,
+  type Usage,
   type UsageRecord,
 } from '@glassbox/core';
 import { CODEX_BYTES_PER_TOKEN, tokensOf } from './tokens';
@@ -14,16 +15,32 @@ import { readFromOutput } from './read-grammar';
 import { CallLinker } from './call-linker';
 import { neutralUsage, parseTokenCount, type CodexRequestUsage } from './usage';
 import { utf8Bytes } from './hash';
-import { ASSISTANT_ITEMS, CLIENT_ONLY_ITEMS, OUTPUT_ITEMS, SUMMARY_PREFIX, isContextText } from './item-kinds';
+import { ASSISTANT_ITEMS, CLIENT_ONLY_ITEMS, OUTPUT_ITEMS, PROMPT_PREVIEW_CHARS, messageRole } from './item-kinds';
 import type { CodexSession, ParserOptions } from './session-types';
 import { WindowChain } from './window-chain';
+import { threadName } from './thread-name';
+import { isUnreadRecord, recordHead } from './record-head';
 
 export type { CodexSession, ParserOptions } from './session-types';
 
+/**
+ * The items of one model reply and the usage its request reported. 2026 rollouts write a request's
+ * `token_count` after its reply's items; 2025 rollouts (0.57, 0.58) write it before them (and repeat
+ * it after): there a count waits (`pending`) for the next reply's items.
+ */
 interface Group {
   id: string;
   nodes: ChainNode[];
-  hasUsage: boolean;
+  usage: Usage | null;
+  /** No more items join it: its count came (2026), or the next request's count (2025). */
+  closed: boolean;
+}
+
+interface PendingUsage {
+  usage: Usage;
+  line: number;
+  model: string;
+  ts: string | undefined;
 }
 
 /** A rollout parser that takes one line at a time; it never needs the file as one string. */
@@ -45,16 +62,24 @@ export class RolloutParser {
   private gitBranch: string | null = null;
   private model = 'unknown';
   private firstPrompt: string | null = null;
+  private title: string | null = null;
   private firstTimestamp: string | null = null;
   private lastTimestamp: string | null = null;
   private group: Group | null = null;
+  private pending: PendingUsage | null = null;
   private groups = 0;
   private lastCumulative: number | null = null;
   private reported: CodexSession['reported'] = null;
   private forkedFromId: string | null = null;
   private historyBase: CodexSession['historyBase'] = null;
   private lastInvalid: number | null = null;
+  private passedOver: { text: string; line: number } | null = null;
   private readonly promptBlocks: Block[][] = [];
+  /**
+   * Blocks made when the parse ends, for the items still in the window: in a long session most items
+   * are let go by a later compaction, and sizing them (previews, byte counts) would be wasted.
+   */
+  private lazy: { node: ChainNode; make: () => Block[] }[] = [];
 
   constructor(options: ParserOptions) {
     this.path = options.path;
@@ -67,6 +92,8 @@ export class RolloutParser {
     this.stats.lines = line;
     this.stats.bytes = offset + byteLength;
     if (this.refused || text.trim() === '') return;
+    if (this.generation !== null && this.generation !== 'bare' && this.passOver(text, line)) return;
+    this.passedOver = null;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -107,8 +134,33 @@ export class RolloutParser {
     }
   }
 
+  /**
+   * A UI event or client-state record (most of a 2026 rollout's bytes: every command output comes
+   * again in its `item_completed` event) is counted from its first bytes, not parsed. The last line
+   * passed over is parsed at the end if the file did not end with a newline (a torn write).
+   */
+  private passOver(text: string, line: number): boolean {
+    const head = recordHead(text);
+    if (!head || !isUnreadRecord(head, text)) return false;
+    this.lastInvalid = null;
+    this.stats.records++;
+    const key = head.type === 'event_msg' ? `event_msg/${head.sub ?? '?'}` : head.type;
+    this.stats.byType[key] = (this.stats.byType[key] ?? 0) + 1;
+    if (head.timestamp) {
+      this.firstTimestamp ??= head.timestamp;
+      this.lastTimestamp = head.timestamp;
+    }
+    this.passedOver = { text, line };
+    return true;
+  }
+
   /** Ends the parse; `endsWithNewline` tells whether a bad last line is a torn write of a live session. */
   finish(endsWithNewline = true): CodexSession {
+    const last = this.passedOver;
+    if (last && !endsWithNewline && last.line === this.stats.lines && parseLine(last.text) === null) {
+      this.stats.records--;
+      this.invalid(last.line, 'invalid JSON');
+    }
     if (this.lastInvalid !== null && this.lastInvalid === this.stats.lines && !endsWithNewline) {
       const p = this.problems.find((q) => q.code === 'invalid_json' && q.line === this.lastInvalid);
       if (p) {
@@ -116,6 +168,11 @@ export class RolloutParser {
         p.message = `${this.path}:${p.line}: the last line is incomplete (the session may still be writing); it was skipped`;
       }
     }
+    if (this.pending) this.keepUsage(this.pending);
+    this.pending = null;
+    for (const l of this.lazy) if (this.win.nodes.has(l.node.uuid)) l.node.blocks = l.make();
+    this.lazy = [];
+    this.calls.settle(this.win.nodes);
     if (this.refused) this.problems.unshift(this.refused);
     else if (this.stats.records === 0 && this.stats.invalidLines === 0) {
       this.problems.push({ code: 'file_empty', severity: 'error', file: this.path, message: `${this.path}: the file is empty; there is no session to read` });
@@ -140,7 +197,7 @@ export class RolloutParser {
       cwd: this.cwd,
       version: this.version,
       gitBranch: this.gitBranch,
-      title: null,
+      title: this.title,
       firstPrompt: this.firstPrompt,
       firstTimestamp: this.firstTimestamp,
       lastTimestamp: this.lastTimestamp,
@@ -210,6 +267,7 @@ export class RolloutParser {
         return;
       case 'event_msg':
         if (sub === 'token_count') this.takeTokenCount(p, line, record.timestamp);
+        else if (sub === 'thread_name_updated') this.title = threadName(p);
         return;
       case 'state':
       case 'world_state':
@@ -255,28 +313,32 @@ export class RolloutParser {
     const node = this.newNode(uuid, `response_item/${type}`, line, offset, length, ts);
     if (type === 'message') {
       const role = str(item['role']) ?? '';
-      node.blocks = contentBlocks(item['content']);
-      const text = contentText(item['content']);
-      if (role === 'assistant') node.kind = 'assistant';
-      else if (role === 'user' && text.startsWith(SUMMARY_PREFIX)) node.kind = 'compact-summary';
-      else if (role === 'user' && !carried && !isContextText(text)) {
+      // Only a user message can be a prompt or a summary: the others' text is not needed now.
+      const text = role === 'user' ? contentText(item['content']) : '';
+      const kind = messageRole(role, text, carried);
+      if (kind === 'assistant') node.kind = 'assistant';
+      else if (kind === 'summary') node.kind = 'compact-summary';
+      else if (kind === 'prompt') {
         node.kind = 'prompt';
-        node.promptText = text.slice(0, 400).split('').join('');
+        node.blocks = contentBlocks(item['content']);
+        node.promptText = text.slice(0, PROMPT_PREVIEW_CHARS);
         this.firstPrompt ??= node.promptText;
         this.promptBlocks.push(node.blocks);
       } else {
         node.kind = 'meta';
         node.subtype = carried ? 'replacement history' : role === 'user' ? 'context' : role || 'message';
       }
+      // Prompts outlive a compaction (their blocks are carried); other messages are sized if they stay.
+      if (kind !== 'prompt') this.lazy.push({ node, make: () => contentBlocks(item['content']) });
     } else if (type === 'reasoning') {
       node.kind = 'assistant';
-      node.blocks = reasoningBlocks(item['summary'], item['content'], str(item['encrypted_content']));
+      this.lazy.push({ node, make: () => reasoningBlocks(item['summary'], item['content'], str(item['encrypted_content'])) });
     } else if (ASSISTANT_ITEMS.has(type)) {
       node.kind = 'assistant';
-      node.blocks = [this.takeCall(item, node)];
+      this.calls.takeCall(item, node, this.turnCwd ?? this.cwd);
     } else if (OUTPUT_ITEMS.has(type)) {
       node.kind = 'tool-results';
-      node.blocks = [this.takeOutput(item, node)];
+      this.calls.takeOutput(item, node);
     } else if (type === 'compaction' || type === 'compaction_summary') {
       node.kind = 'compact-summary';
       const enc = str(item['encrypted_content']) ?? '';
@@ -294,21 +356,19 @@ export class RolloutParser {
   private takeItem(item: JsonObject, line: number, offset: number, length: number, ts: string | undefined): void {
     const node = this.itemNode(item, `L${line}`, line, offset, length, ts, false);
     if (node.kind === 'assistant') {
-      if (!this.group || this.group.hasUsage) this.group = { id: `response-${++this.groups}`, nodes: [], hasUsage: false };
+      if (!this.group || this.group.closed) {
+        this.group = { id: `response-${++this.groups}`, nodes: [], usage: this.pending?.usage ?? null, closed: false };
+        this.pending = null;
+      }
       node.messageId = this.group.id;
       node.model = this.model;
+      if (this.group.usage) node.usage = this.group.usage;
       this.group.nodes.push(node);
     }
     this.append(node);
   }
 
-  private takeCall(item: JsonObject, node: ChainNode): Block {
-    return this.calls.takeCall(item, node, this.turnCwd ?? this.cwd);
-  }
 
-  private takeOutput(item: JsonObject, node: ChainNode): Block {
-    return this.calls.takeOutput(item, node);
-  }
 
   private takeTokenCount(p: JsonObject, line: number, ts: string | undefined): void {
     const tc = parseTokenCount(p);
@@ -323,14 +383,29 @@ export class RolloutParser {
     this.reported = { line, inputTokens: tc.last.input, totalTokens: tc.last.total, contextWindow: tc.contextWindow };
     const usage = neutralUsage(tc.last);
     const group = this.group;
-    if (group && !group.hasUsage) {
-      group.hasUsage = true;
-      for (const n of group.nodes) n.usage = usage;
+    if (this.generation === 'envelope') {
+      // 2025: the count comes before its reply's items; an earlier count whose reply left none still counts.
+      if (group) group.closed = true;
+      if (this.pending) this.keepUsage(this.pending);
+      this.pending = { usage, line, model: this.model, ts };
       return;
     }
+    if (group && !group.closed && group.usage === null) {
+      group.usage = usage;
+      group.closed = true;
+      // A reply whose items a compaction already let go (compacted mid-reply) still cost its usage.
+      if (group.nodes.length > 0) {
+        for (const n of group.nodes) n.usage = usage;
+        return;
+      }
+    }
     // A request whose reply left no item in the file: its usage still counts.
-    const u: UsageRecord = { messageId: `request-L${line}`, model: this.model, line, usage, isSidechain: false };
-    if (ts) u.timestamp = ts;
+    this.keepUsage({ usage, line, model: this.model, ts });
+  }
+
+  private keepUsage(p: PendingUsage): void {
+    const u: UsageRecord = { messageId: `request-L${p.line}`, model: p.model, line: p.line, usage: p.usage, isSidechain: false };
+    if (p.ts) u.timestamp = p.ts;
     this.win.prunedUsage.push(u);
   }
 
@@ -349,6 +424,7 @@ export class RolloutParser {
     const carriedPrompts = this.promptBlocks.slice();
     this.win.prune();
     this.calls.forgetCallsNotIn(this.win.nodes);
+    this.lazy = this.lazy.filter((l) => this.win.nodes.has(l.node.uuid));
     if (this.group) this.group = { ...this.group, nodes: [] };
     const boundary = this.newNode(`L${line}`, 'compacted', line, offset, length, ts);
     boundary.kind = 'compact-boundary';

@@ -1,3 +1,7 @@
+import type { ModelPrice, PriceTable } from '@glassbox/core';
+
+export type { ModelPrice, PriceTable };
+
 /**
  * OpenAI list prices for the models Codex uses, in the overridable format of the Claude Code table
  * (USD per million tokens; `match` is a regular expression on the model name, first match wins).
@@ -6,22 +10,6 @@
  * and are never used (Codex usage has no cache writes). Reasoning tokens are billed as output and are
  * already counted in `output_tokens`.
  */
-export interface ModelPrice {
-  match: string;
-  label: string;
-  input: number;
-  output: number;
-  cacheWrite5m: number;
-  cacheWrite1h: number;
-  cacheRead: number;
-}
-
-export interface PriceTable {
-  asOf: string;
-  source: string;
-  models: ModelPrice[];
-}
-
 export const CODEX_PRICES: PriceTable = {
   asOf: '2026-12-01',
   source:

@@ -66,7 +66,8 @@ function bodyTruncated(body: string): boolean {
   return (
     body.startsWith('Warning: truncated output') ||
     /^Total output lines: \d+\n\n/.test(body) ||
-    /…\d+ (?:tokens|chars) truncated…/.test(body) ||
-    /\[\.\.\. omitted \d+ of \d+ lines \.\.\.\]/.test(body)
+    // The plain searches first: the patterns then run only on the rare bodies that may match.
+    (body.includes(' truncated…') && /…\d+ (?:tokens|chars) truncated…/.test(body)) ||
+    (body.includes('[... omitted ') && /\[\.\.\. omitted \d+ of \d+ lines \.\.\.\]/.test(body))
   );
 }

@@ -5,6 +5,7 @@ import { str, type JsonObject } from './json';
 import { parsePatch } from './patch';
 import { joinPath, relativeLabel } from './paths';
 import { matchPureRead, type ReadSpec } from './read-grammar';
+import { oneLine } from './squeeze';
 
 export interface CallShape {
   name: string;
@@ -17,8 +18,7 @@ export interface CallShape {
 }
 
 function clip(text: string, max: number): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > max ? oneLine.slice(0, max - 1) + '…' : oneLine;
+  return oneLine(text, max);
 }
 
 /**

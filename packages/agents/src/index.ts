@@ -5,13 +5,16 @@
  */
 import { claudeCodeFormat } from '@glassbox/adapter-claude-code';
 import { claudeCodeLocator } from '@glassbox/adapter-claude-code/node';
+import { codexFormat } from '@glassbox/adapter-codex';
+import { codexLocator } from '@glassbox/adapter-codex/node';
 import { AgentRegistry, type Agent } from '@glassbox/core';
 
 export { agentForFile, headLines } from './recognise-file';
 
 const CLAUDE_CODE_AGENT: Agent = { format: claudeCodeFormat, locator: claudeCodeLocator };
+const CODEX_AGENT: Agent = { format: codexFormat, locator: codexLocator };
 
 /** Every supported agent, most common first (the first also reads files no adapter recognises). */
 export function defaultAgents(): AgentRegistry {
-  return new AgentRegistry([CLAUDE_CODE_AGENT]);
+  return new AgentRegistry([CLAUDE_CODE_AGENT, CODEX_AGENT]);
 }

@@ -68,9 +68,10 @@ export interface AgentFormat {
   resumeCommand(sessionId: string, cwd: string | null): string;
   /**
    * The model's context window and where the client compacts on its own, as far as the transcript
-   * tells (`reportedTokens`: the largest request it reported). Null when the model is unknown.
+   * tells (`reportedTokens`: the largest request it reported; `session`: what the adapter parsed, for
+   * a window the transcript states). Null when the model is unknown.
    */
-  contextLimits?(model: string | null, reportedTokens: number | null): ContextLimits | null;
+  contextLimits?(of: { model: string | null; reportedTokens: number | null; session: Session }): ContextLimits | null;
   /**
    * Which part of the client's own set-up a segment of the transcript is (memory files, tool and skill
    * listings), for splitting "system prompt, tools, memory"; null for conversation.

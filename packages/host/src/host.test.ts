@@ -264,9 +264,11 @@ describe('engine host', () => {
 
     const png = await host.handle('file:open', { name: 'screenshot.png', text: 'x' });
     expect(png.ok === false && png.error.code).toBe('not_jsonl');
-    const codex = readFileSync(join(REPO_ROOT, 'fixtures/corpus/public/MoonLadderStudios__MoonMind', firstJsonl('fixtures/corpus/public/MoonLadderStudios__MoonMind')), 'utf8');
-    const notOurs = await host.handle('file:open', { name: 'rollout.jsonl', text: codex });
+    const notOurs = await host.handle('file:open', { name: 'notes.jsonl', text: '{"note":"not a transcript"}\n' });
     expect(notOurs.ok === false && notOurs.error.code).toBe('not_a_transcript');
+    // A Codex rollout is another agent's transcript, and opens.
+    const codex = readFileSync(join(REPO_ROOT, 'fixtures/corpus/public/MoonLadderStudios__MoonMind', firstJsonl('fixtures/corpus/public/MoonLadderStudios__MoonMind')), 'utf8');
+    expect((await host.handle('file:open', { name: 'rollout.jsonl', text: codex })).ok).toBe(true);
     const empty = await host.handle('file:open', { name: 'empty.jsonl', text: '' });
     expect(empty.ok === false && empty.error.message).toMatch(/empty/);
     const missing = await host.handle('file:open', { path: join(seeded.projectsDir, 'nope.jsonl') });

@@ -186,7 +186,7 @@ export class EngineHost {
           repoNote: note,
           bytes: o.value.size,
           analysedAt: new Date().toISOString(),
-          context: contextView(format, snapshot),
+          context: contextView(format, snapshot, o.value.loaded.session),
           cost: costSummary(costView(format, o.value.loaded)),
           turnAdditions: additionsOf(snapshot),
         }) as R;

@@ -152,6 +152,8 @@ export class IndexCatalog implements SessionCatalog {
  */
 function isSession(r: IndexRow): boolean {
   if (r.size === 0) return false;
-  if (r.stage === 'listed' || r.stage === 'unreadable') return true;
+  // A file no agent's adapter recognises (the store's claim: "…: not a … transcript …; not read").
+  if (r.stage === 'unreadable') return !/transcript.*; not read$/.test(r.problemNote ?? '');
+  if (r.stage === 'listed') return true;
   return r.turns > 0 || r.usage.apiMessages > 0 || r.firstPrompt !== null || r.title !== null;
 }

@@ -8,7 +8,6 @@ import type { ConversationView, CostView, SegmentDetail, SessionsListResult, Sna
 import type { EngineHost } from './host';
 import { createHost } from './index';
 import { REPO_ROOT, seedConfigDir, type Seeded } from './test-seed';
-import { defaultAgents } from '@glassbox/agents';
 
 let seeded: Seeded | null = null;
 let host: EngineHost | null = null;
@@ -94,20 +93,21 @@ describe('the window views of a real session', () => {
     expect(item?.text.startsWith(detail.content.slice(0, 200))).toBe(true);
   });
 
-  it('a dropped Codex rollout opens as one where Codex is registered, and is named as one where it is not', async () => {
+  it('a dropped Codex rollout opens as one, with the window and compaction point its token counts state', async () => {
     const { host } = await open([]);
     const dir = join(REPO_ROOT, 'fixtures/corpus/public/MoonLadderStudios__MoonMind');
     const name = readdirSync(dir).find((n) => n.endsWith('.jsonl')) as string;
-    const r = await host.handle('file:open', { name, text: readFileSync(join(dir, name), 'utf8') });
-    const readsCodex = defaultAgents().has('codex');
-    if (readsCodex) expect(r.ok).toBe(true);
-    else {
-      expect(r.ok).toBe(false);
-      const said = r.ok ? '' : `${r.error.message} ${r.error.hint ?? ''}`;
-      expect(said).toContain('is a Codex CLI rollout');
-      // Said once, not in the message and again in the hint.
-      expect(said.match(/nothing was written/gi)).toHaveLength(1);
-    }
+    const text = readFileSync(join(dir, name), 'utf8');
+    const opened = await value<{ path: string }>(host.handle('file:open', { name, text }));
+    const view = await value<SnapshotView>(host.handle('session:snapshot', { path: opened.path }));
+    expect(view.snapshot.session.agent).toBe('codex');
+    // The rollout's own `model_context_window` (its last token count), and Codex's 90 % rule.
+    const stated = [...text.matchAll(/"model_context_window":(\d+)/g)].map((m) => Number(m[1])).pop();
+    expect(view.context?.limits?.window).toBe(stated);
+    expect(view.context?.limits?.autoCompact).toMatchObject({ at: Math.round((stated ?? 0) * 0.9), proactive: true });
+    expect(view.context?.remainderNote).toContain('Codex');
+    const cost = await value<CostView>(host.handle('session:cost', { path: opened.path }));
+    expect(cost.total.responses).toBeGreaterThan(0);
   });
 
   it('list: why a search matched, and a file that is not a transcript is not a session', async () => {

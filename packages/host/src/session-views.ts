@@ -1,6 +1,6 @@
 /** The window's read-only views of an open session: /context, cost, the conversation in order. */
 import { computeCost, turnAdditions } from '@glassbox/analysis';
-import type { AgentFormat, ClassifiedSnapshot, LoadedSession } from '@glassbox/core';
+import type { AgentFormat, ClassifiedSnapshot, LoadedSession, Session } from '@glassbox/core';
 import type { ContextView, ConversationView, CostView, SnapshotView, TurnAdditionView } from '@glassbox/contract';
 import { segmentContent } from './segment-detail';
 import type { SourceBytes } from './source-bytes';
@@ -9,7 +9,7 @@ import type { SourceBytes } from './source-bytes';
 export const CONVERSATION_TEXT_CAP = 1200;
 
 /** The model's window, auto-compaction, and the set-up the transcript shows, from the agent's adapter. */
-export function contextView(format: AgentFormat, snapshot: ClassifiedSnapshot): ContextView {
+export function contextView(format: AgentFormat, snapshot: ClassifiedSnapshot, session: Session): ContextView {
   const model = snapshot.context.lastModel;
   const largest = snapshot.turns.reduce((m, t) => Math.max(m, t.contextTokens), snapshot.context.reportedTokens ?? 0);
   const parts = new Map<string, { tokens: number; segments: number }>();
@@ -24,7 +24,7 @@ export function contextView(format: AgentFormat, snapshot: ClassifiedSnapshot): 
     }
   }
   return {
-    limits: format.contextLimits?.(model, largest || null) ?? null,
+    limits: format.contextLimits?.({ model, reportedTokens: largest || null, session }) ?? null,
     model,
     setup: [...parts].map(([label, p]) => ({ label, ...p })).sort((a, b) => b.tokens - a.tokens),
     remainderNote: format.remainderNote ?? null,

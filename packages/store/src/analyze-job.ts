@@ -1,6 +1,5 @@
 import { analyzeSession } from '@glassbox/analysis';
-import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
-import { isFatal, windowFigures } from '@glassbox/core';
+import { isFatal, windowFigures, type AgentLocator } from '@glassbox/core';
 import { nodeAnalysisPorts } from './repo-port';
 
 /**
@@ -11,6 +10,8 @@ import { nodeAnalysisPorts } from './repo-port';
  */
 export interface AnalyzeJob {
   type: 'analyze';
+  /** The agent whose transcript it is (its locator reads it). */
+  agent: string;
   path: string;
   /** The folder the session's working directory is mapped to (a moved checkout); null: the cwd itself. */
   repoRoot?: string | null;
@@ -33,9 +34,9 @@ export type AnalyzeResult =
     }
   | { ok: false; code: string | null; message: string };
 
-export function runAnalyze(job: AnalyzeJob): AnalyzeResult {
+export function runAnalyze(job: AnalyzeJob, locator: AgentLocator): AnalyzeResult {
   try {
-    const { session, subagents } = loadSessionWithSubagents(job.path);
+    const { session, subagents } = locator.load(job.path);
     if (isFatal(session.problems)) {
       const p = session.problems.find((q) => q.severity === 'error');
       return { ok: false, code: p?.code ?? null, message: p?.message ?? 'the session cannot be read' };

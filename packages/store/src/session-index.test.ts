@@ -317,9 +317,11 @@ describe('discovery', () => {
     const index = openIndex({
       dbPath: join(tree.dir, 'index.db'),
       env: { CLAUDE_CONFIG_DIR: `${join(tree.dir, 'a')}, ${b}, ${join(tree.dir, 'c')}` },
+      home: tree.dir,
       workers: 0,
     });
-    expect(index.roots).toEqual([a, b, join(tree.dir, 'c', 'projects')]);
+    // Codex's default home is under the (test's) home folder: its sessions folders are roots too.
+    expect(index.roots).toEqual([a, b, join(tree.dir, 'c', 'projects'), join(tree.dir, '.codex', 'sessions'), join(tree.dir, '.codex', 'archived_sessions')]);
     await index.refresh({ analyze: false });
     const rows = index.list();
     expect(rows).toHaveLength(4);

@@ -13,6 +13,7 @@ import { planRefresh, rowFingerprint, type PlannedFile, type SeenFile } from './
 import { listedRow, rowAsFile, summarisedRow, unreadableRow, type IndexedFile } from './file-rows';
 import { discoverFiles, describeOpenedFile, type AgentRoots } from './discover';
 import { quickLook } from './quick';
+import { claimFile } from './claim';
 import { Stage } from './stage';
 import { JobPool } from './pool';
 import type { SummarizeResult } from './jobs';
@@ -303,6 +304,13 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
   private listStage(fresh: Planned[], report: RefreshReport, progress: ProgressFn): SummaryWork[] {
     progress('list', 0, fresh.length, 0, 0);
     const looked = fresh.map((f) => {
+      // A file in another agent's roots goes to the adapter that recognises it, with a notice; one
+      // no adapter reads is listed as unreadable with the reason (claim.ts).
+      const claim = claimFile(this.agents, f.file.file);
+      if (claim.status === 'moved') {
+        f.file.file = claim.file;
+        report.notices.push(claim.notice);
+      } else if (claim.status === 'foreign') return { f, fp: f.fp, state: null, note: claim.note };
       try {
         const q = quickLook(f.path, f.file.file.kind === 'subagent', this.agents.byId(f.file.file.agent).format);
         report.bytesRead += q.bytesRead;
@@ -449,7 +457,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     progress('analysis', 0, pending.length, 0, bytesTotal);
     await Promise.all(
       pending.map(async (f) => {
-        const result: AnalyzeResult = await this.pool.run({ type: 'analyze', path: f.path, repoRoot: this.repoRootFor(f.cwd) });
+        const result: AnalyzeResult = await this.pool.run({ type: 'analyze', agent: f.agent, path: f.path, repoRoot: this.repoRootFor(f.cwd) });
         const columns = {
           id: f.id,
           analyzed_offset: f.parsed_offset,

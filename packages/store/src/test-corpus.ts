@@ -45,3 +45,32 @@ export function copyPublic(root: string, source: string): string {
   }
   return dest;
 }
+
+/** The Codex rollouts of the corpus: each generated scenario's sessions tree, and the two public 2025 ones. */
+export const CODEX_SCENARIOS = readdirSync(join(CORPUS, 'codex')).filter((n) => /^\d\d-/.test(n));
+export const CODEX_PUBLIC = join(CORPUS, 'public', 'MoonLadderStudios__MoonMind');
+
+/**
+ * A Codex home shaped as Codex writes it: every generated scenario's `sessions/YYYY/MM/DD/` files, and
+ * the public 2025 rollouts under the date folder their names give. Returns the copied rollout paths.
+ */
+export function copyCodexHome(home: string): string[] {
+  const out: string[] = [];
+  for (const s of CODEX_SCENARIOS) {
+    cpSync(join(CORPUS, 'codex', s, 'sessions'), join(home, 'sessions'), { recursive: true });
+  }
+  for (const name of readdirSync(CODEX_PUBLIC).filter((n) => n.endsWith('.jsonl'))) {
+    const [, y, m, d] = /^rollout-(\d{4})-(\d{2})-(\d{2})T/.exec(name) as RegExpExecArray;
+    const dir = join(home, 'sessions', y as string, m as string, d as string);
+    mkdirSync(dir, { recursive: true });
+    cpSync(join(CODEX_PUBLIC, name), join(dir, name));
+  }
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else if (e.name.endsWith('.jsonl')) out.push(join(d, e.name));
+    }
+  };
+  walk(join(home, 'sessions'));
+  return out.sort();
+}

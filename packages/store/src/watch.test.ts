@@ -1,8 +1,8 @@
-import { appendFileSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { openIndex, watchRoots, type SessionChange } from './index';
-import { copyScenario, tempTree, type TempTree } from './test-corpus';
+import { CORPUS, copyScenario, tempTree, type TempTree } from './test-corpus';
 
 let tree: TempTree;
 afterEach(() => tree?.cleanup());
@@ -83,6 +83,35 @@ it('reports new sessions, appends (only once the line is complete), atomic repla
   stop.abort();
   await iterating;
   expect(iterated.map((c) => [c.type, c.reason, c.path])).toEqual(changes.map((c) => [c.type, c.reason, c.path]));
+  await w.close();
+  await index.close();
+});
+
+it('is ready only once the roots that exist are watched, and picks up a sessions folder that appears later (Codex installed, no session yet)', async () => {
+  tree = tempTree();
+  const claude = tree.root('claude');
+  const project = copyScenario(claude, '02-gone-drift-errors');
+  const path = join(project, readdirSync(project).find((n) => n.endsWith('.jsonl')) as string);
+  const whole = readFileSync(path);
+  const cut = whole.indexOf(10, Math.floor(whole.length / 2)) + 1;
+  writeFileSync(path, whole.subarray(0, cut));
+  const codexHome = join(tree.dir, 'codex-home');
+  mkdirSync(codexHome);
+  const index = openIndex({ dbPath: join(tree.dir, 'index.db'), env: { CLAUDE_CONFIG_DIR: join(tree.dir, 'claude'), CODEX_HOME: codexHome }, home: tree.dir, workers: 0 });
+  await index.refresh({ analyze: false });
+  const changes: SessionChange[] = [];
+  const w = watchRoots(index, (c) => changes.push(c), { debounceMs: 50, analyze: false });
+  await w.ready;
+  // Appended at once after ready: the Codex roots, which do not exist, must not have hidden it.
+  appendFileSync(path, whole.subarray(cut));
+  expect((await nextChange(changes, (c) => c.path === path && c.reason === 'appended')).row?.size).toBe(whole.length);
+  // The first Codex session: its sessions folder appears, and the rollout is indexed as Codex's.
+  const rollout = join(CORPUS, 'codex/04-read-grammar-and-fork/sessions/2026/12/01/rollout-2026-12-01T03-03-29-01a22f8e-af69-7e93-a3d3-2918fc28f99d.jsonl');
+  const day = join(codexHome, 'sessions/2026/12/01');
+  mkdirSync(day, { recursive: true });
+  cpSync(rollout, join(day, basename(rollout)));
+  const added = await nextChange(changes, (c) => c.path === join(day, basename(rollout)) && c.row?.stage === 'summarised');
+  expect([added.row?.agent, added.row?.turns]).toEqual(['codex', 1]);
   await w.close();
   await index.close();
 });

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { watch, type FSWatcher } from 'chokidar';
 import type { SessionChange, SessionIndex } from './session-index';
 
@@ -50,7 +51,13 @@ export function watchRoots(index: SessionIndex, onChange: (change: SessionChange
     timer = setTimeout(flush, debounceMs);
   };
 
-  const watcher: FSWatcher = watch(index.roots, {
+  // Chokidar may say it is ready before it watches every root when some do not exist (an agent with
+  // no session yet: no ~/.codex/sessions): the roots that exist are watched first, the others added
+  // once it is ready. Chokidar then sees a missing root appear when its parent exists (~/.codex);
+  // a root further from existing is found at the next start.
+  const existing = index.roots.filter(isDirectory);
+  const missing = index.roots.filter((r) => !existing.includes(r));
+  const watcher: FSWatcher = watch(existing.length > 0 ? existing : missing, {
     ignoreInitial: true,
     persistent: true,
     // Only transcripts matter; tool-results/, memory/ and the like are skipped (folders are still walked).
@@ -58,7 +65,12 @@ export function watchRoots(index: SessionIndex, onChange: (change: SessionChange
   });
   watcher.on('add', touch).on('change', touch).on('unlink', touch);
   watcher.on('error', (error) => options.onError?.(error as Error));
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  const ready = new Promise<void>((resolve) =>
+    watcher.once('ready', () => {
+      if (existing.length > 0 && missing.length > 0 && !closed) watcher.add(missing);
+      resolve();
+    }),
+  );
 
   return {
     ready,
@@ -70,4 +82,12 @@ export function watchRoots(index: SessionIndex, onChange: (change: SessionChange
       await running;
     },
   };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -11,5 +11,5 @@ const agents = defaultAgents();
 
 /** Runs one job: the same code in a worker thread and inline. */
 export function runJob(job: Job): SummarizeResult | AnalyzeResult {
-  return job.type === 'summarize' ? runSummarize(job, agents.byId(job.agent).format) : runAnalyze(job);
+  return job.type === 'summarize' ? runSummarize(job, agents.byId(job.agent).format) : runAnalyze(job, agents.byId(job.agent).locator);
 }

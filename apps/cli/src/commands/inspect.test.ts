@@ -77,10 +77,14 @@ describe('glassbox inspect', () => {
     const e = await run(['inspect', empty]);
     expect(e.code).toBe(2);
     expect(e.err).toContain('empty.jsonl: the file is empty');
-    const codex = join(CORPUS, 'public/MoonLadderStudios__MoonMind');
-    const other = await run(['xray', join(codex, readdirSync(codex).find((f) => f.endsWith('.jsonl')) ?? '')]);
+    // JSON lines no agent's adapter reads are refused; a Codex rollout is read by the Codex adapter.
+    const notes = join(dir, 'notes.jsonl');
+    writeFileSync(notes, '{"note":"not a transcript"}\n{"note":"nor this"}\n');
+    const other = await run(['xray', notes]);
     expect(other.code).toBe(2);
     expect(other.err).toContain('not a Claude Code transcript');
+    const codex = join(CORPUS, 'public/MoonLadderStudios__MoonMind');
+    expect((await run(['xray', join(codex, readdirSync(codex).find((f) => f.endsWith('.jsonl')) ?? '')])).code).toBe(0);
     const unknownId = await run(['cost', 'no-such-session-id'], { CLAUDE_CONFIG_DIR: dir });
     expect(unknownId.code).toBe(2);
   });

@@ -10,7 +10,15 @@ export function forkFileName(originalName: string, newSessionId: string): string
   return originalName.slice(0, originalName.length - '.jsonl'.length - id.length) + newSessionId + '.jsonl';
 }
 
-/** The command that resumes a session in the Codex CLI. */
-export function resumeCommand(sessionId: string): string {
-  return `codex resume ${sessionId}`;
+/**
+ * The command that resumes a session in the Codex CLI. Codex finds the rollout by id under
+ * `$CODEX_HOME/sessions` from any folder, but a resume from another folder adds a new
+ * `<environment_context>` to the request: changing into the session's folder first keeps it as it was.
+ */
+export function resumeCommand(sessionId: string, cwd: string | null = null): string {
+  return cwd ? `cd ${shellQuote(cwd)} && codex resume ${sessionId}` : `codex resume ${sessionId}`;
+}
+
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

@@ -18,6 +18,8 @@ export interface CodexCheckResult {
   title: string;
   ok: boolean;
   failures: { line?: number; detail: string }[];
+  /** Failures beyond the ones listed. */
+  more: number;
 }
 
 export interface CodexValidationReport {
@@ -48,11 +50,12 @@ const TITLES: Record<CodexCheckId, string> = {
  */
 export function validateCodexFork(originalLines: readonly string[], forkLines: readonly string[], options: { plannedLines?: readonly number[] } = {}): CodexValidationReport {
   const checks = new Map<CodexCheckId, CodexCheckResult>();
-  for (const id of Object.keys(TITLES) as CodexCheckId[]) checks.set(id, { id, title: TITLES[id], ok: true, failures: [] });
+  for (const id of Object.keys(TITLES) as CodexCheckId[]) checks.set(id, { id, title: TITLES[id], ok: true, failures: [], more: 0 });
   const fail = (id: CodexCheckId, detail: string, line?: number): void => {
     const c = checks.get(id) as CodexCheckResult;
     c.ok = false;
     if (c.failures.length < 20) c.failures.push(line === undefined ? { detail } : { line, detail });
+    else c.more++;
   };
 
   const oldId = sessionIdOf(originalLines);

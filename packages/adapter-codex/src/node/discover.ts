@@ -75,6 +75,32 @@ function walk(dir: string, depth: number, visit: (path: string, name: string) =>
   }
 }
 
+/**
+ * The folders rollouts live in under the homes: `<home>/sessions` and `<home>/archived_sessions`
+ * (the index's roots for Codex: watching the whole home would see its logs and state files).
+ */
+export function sessionRoots(homes: readonly string[]): string[] {
+  return homes.flatMap((home) => [join(home, 'sessions'), join(home, 'archived_sessions')]);
+}
+
+/**
+ * Every plain rollout file under the given roots, in name order: a sessions folder (dated
+ * sub-folders), an archived_sessions folder, or a whole home. Compressed rollouts are left out:
+ * they cannot be read yet.
+ */
+export function rolloutsUnder(roots: readonly string[]): { path: string; root: string }[] {
+  const out: { path: string; root: string }[] = [];
+  const seen = new Set<string>();
+  for (const root of roots) {
+    walk(root, 4, (path, name) => {
+      if (!isRolloutFileName(name) || seen.has(path)) return;
+      seen.add(path);
+      out.push({ path, root });
+    });
+  }
+  return out;
+}
+
 /** The rollout files of one thread id, found by name. */
 export function findRolloutById(homes: readonly string[], id: string): RolloutFileRef[] {
   return listRolloutFiles(homes).filter((r) => r.id === id);

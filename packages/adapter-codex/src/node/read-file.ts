@@ -1,3 +1,4 @@
+import './native-hash';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ioProblem, scanLines } from '@glassbox/file-io';

@@ -1,0 +1,26 @@
+import type { AgentFormat } from '@glassbox/core';
+import { buildFork, resumeCommand, validateFork } from './fork';
+import { CODEX_REMAINDER_NOTE, codexContextLimits } from './context-limits';
+import { CODEX, CODEX_LABEL } from './identity';
+import { RolloutParser } from './parser';
+import { CODEX_PRICES } from './prices';
+import { recogniseCodex } from './recognise';
+import type { CodexSession } from './session-types';
+import { CodexSummarizer } from './summary/summarizer';
+import { readTail } from './summary/tail';
+
+/** Codex CLI's rollout format, as the rest of Glassbox sees it (see AgentFormat in core). */
+export const codexFormat: AgentFormat = {
+  id: CODEX,
+  label: CODEX_LABEL,
+  recognise: recogniseCodex,
+  createParser: (options) => new RolloutParser(options),
+  createSummarizer: (state, subagentFile) => new CodexSummarizer(state, subagentFile),
+  readTail,
+  prices: CODEX_PRICES,
+  buildFork,
+  validateFork,
+  resumeCommand,
+  contextLimits: ({ model, session }) => codexContextLimits(model, (session as Partial<CodexSession>).reported?.contextWindow ?? null),
+  remainderNote: CODEX_REMAINDER_NOTE,
+};
