@@ -32,7 +32,7 @@ function seed(): { dir: string; env: NodeJS.ProcessEnv; mappings: Record<string,
     }
   };
   walk(join(CORPUS, 'public'), '');
-  return { dir, env: { CLAUDE_CONFIG_DIR: join(dir, 'claude'), GLASSBOX_DATA_DIR: join(dir, 'data') }, mappings };
+  return { dir, env: { CLAUDE_CONFIG_DIR: join(dir, 'claude'), CODEX_HOME: join(dir, 'codex'), GLASSBOX_DATA_DIR: join(dir, 'data') }, mappings };
 }
 
 async function value<T>(p: Promise<{ ok: boolean; value?: unknown; error?: unknown }>): Promise<T> {

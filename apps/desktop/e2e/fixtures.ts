@@ -59,7 +59,7 @@ export const test = base.extend<Options & { app: App }>({
       if (mapRepos) repoArgs.push('--repo', `${m.cwd}=${join(GENERATED, name, 'project-after')}`);
     }
     const child: ChildProcess = spawn(process.execPath, [join(REPO_ROOT, 'apps/cli/bin/glassbox.mjs'), 'ui', '--no-open', ...repoArgs], {
-      env: { ...process.env, CLAUDE_CONFIG_DIR: configDir, GLASSBOX_DATA_DIR: dataDir, GLASSBOX_SAMPLES_DIR: samples ? GENERATED : join(dir, 'no-samples') },
+      env: { ...process.env, CLAUDE_CONFIG_DIR: configDir, CODEX_HOME: join(dir, 'codex'), GLASSBOX_DATA_DIR: dataDir, GLASSBOX_SAMPLES_DIR: samples ? GENERATED : join(dir, 'no-samples') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';

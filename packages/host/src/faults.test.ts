@@ -21,7 +21,7 @@ afterEach(() => {
 
 it('a refresh that fails on a locked index is reported, and the host keeps answering', async () => {
   seeded = seedConfigDir(['01-superseded-reads']);
-  const env = { CLAUDE_CONFIG_DIR: seeded.configDir, GLASSBOX_DATA_DIR: seeded.dataDir };
+  const env = seeded.env;
   const wait = process.env['GLASSBOX_LOCK_WAIT_MS'];
   process.env['GLASSBOX_LOCK_WAIT_MS'] = '200';
   try {

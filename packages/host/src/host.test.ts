@@ -45,7 +45,7 @@ const sha = (path: string) => createHash('sha256').update(readFileSync(path)).di
 describe('engine host', () => {
   it('lists every seeded session with figures from the real analysis (index-backed)', async () => {
     seeded = seedConfigDir(['01-superseded-reads', '02-gone-drift-errors', '05-autocompact']);
-    host = createHost({ CLAUDE_CONFIG_DIR: seeded.configDir, GLASSBOX_DATA_DIR: seeded.dataDir }, { watch: false, samplesDir: null });
+    host = createHost(seeded.env, { watch: false, samplesDir: null });
     await host.start();
     const list = await value<SessionsListResult>(host.handle('sessions:list', { sort: 'context' }));
     expect(list.sessions.map((s) => s.path).sort()).toEqual(Object.values(seeded.sessions).sort());
@@ -196,7 +196,7 @@ describe('engine host', () => {
 
   it('a refused mapping saves nothing; a good one is kept across a restart and applied to the list', async () => {
     seeded = seedConfigDir(['03-large-outputs']);
-    const env = { CLAUDE_CONFIG_DIR: seeded.configDir, GLASSBOX_DATA_DIR: seeded.dataDir };
+    const env = seeded.env;
     host = createHost(env, { watch: false, samplesDir: null });
     await host.start();
     const path = seeded.sessions['03-large-outputs'] as string;

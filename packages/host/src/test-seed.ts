@@ -12,6 +12,10 @@ export interface Seeded {
   configDir: string;
   projectsDir: string;
   dataDir: string;
+  /** An empty CODEX_HOME, so tests never index the machine's own Codex sessions. */
+  codexHome: string;
+  /** The environment a host of this seed runs with (config, Codex home and data folder). */
+  env: Record<string, string>;
   /** Scenario name → its session file in the seeded projects folder. */
   sessions: Record<string, string>;
   /** Recorded cwd → the scenario's project-after folder. */
@@ -36,5 +40,8 @@ export function seedConfigDir(scenarios: string[]): Seeded {
     sessions[name] = join(target, `${manifest.session_ids[0]}.jsonl`);
     repoMap[manifest.cwd] = join(GENERATED, name, 'project-after');
   }
-  return { dir, configDir, projectsDir, dataDir: join(dir, 'data'), sessions, repoMap, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  const codexHome = join(dir, 'codex');
+  const dataDir = join(dir, 'data');
+  const env = { CLAUDE_CONFIG_DIR: configDir, CODEX_HOME: codexHome, GLASSBOX_DATA_DIR: dataDir };
+  return { dir, configDir, projectsDir, dataDir, codexHome, env, sessions, repoMap, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -11,7 +11,8 @@ export interface Ran {
 export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<Ran> {
   const out: string[] = [];
   const err: string[] = [];
-  const io: CliIO = { out: (t) => out.push(t), err: (t) => err.push(t), env, color: false, isTTY: false, exitCode: 0 };
+  // Tests never look at the machine's own Codex sessions unless they name a CODEX_HOME.
+  const io: CliIO = { out: (t) => out.push(t), err: (t) => err.push(t), env: { CODEX_HOME: '/nonexistent/glassbox-test-codex-home', ...env }, color: false, isTTY: false, exitCode: 0 };
   const code = await main(['node', 'glassbox', ...args], io);
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
