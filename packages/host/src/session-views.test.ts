@@ -26,7 +26,7 @@ async function value<T>(p: Promise<{ ok: boolean; value?: unknown; error?: unkno
 
 async function open(names: string[]): Promise<{ host: EngineHost; seeded: Seeded }> {
   seeded = seedConfigDir(names);
-  host = createHost({ CLAUDE_CONFIG_DIR: seeded.configDir, GLASSBOX_DATA_DIR: seeded.dataDir }, { watch: false, samplesDir: null, repoMap: seeded.repoMap });
+  host = createHost(seeded.env, { watch: false, samplesDir: null, repoMap: seeded.repoMap });
   await host.start();
   return { host, seeded };
 }
@@ -118,7 +118,7 @@ describe('the window views of a real session', () => {
     writeFileSync(join(dir, 'notes.jsonl'), '{"hello":"world"}\n{"another":"record"}\n');
     writeFileSync(join(dir, 'empty.jsonl'), '');
     copyFileSync(seeded.sessions['01-superseded-reads'] as string, join(dir, 'copy.jsonl'));
-    host = createHost({ CLAUDE_CONFIG_DIR: seeded.configDir, GLASSBOX_DATA_DIR: join(seeded.dir, 'data2') }, { watch: false, samplesDir: null });
+    host = createHost({ ...seeded.env, GLASSBOX_DATA_DIR: join(seeded.dir, 'data2') }, { watch: false, samplesDir: null });
     await host.start();
     const all = await value<SessionsListResult>(host.handle('sessions:list', {}));
     const names = all.sessions.map((s) => s.path.split('/').pop());

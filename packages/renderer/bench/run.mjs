@@ -77,7 +77,7 @@ async function appendBench() {
     cpSync(join(repo, 'fixtures/corpus/generated/05-autocompact/claude-project'), join(projects, m.project_slug), { recursive: true });
     const session = join(projects, m.project_slug, `${m.session_ids[0]}.jsonl`);
     const child = spawn(process.execPath, [join(repo, 'apps/cli/bin/glassbox.mjs'), 'ui', '--no-open'], {
-      env: { ...process.env, CLAUDE_CONFIG_DIR: join(dir, 'claude'), GLASSBOX_DATA_DIR: join(dir, 'data') },
+      env: { ...process.env, CLAUDE_CONFIG_DIR: join(dir, 'claude'), CODEX_HOME: join(dir, 'codex'), GLASSBOX_DATA_DIR: join(dir, 'data') },
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     const url = await new Promise((r) => createInterface({ input: child.stdout }).once('line', r));
