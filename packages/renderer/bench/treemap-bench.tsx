@@ -20,6 +20,9 @@ async function run(sizes: number[], runs: number) {
   const results = [];
   for (const n of sizes) {
     const snap = syntheticSnapshot(n);
+    // No selection carried over from the previous size (a selected segment that is not drawn on its
+    // own makes the treemap lay out a second time to give it a tile).
+    useApp.setState({ selectedSegmentId: null, highlightIds: [] });
     const layoutMs: number[] = [];
     let drawn = 0;
     for (let i = 0; i < runs; i++) {
