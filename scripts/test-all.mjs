@@ -35,34 +35,26 @@ function step(label, cmd, args) {
 step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 step('lint', 'npm', ['run', '--silent', 'lint']);
 
-const vitestJson = join(out, 'vitest.json');
-const vitestOk = run('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
-if (existsSync(vitestJson)) {
-  const r = JSON.parse(readFileSync(vitestJson, 'utf8'));
+/** A vitest run counted test by test from its JSON report (a run that fails without failing tests counts once). */
+function vitest(label, file, extraArgs) {
+  const json = join(out, file);
+  const ok = run(label, 'npx', ['vitest', 'run', ...extraArgs, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`]);
+  if (!existsSync(json)) {
+    failed++;
+    failures.push(`${label} (no report)`);
+    return;
+  }
+  const r = JSON.parse(readFileSync(json, 'utf8'));
   passed += r.numPassedTests ?? 0;
   failed += r.numFailedTests ?? 0;
   skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-  if ((r.numFailedTests ?? 0) > 0 || !vitestOk) failures.push('vitest');
-  if (!vitestOk && (r.numFailedTests ?? 0) === 0) failed++;
-} else {
-  failed++;
-  failures.push('vitest (no report)');
+  if ((r.numFailedTests ?? 0) > 0 || !ok) failures.push(label);
+  if (!ok && (r.numFailedTests ?? 0) === 0) failed++;
 }
 
+vitest('vitest', 'vitest.json', []);
 // The slow gates (packaging dry run, security scan, the CLI's process-level fault suite) run once here, not in every vitest run.
-const gatesJson = join(out, 'gates.json');
-const gatesOk = run('slow gates', 'npx', ['vitest', 'run', '--config', 'vitest.gates.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${gatesJson}`]);
-if (existsSync(gatesJson)) {
-  const r = JSON.parse(readFileSync(gatesJson, 'utf8'));
-  passed += r.numPassedTests ?? 0;
-  failed += r.numFailedTests ?? 0;
-  skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-  if ((r.numFailedTests ?? 0) > 0 || !gatesOk) failures.push('slow gates');
-  if (!gatesOk && (r.numFailedTests ?? 0) === 0) failed++;
-} else {
-  failed++;
-  failures.push('slow gates (no report)');
-}
+vitest('slow gates', 'gates.json', ['--config', 'vitest.gates.config.ts']);
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (scripts['test:e2e'] && !existsSync(chromium)) {
