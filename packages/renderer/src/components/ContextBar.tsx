@@ -1,3 +1,4 @@
+import { DEAD_CLASSES } from '@glassbox/core';
 import type { SnapshotView } from '@glassbox/contract';
 import { CLASS_COLOUR } from '../palette';
 import { exact, humanTokens, pct } from '../format';
@@ -28,9 +29,12 @@ export function ContextBar({ view }: { view: SnapshotView }) {
   const conversation = Math.max(0, used - rest - setupTokens - dead);
   const window = limits?.window ?? Math.max(used, 1);
   const free = Math.max(0, window - used);
+  // Dead tokens take the colour of the class that holds most of them (one bar segment for all classes).
+  const byClass = view.snapshot.reclaimable.byClass;
+  const deadColour = CLASS_COLOUR[DEAD_CLASSES.reduce((a, b) => (byClass[b].tokens > byClass[a].tokens ? b : a))];
   const parts: Part[] = [
     { key: 'conversation', label: 'conversation', tokens: conversation, colour: CLASS_COLOUR.live, title: 'prompts, replies, tool calls and results that stay' },
-    { key: 'dead', label: 'provably dead', tokens: dead, colour: CLASS_COLOUR.gone, title: 'what the default fork removes, net of its tombstones' },
+    { key: 'dead', label: 'provably dead', tokens: dead, colour: deadColour, title: 'what the default fork removes, net of its tombstones (by class: the reclaimable bar above)' },
     { key: 'setup', label: setup.length ? setup.map((p) => p.label).join(', ') : 'set-up in the transcript', tokens: setupTokens, colour: '#8a6d3b', title: setup.map((p) => `${p.label}: ${humanTokens(p.tokens)} in ${p.segments} attachment(s)`).join('\n') },
     { key: 'system', label: 'system prompt & tools', tokens: rest, colour: CLASS_COLOUR.unattributed, hatched: true, title: ctx?.remainderNote ?? 'reported minus what the transcript accounts for' },
   ].filter((p) => p.tokens > 0);
