@@ -10,6 +10,7 @@ import type { DiscoveredFile } from '@glassbox/core';
 import { AGENTS } from './agents';
 import { UsageError } from './exit-codes';
 import { repoRootResolver } from './mappings';
+import { keptSessionPath } from './kept-support';
 import type { CliIO } from './io';
 
 /** Options every session command shares. */
@@ -40,9 +41,17 @@ export function addSessionOptions(cmd: Command): Command {
 export function resolveSessionPath(arg: string, io: CliIO): string {
   const asPath = resolve(arg);
   if (existsSync(asPath)) return regularSession(asPath);
-  if (/[\\/]/.test(arg) || arg.endsWith('.jsonl')) throw new UsageError(`${asPath}: no such file`);
+  if (/[\\/]/.test(arg) || arg.endsWith('.jsonl')) {
+    // A session file that is gone, kept in the archive: read from the archive's copy.
+    const kept = keptSessionPath(asPath, io);
+    if (kept) return regularSession(kept);
+    throw new UsageError(`${asPath}: no such file`);
+  }
   const { found, roots } = findSessionById(arg, io);
   if (found.length === 0) {
+    // Kept in the archive: its original if still there, else the archive's read-only copy.
+    const kept = keptSessionPath(arg, io);
+    if (kept) return regularSession(kept);
     throw new UsageError(`no session "${arg}" under ${roots.join(', ')} (set CLAUDE_CONFIG_DIR or CODEX_HOME, or give the file's path)`);
   }
   // The same file reached through two roots (one linking to the other) is one candidate.

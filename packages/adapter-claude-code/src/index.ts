@@ -25,3 +25,4 @@ export {
   type RequestItems,
   type WindowComparison,
 } from './request/compare';
+export { cleanupRule, readCleanupSetting, DEFAULT_CLEANUP_DAYS, type SettingsText, type SettingsScope, type CleanupSetting } from './retention/rule';

@@ -34,17 +34,5 @@ export const KNOWN_RECORD_TYPES: ReadonlySet<string> = new Set([
 /** Types whose records carry a conversation message. */
 export const MESSAGE_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 'attachment', 'system']);
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
-
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-export function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
-
-export function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
+// The JSON reading helpers are shared by every adapter (core).
+export { isObject, num, str, type Json, type JsonObject } from '@glassbox/core';

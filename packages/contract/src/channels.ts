@@ -1,7 +1,7 @@
 /** The channels: invoke requests with their argument and result types, push events, and the runtime lists. */
 import type { Result } from './results';
 import type {
-  ConversationView, CostView, FileOpenArgs, FileOpened, SessionPathArgs, ForkArgs, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkVerified, ForkWritten, HostInfo, IndexProgress, RepoMapArgs, SegmentDetail,
+  AutoKeepArgs, ConversationView, CostView, FileOpenArgs, FileOpened, ForkArgs, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkVerified, ForkWritten, HostInfo, IndexProgress, KeepArgs, KeepResultView, RepoMapArgs, RestoreArgs, RestoredView, RetentionInfo, SegmentDetail, SessionPathArgs,
   SegmentDetailArgs, SessionRow, SessionsListArgs, SessionsListResult, SnapshotArgs, SnapshotView,
 } from './values';
 import type { CompactionFindArgs, CompactionFindResult, CompactionItemArgs, CompactionItemText, CompactionsArgs, CompactionsView } from './compactions';
@@ -21,6 +21,10 @@ export interface InvokeMap {
   'fork:payload': { args: ForkPayloadArgs; result: ForkPayload };
   'file:open': { args: FileOpenArgs; result: FileOpened };
   'repo:map': { args: RepoMapArgs; result: HostInfo };
+  'session:keep': { args: KeepArgs; result: KeepResultView };
+  'session:restore': { args: RestoreArgs; result: RestoredView };
+  'retention:info': { args: Record<string, never>; result: RetentionInfo };
+  'retention:auto-keep': { args: AutoKeepArgs; result: RetentionInfo };
   'session:compactions': { args: CompactionsArgs; result: CompactionsView };
   'compaction:item': { args: CompactionItemArgs; result: CompactionItemText };
   'compaction:find': { args: CompactionFindArgs; result: CompactionFindResult };
@@ -71,6 +75,10 @@ const invokeChannels = [
   'fork:payload',
   'file:open',
   'repo:map',
+  'session:keep',
+  'session:restore',
+  'retention:info',
+  'retention:auto-keep',
   'session:compactions',
   'compaction:item',
   'compaction:find',

@@ -156,6 +156,30 @@ export const VALIDATORS: { [C in InvokeChannel]: Validator<C> } = {
     if (o['text'].length > MAX_UPLOAD_BYTES) return 'the file is too large to send from a browser; open it by path';
     return { name: o['name'], text: o['text'] };
   },
+  'session:keep': (raw) => {
+    const o = obj(raw);
+    if (typeof o === 'string') return o;
+    const extra = onlyKeys(o, ['paths']);
+    if (extra) return extra;
+    const paths = o['paths'];
+    if (!Array.isArray(paths) || paths.length === 0 || paths.length > MAX_KEEP_PATHS) return `paths must be a list of 1–${MAX_KEEP_PATHS} paths`;
+    const out: string[] = [];
+    for (const p of paths) {
+      const path = pathArg(p);
+      if (!path) return 'every path must be a non-empty string';
+      out.push(path);
+    }
+    return { paths: out };
+  },
+  'session:restore': (raw) => forkRef(raw),
+  'retention:info': none(),
+  'retention:auto-keep': (raw) => {
+    const o = obj(raw);
+    if (typeof o === 'string') return o;
+    const extra = onlyKeys(o, ['enabled']);
+    if (extra) return extra;
+    return typeof o['enabled'] === 'boolean' ? { enabled: o['enabled'] } : 'enabled must be true or false';
+  },
   'repo:map': (raw) => {
     const o = obj(raw);
     if (typeof o === 'string') return o;
@@ -171,6 +195,9 @@ export const VALIDATORS: { [C in InvokeChannel]: Validator<C> } = {
   'compaction:item': compactionItemArgs,
   'compaction:find': compactionFindArgs,
 };
+
+/** At most this many sessions in one keep request (the window keeps one; "keep all" goes through auto-keep or the CLI). */
+export const MAX_KEEP_PATHS = 500;
 
 /** Validates the arguments of a channel: the typed value, or an error result to send back. */
 export function validateArgs<C extends InvokeChannel>(channel: C, raw: unknown): { args: ArgsOf<C> } | { error: IpcError } {

@@ -41,6 +41,32 @@ export interface SessionRow {
   lastModel?: string | null;
   /** Why the row matched the search ("title", "folder", "text in the session"); absent without a query. */
   matched?: string;
+  /** When the agent's own client deletes the session; null for clients that delete nothing. */
+  retention: RetentionView | null;
+  /** The session's copy in Glassbox's archive; null when it was never kept. */
+  kept: KeptView | null;
+}
+
+/** The agent client's clean-up of this session: "deleted by Claude Code in 3 days". */
+export interface RetentionView {
+  /** The client's name. */
+  client: string;
+  /** ISO time the client deletes the file (its modification time + the clean-up period); null: never. */
+  expiresAt: string | null;
+  /** What decided it ("cleanupPeriodDays 10 in ~/.claude/settings.json"). */
+  decidedBy: string;
+}
+
+/** A session kept in Glassbox's archive. */
+export interface KeptView {
+  /** ISO time the newest version was kept, and how many versions there are. */
+  keptAt: string;
+  versions: number;
+  /** The newest version holds the file as it is now. */
+  current: boolean;
+  originalPath: string;
+  /** The original is gone and this row reads the archive's copy: when Glassbox saw it gone, and whether the client's clean-up had come due. */
+  gone: { noticedAt: string; byClient: boolean } | null;
 }
 
 /** A link from a session to another: a fork to its original, an original to its forks. */
@@ -108,6 +134,8 @@ export interface ForkLineageView {
 /** What the window view needs: the engine's snapshot plus how it was opened. */
 export interface SnapshotView {
   snapshot: ClassifiedSnapshot;
+  /** The client's deletion date and the kept copy, as the session's row in the list has them (null: not listed). */
+  keeping: { retention: RetentionView | null; kept: KeptView | null } | null;
   /** The figures every view shows (list, header, wizard, inspect), from one definition. */
   figures: WindowFigures;
   lineage: ForkLineageView;
@@ -328,4 +356,62 @@ export interface HostInfo {
   roots: string[];
   dataDir: string;
   repoMap: Record<string, string>;
+}
+
+/** `session:keep`: sessions named by the paths the list shows. */
+export interface KeepArgs {
+  paths: string[];
+}
+
+export interface KeepOutcome {
+  path: string;
+  /** 'kept': a new version was stored; 'unchanged': the archive already held it; 'failed': see message. */
+  status: 'kept' | 'unchanged' | 'failed';
+  message: string | null;
+  /** Bytes of the session's files, and what this keep wrote to the archive for them. */
+  bytes: number;
+  writtenBytes: number;
+}
+
+export interface KeepResultView {
+  outcomes: KeepOutcome[];
+}
+
+/** `session:restore`: a kept session by the path its row shows (the archive's copy, or the original). */
+export interface RestoreArgs {
+  path: string;
+}
+
+export interface RestoredView {
+  sessionId: string;
+  path: string;
+  /** Files written, the transcript last. */
+  files: number;
+  resumeCommand: string | null;
+  resumeNote: string | null;
+}
+
+/** The clean-up rules in force, the auto-keep setting and what the archive holds. */
+export interface RetentionInfo {
+  folders: RetentionFolder[];
+  /** "Keep every session automatically": after it has been idle for a while, and again before its deletion date. */
+  autoKeep: boolean;
+  archive: { root: string; sessions: number; versions: number; storedBytes: number };
+}
+
+export interface RetentionFolder {
+  /** A configuration folder the client cleans, and the client's name. */
+  folder: string;
+  client: string;
+  /** Days of inactivity before deletion; null when the clean-up is off there. */
+  days: number | null;
+  decidedBy: string;
+  /** Said once: a very short period, or a setting some client versions misread. */
+  warning: string | null;
+  /** Settings files that could not be used as written (the default was assumed, or the clean-up is off). */
+  problems: string[];
+}
+
+export interface AutoKeepArgs {
+  enabled: boolean;
 }

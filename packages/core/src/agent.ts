@@ -8,6 +8,7 @@
  */
 import type { ForkAction, ForkResult, ValidateOptions, ValidationReport } from './fork';
 import type { PriceTable } from './prices';
+import type { RetentionRule } from './retention';
 import type { Session } from './session';
 import type { SummaryState, TranscriptSummarizer } from './summary';
 
@@ -181,6 +182,40 @@ export interface AgentLocator {
   parseFile(path: string): Session;
   /** Other files `load` reads with a session (its subagents' transcripts), so callers can check them first. */
   companionFiles?(sessionPath: string): string[];
+  /** When the agent's own client deletes sessions, for agents whose client does (Claude Code). */
+  readonly retention?: AgentRetention;
+}
+
+/**
+ * An agent client's clean-up of old sessions, and which files go with a session: what Glassbox must
+ * keep so that nothing the client deletes is lost, and where a restore puts each file back.
+ */
+export interface AgentRetention {
+  /**
+   * The rule that applies to a session file, from the settings the client reads (`cwd`: the working
+   * directory recorded in the session, whose project settings may apply). Reads settings files;
+   * a malformed one is reported in the rule's sources, never thrown.
+   */
+  ruleFor(sessionPath: string, cwd: string | null): RetentionRule;
+  /** The configuration folder the client cleans that holds this session (null: one it never cleans). */
+  configFolderOf(sessionPath: string): string | null;
+  /** The files that belong to a session besides its transcript (folders listed whether or not they exist). */
+  layoutOf(sessionPath: string): SessionLayout;
+  /** Where a part of a kept session goes back for a session file at `sessionPath`; null for a name it does not know. */
+  placeOf(sessionPath: string, partName: string): { path: string; kind: SessionPart['kind'] } | null;
+}
+
+/** Where a session's other files live: each part is a folder or file with a stable name in the archive. */
+export interface SessionLayout {
+  parts: SessionPart[];
+}
+
+export interface SessionPart {
+  /** Stable name of the part in a kept copy ("session-folder", "file-history"): never a path. */
+  name: string;
+  /** Where it is for this session file on this machine. */
+  path: string;
+  kind: 'folder' | 'file';
 }
 
 /** One agent: its format and its Node side. */

@@ -16,3 +16,5 @@ export * from './prices';
 export * from './summary';
 export * from './agent';
 export * from './agent-registry';
+export * from './retention';
+export * from './json';

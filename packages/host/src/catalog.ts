@@ -1,4 +1,4 @@
-import type { IndexProgress, SessionRow } from '@glassbox/contract';
+import type { IndexProgress, RetentionFolder, SessionRow } from '@glassbox/contract';
 
 /**
  * Where the session browser's rows come from. The seam for the store's SQLite index: the host asks
@@ -26,6 +26,10 @@ export interface SessionCatalog {
    * analysis; the next refresh applies it to their figures.
    */
   saveMapping(cwd: string, folder: string | null): void;
+  /** Sessions "keep every session automatically" should keep now, most urgent first (none without an archive). */
+  autoKeepCandidates?(): string[];
+  /** The client clean-up rules of the configuration folders the listed sessions live in. */
+  retentionFolders?(): RetentionFolder[];
   /** Starts watching the roots; returns a stop function. */
   watch(onChange: (change: CatalogChange) => void): () => void;
   close(): void;

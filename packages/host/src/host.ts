@@ -34,6 +34,7 @@ import { detailOf } from './segment-detail';
 import { additionsOf, contextView, conversationView, costSummary, costView } from './session-views';
 import { CompactionChannels, type CompactionSubject } from './compactions';
 import { fileBytes, memoryBytes, parseBuffer, type SourceBytes } from './source-bytes';
+import { Keeping } from './keeping';
 
 export interface HostOptions {
   mode: 'electron' | 'browser';
@@ -89,6 +90,7 @@ export class EngineHost {
   private progress: IndexProgress = { phase: 'idle', done: 0, total: 0 };
   private refreshing: Promise<void> | null = null;
   private stopWatch: (() => void) | null = null;
+  private readonly keeping: Keeping;
   private readonly compactionChannels: CompactionChannels;
 
   constructor(private readonly options: HostOptions) {
@@ -103,6 +105,14 @@ export class EngineHost {
       (path) => this.catalog.has?.(path) ?? false,
     );
     for (const s of this.samples.sessions) this.grants.grant(s.path);
+    this.keeping = new Keeping({
+      dataDir: options.dataDir,
+      agents: options.agents,
+      catalog: this.catalog,
+      admit: (path) => this.grants.admit(path),
+      changed: (path, reason) => this.rowChanged(path, reason),
+      repoRootFor,
+    });
     this.compactionChannels = new CompactionChannels(options.agents, options.engine);
   }
 
@@ -115,6 +125,7 @@ export class EngineHost {
         this.emit('session:changed', { path: change.path, row, reason: change.reason });
       });
     }
+    this.keeping.resume();
     return this.refresh();
   }
 
@@ -124,6 +135,7 @@ export class EngineHost {
   }
 
   close(): void {
+    this.keeping.stop();
     this.stopWatch?.();
     this.catalog.close();
     this.listeners.clear();
@@ -177,9 +189,11 @@ export class EngineHost {
         // An unmapped drop's cwd was not looked up: "missing here" would be wrong, the note says why.
         const problems = snapshot.problems.filter((p) => !(o.value.upload && !mapped && p.code === 'repo_missing')).map(positionsOnly);
         const shown = { ...snapshot, problems };
+        const listed = o.value.upload ? null : this.catalog.update(a.path);
         const format = this.formatOf(o.value);
         return ok({
           snapshot: shown,
+          keeping: listed ? { retention: listed.retention, kept: listed.kept } : null,
           figures: windowFigures(shown),
           lineage: this.lineageOf(snapshot),
           external: o.value.external,
@@ -267,6 +281,25 @@ export class EngineHost {
       }
       case 'file:open':
         return this.fileOpen(args as ArgsOf<'file:open'>) as R;
+      case 'session:keep': {
+        const outcomes = this.keeping.keep((args as ArgsOf<'session:keep'>).paths);
+        for (const k of outcomes) if (k.status === 'kept') await this.rowChanged(k.path, 'changed');
+        return ok({ outcomes }) as R;
+      }
+      case 'session:restore': {
+        const a = args as ArgsOf<'session:restore'>;
+        const r = this.keeping.restore(a.path);
+        if (!r.ok) return r as R;
+        // The archive's copy leaves the list and the original comes back in its place.
+        await this.refresh();
+        if (a.path !== r.value.path) await this.rowChanged(a.path, 'removed');
+        await this.announce(r.value.path);
+        return r as R;
+      }
+      case 'retention:info':
+        return ok(this.keeping.info()) as R;
+      case 'retention:auto-keep':
+        return ok(this.keeping.setAutoKeep((args as ArgsOf<'retention:auto-keep'>).enabled)) as R;
       case 'repo:map': {
         const a = args as ArgsOf<'repo:map'>;
         let folder: string | null = null;
@@ -317,8 +350,18 @@ export class EngineHost {
       })
       .finally(() => {
         this.refreshing = null;
+        // What the refresh found idle (or near its deletion date) is kept now, when the setting is on.
+        void this.keeping.autoKeepNow();
       });
     return this.refreshing;
+  }
+
+  /** Tells the window a row changed (kept), appeared or went (an archive copy replaced by its restored original). */
+  private async rowChanged(path: string, reason: 'changed' | 'added' | 'removed'): Promise<void> {
+    this.opened.delete(path);
+    if (reason === 'added') return this.announce(path);
+    const row = reason === 'removed' ? null : this.catalog.update(path);
+    this.emit('session:changed', { path, row: row ? (this.withLineage([row])[0] ?? row) : null, reason });
   }
 
   private emit<E extends EventChannel>(event: E, payload: EventMap[E]): void {
@@ -423,7 +466,8 @@ export class EngineHost {
       mtimeMs: st.mtimeMs,
       loaded,
       bytes: fileBytes(real),
-      external: !this.catalog.roots().some((r) => path.startsWith(r + '/')),
+      // Listed files are not "opened files" (the archive's copies of deleted sessions are listed, outside the roots).
+      external: !this.catalog.roots().some((r) => path.startsWith(r + '/')) && !(this.catalog.has?.(path) ?? false),
       upload: false,
       snapshots: new Map(),
       compactions: {},

@@ -1,7 +1,10 @@
+import { join } from 'node:path';
 import { openIndex, watchRoots, type SessionIndex, type SessionRow as IndexRow, type RootWatcher } from '@glassbox/store';
-import { deadShare } from '@glassbox/core';
-import type { IndexProgress, SessionRow, SessionSort } from '@glassbox/contract';
+import { autoKeepPlan } from '@glassbox/store/keep';
+import { deadShare, retentionWarning } from '@glassbox/core';
+import type { IndexProgress, RetentionFolder, SessionRow, SessionSort } from '@glassbox/contract';
 import type { AgentRegistry } from '@glassbox/core';
+import { defaultAgents } from '@glassbox/agents';
 import type { CatalogChange, SessionCatalog } from './catalog';
 
 /** A session written to in the last few minutes is shown as live. */
@@ -22,13 +25,17 @@ const SORT: Record<SessionSort, 'activity' | 'size' | 'tokens' | 'reclaimable'> 
  */
 export class IndexCatalog implements SessionCatalog {
   private readonly index: SessionIndex;
+  private readonly agents: AgentRegistry;
   private watcher: RootWatcher | null = null;
 
   constructor(options: { roots: string[]; dataDir: string; agents?: AgentRegistry; workers?: number; nativeBinding?: string; workerUrl?: URL; repoMap?: Record<string, string> }) {
+    this.agents = options.agents ?? defaultAgents();
     this.index = openIndex({
       roots: options.roots,
-      ...(options.agents ? { agents: options.agents } : {}),
+      agents: this.agents,
       dataDir: options.dataDir,
+      // Kept sessions are marked, and listed from the archive once their originals are gone.
+      archiveDir: join(options.dataDir, 'archive'),
       ...(options.repoMap ? { repoMap: options.repoMap } : {}),
       ...(options.workers === undefined ? {} : { workers: options.workers }),
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
@@ -36,8 +43,9 @@ export class IndexCatalog implements SessionCatalog {
     });
   }
 
+  /** The agents' folders (not Glassbox's own folder of archive copies, whose rows the list admits by itself). */
   roots(): string[] {
-    return [...this.index.roots];
+    return this.index.roots.filter((r) => !this.index.viewRoots.includes(r));
   }
 
   notices(): string[] {
@@ -87,6 +95,33 @@ export class IndexCatalog implements SessionCatalog {
     return row.kind === 'session' ? this.toRow(row) : null;
   }
 
+  /** Sessions "keep every session automatically" should keep now (keep/auto-keep.ts), most urgent first. */
+  autoKeepCandidates(now = Date.now()): string[] {
+    return autoKeepPlan(this.index.list(), now).map((c) => c.path);
+  }
+
+  /** The clean-up rule of each configuration folder that holds listed sessions. */
+  retentionFolders(): RetentionFolder[] {
+    const seen = new Map<string, RetentionFolder>();
+    for (const r of this.index.list()) {
+      if (!r.retention || !this.agents.has(r.agent)) continue;
+      const agent = this.agents.byId(r.agent);
+      const folder = agent.locator.retention?.configFolderOf(r.path);
+      if (!folder || seen.has(folder)) continue;
+      const rule = agent.locator.retention?.ruleFor(r.path, null);
+      if (!rule) continue;
+      seen.set(folder, {
+        folder,
+        client: agent.format.label,
+        days: rule.kind === 'deletes' ? rule.days : null,
+        decidedBy: rule.decidedBy,
+        warning: retentionWarning(rule, folder),
+        problems: rule.sources.filter((s) => s.problem).map((s) => `${s.file} ${s.problem ?? ''}`),
+      });
+    }
+    return [...seen.values()];
+  }
+
   savedMappings(): Record<string, string> {
     return this.index.mappings();
   }
@@ -113,6 +148,10 @@ export class IndexCatalog implements SessionCatalog {
     void this.watcher?.close();
     this.watcher = null;
     void this.index.close();
+  }
+
+  private clientOf(agent: string): string {
+    return this.agents.has(agent) ? this.agents.byId(agent).format.label : agent;
   }
 
   private toRow(r: IndexRow): SessionRow {
@@ -142,6 +181,12 @@ export class IndexCatalog implements SessionCatalog {
       warning: r.stage !== 'unreadable' && r.problemNote ? `${r.problemNote}: the file may be cut off or damaged` : null,
       costUsd: r.totalCostUsd,
       lastModel: r.lastModel,
+      retention: r.retention
+        ? { client: this.clientOf(r.agent), expiresAt: r.retention.expiresAt, decidedBy: r.retention.decidedBy }
+        : r.kept?.gone
+          ? { client: this.clientOf(r.agent), expiresAt: null, decidedBy: 'the original is gone; this is the copy in Glassbox’s archive' }
+          : null,
+      kept: r.kept,
     };
   }
 }

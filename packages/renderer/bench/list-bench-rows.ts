@@ -32,6 +32,8 @@ export function syntheticRows(n: number): SessionRow[] {
       forks: [],
       subagents: 0,
       problem: null,
+      retention: null,
+      kept: null,
     } as SessionRow);
   }
   return rows;

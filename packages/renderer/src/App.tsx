@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { SessionBrowser } from './components/SessionBrowser';
+import { AutoKeepToggle, RetentionWarning } from './components/retention/AutoKeepToggle';
 import { WindowView } from './components/WindowView';
 import { Inspector } from './components/Inspector';
 import { ForkWizard } from './components/ForkWizard';
@@ -124,10 +125,11 @@ export function App() {
           ) : null}
         </div>
         <div className="actions">
+          <AutoKeepToggle />
           <button type="button" onClick={() => fileRef.current?.click()}>
             Open file…
           </button>
-          <button type="button" className="primary" disabled={!view || view.snapshot.session.path.startsWith('upload:') || view.external} onClick={() => useApp.getState().setWizardOpen(true)} title="Fork a cleaned session (F)" data-testid="open-fork">
+          <button type="button" className="primary" disabled={!view || view.snapshot.session.path.startsWith('upload:') || view.external || !!view.keeping?.kept?.gone} onClick={() => useApp.getState().setWizardOpen(true)} title="Fork a cleaned session (F)" data-testid="open-fork">
             Fork…
           </button>
           <button type="button" aria-pressed={inspectorOpen} onClick={() => setInspector(!inspectorOpen)} data-testid="toggle-inspector" title="Show or hide the segment inspector">
@@ -146,6 +148,7 @@ export function App() {
           />
         </div>
       </header>
+      <RetentionWarning />
       {notice ? (
         <div className={`notice ${notice.kind}`} role="alert" data-testid="notice">
           <div>

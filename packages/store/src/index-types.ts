@@ -16,6 +16,11 @@ export interface OpenIndexOptions {
   roots?: string[];
   /** Folder mappings for this run only (e.g. `glassbox ui --repo`), over the saved ones; not saved. */
   repoMap?: Record<string, string>;
+  /**
+   * Glassbox's archive (`<data>/archive`): rows carry their kept copy, and kept sessions whose originals
+   * are gone are listed from read-only copies (see keep/view.ts). Without it, neither.
+   */
+  archiveDir?: string;
   /** Worker threads for summaries and analyses; 0 runs them inline. Default: one per core. */
   workers?: number;
   /** A better-sqlite3 binary built for another ABI (Electron). */

@@ -59,4 +59,5 @@ export { planRefresh, type FileAction, type RefreshPlan } from './refresh-plan';
 export { messagePricer } from './cost';
 export { nodeAnalysisPorts, nodeRepoPort } from './repo-port';
 export { checkMappingFolder, readSavedMappings, type FolderCheck } from './repo-map';
+export { readSettings, writeSettings, type GlassboxSettings } from './settings';
 export { compactionHistories, compactionItemText, fileLineSource, memoryLineSource, type LineSource } from './compaction-port';

@@ -1,5 +1,6 @@
 import { Stage } from './stage';
 import type { FileRow } from './statements';
+import type { KeptMark, RetentionMark } from './keep/marks';
 
 /** One session (or subagent) file as the browser and the CLI see it. Exact figures; format at display. */
 export interface SessionRow {
@@ -58,6 +59,12 @@ export interface SessionRow {
   /** Sessions: their subagent files, and the cost with them (subagent files merged in, as ccusage does). */
   subagents: number;
   totalCostUsd: number | null;
+  /** When the agent's client will delete the file (its modification time + the clean-up period); null: never, or unknown. */
+  expiresAt: string | null;
+  /** The client's clean-up rule for this file and what decided it; null for agents whose client deletes nothing. */
+  retention: RetentionMark | null;
+  /** The session's copy in Glassbox's archive; null when it was never kept (or no archive was given). */
+  kept: KeptMark | null;
 }
 
 export function toSessionRow(f: FileRow, sub?: { count: number; cost: number | null; unpriced: number }): SessionRow {
@@ -115,5 +122,8 @@ export function toSessionRow(f: FileRow, sub?: { count: number; cost: number | n
     analysisError: f.analysis_error,
     subagents: sub?.count ?? 0,
     totalCostUsd: total,
+    expiresAt: null,
+    retention: null,
+    kept: null,
   };
 }

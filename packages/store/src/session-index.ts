@@ -26,6 +26,9 @@ import type { ChangeReason, OpenIndexOptions, Phase, Progress, RefreshOptions, R
 export type { ChangeReason, OpenIndexOptions, Phase, Progress, RefreshOptions, RefreshReport, SessionChange } from './index-types';
 import { runListQuery, type ListQuery } from './list-query';
 import { folderFor } from '@glassbox/analysis';
+import { mkdirSync } from 'node:fs';
+import { RowMarks } from './keep/marks';
+import { syncView, viewDirOf, viewRootOf } from './keep/view';
 
 /** A file found by discovery (or asked for by path), and how it got into the index. */
 interface Found {
@@ -67,6 +70,11 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
   private chain: Promise<unknown> = Promise.resolve();
   private poolNoticeGiven = false;
   private readonly runMappings: Record<string, string>;
+  private readonly marks: RowMarks;
+  /** The archive whose kept sessions the list carries (null: none). */
+  readonly archiveDir: string | null;
+  /** Glassbox's own roots of read-only copies of kept sessions whose originals are gone (in `roots` too). */
+  readonly viewRoots: string[] = [];
 
   constructor(options: OpenIndexOptions = {}) {
     super();
@@ -79,10 +87,29 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
       const list = byAgent.get(agent.format.id) ?? [];
       byAgent.set(agent.format.id, [...list, ...(options.roots ?? [root]).filter((r) => !list.includes(r))]);
     }
+    this.archiveDir = options.archiveDir ?? null;
+    if (this.archiveDir) {
+      // Kept sessions whose originals are gone are listed from Glassbox's own read-only copies.
+      for (const agent of this.agents.agents) {
+        if (!agent.locator.retention) continue;
+        const root = viewRootOf(viewDirOf(this.archiveDir), agent.format.id);
+        this.viewRoots.push(root);
+        byAgent.set(agent.format.id, [...(byAgent.get(agent.format.id) ?? []), root]);
+      }
+    }
+    this.marks = new RowMarks(this.agents, this.archiveDir);
     this.agentRoots = byAgent;
     this.roots = [...new Set([...byAgent.values()].flat())];
     this.store = new IndexDatabase(this.dbPath, options.nativeBinding, (n) => this.emit('notice', n), lockWaitMs(env));
     this.notices = this.store.notices;
+    // Made once the database opened (a data folder that cannot hold one is reported by it, by name).
+    for (const root of this.viewRoots) {
+      try {
+        mkdirSync(root, { recursive: true, mode: 0o700 });
+      } catch (error) {
+        this.notices.push(`kept sessions whose originals are gone cannot be listed: ${root} cannot be created (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      }
+    }
     this.runMappings = { ...(options.repoMap ?? {}) };
     this.pool = new JobPool(options.workers, options.workerUrl);
   }
@@ -106,23 +133,23 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     await this.refresh({ paths: [real], analyze: options.analyze ?? true });
     const row = this.store.read(() => this.st.fileByPath.get(real), undefined);
     if (!row) throw new Error(`${path} is not a regular file`);
-    return this.rowOf(row);
+    return this.marks.mark([this.rowOf(row)])[0] as SessionRow;
   }
 
   /** Sessions (not subagent files) matching the query, newest activity first by default. */
   list(query: ListQuery = {}): SessionRow[] {
-    return this.store.read(() => runListQuery(this.store.db, this.st, query), []);
+    return this.marks.mark(this.store.read(() => runListQuery(this.store.db, this.st, query), []));
   }
 
   /** Every file of a session id (or unambiguous prefix), or the file at a path: the session first, then its subagents. */
   get(idOrPath: string): SessionRow[] {
-    return this.store.read(() => {
+    return this.marks.mark(this.store.read(() => {
       const byPath = this.st.fileByPath.get(idOrPath);
       if (byPath) return [this.rowOf(byPath)];
       let rows = this.st.filesBySession.all(idOrPath);
       if (rows.length === 0 && idOrPath.length >= 6) rows = this.st.filesBySessionPrefix.all(idOrPath);
       return rows.map((r) => this.rowOf(r));
-    }, []);
+    }, []));
   }
 
   /** Saved folder mappings (recorded cwd → folder on this machine), with this run's over them. */
@@ -212,7 +239,8 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     if (options.rebuild) this.store.write(() => this.st.clearAll.run());
     progress('discover', 0, 0, 0, 0);
 
-    const plan = this.discoverStage(options.paths);
+    const paths = this.syncKeptView(options.paths, report);
+    const plan = this.discoverStage(paths);
     report.files = plan.files.length;
     this.removeStage(plan.gone, report);
 
@@ -244,6 +272,20 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     report.elapsedMs = performance.now() - t0;
     progress('done', report.files, report.files, bytesDone, bytesTotal);
     return report;
+  }
+
+  /**
+   * Brings the read-only copies of kept sessions in line (one for each whose original is gone) before
+   * discovery. A refresh of some paths (the watcher's) also takes the copy of a kept original that just
+   * went away, and a copy that is no longer wanted (its original is back), so the list changes with them.
+   */
+  private syncKeptView(paths: string[] | undefined, report: RefreshReport): string[] | undefined {
+    if (!this.archiveDir) return paths;
+    const sync = syncView(this.archiveDir, this.agents);
+    for (const p of sync.problems) report.notices.push(p);
+    if (!paths) return paths;
+    const extra = [...sync.removed, ...paths.flatMap((p) => sync.copyFiles.get(p) ?? []).filter((p) => /\.jsonl$/i.test(p))];
+    return extra.length > 0 ? [...new Set([...paths, ...extra])] : paths;
   }
 
   /**
@@ -492,7 +534,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
       path: was.path,
       sessionId: was.session_id,
       kind: was.kind,
-      row: now ? this.rowOf(this.st.fileById.get(now.id) ?? now) : null,
+      row: now ? (this.marks.mark([this.rowOf(this.st.fileById.get(now.id) ?? now)])[0] ?? null) : null,
     });
   }
 }

@@ -5,6 +5,7 @@ import { DEAD_CLASSES, humanBytes, humanTokens, isDeadClass, type DeadClass, typ
 import type { RefusedAction, ValidationReport } from '@glassbox/core';
 import { planFromLines, previewFork, readSource, resumeInstruction, writeFork, type LinesPlan, type PlanLinesOptions, type WriteForkResult } from '@glassbox/store/fork';
 import { EXIT_REFUSED, UsageError } from '../exit-codes';
+import { isInKeptView } from '@glassbox/store/keep';
 import type { CliIO } from '../io';
 import { addSessionOptions, modelOption, parseProtect, resolveSessionPath, type SessionOptions } from '../session-args';
 import { paint, type Paint } from '../render/palette';
@@ -57,6 +58,9 @@ function parseMin(value: string | undefined): number | undefined {
 
 function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   const path = resolveSessionPath(arg, io);
+  if (opts.fork && isInKeptView(path)) {
+    throw new UsageError(`${arg} is a kept session whose original is gone: Glassbox reads it from the archive but writes nothing beside that copy. Restore it first (glassbox restore ${arg}), then fork it.`, EXIT_REFUSED);
+  }
   const repoRoot = opts.repo ? resolve(opts.repo) : null;
   if (repoRoot && !existsSync(repoRoot)) throw new UsageError(`--repo ${repoRoot}: no such folder`);
   // --repo wins; else a folder mapping saved in the index (the same one the app's list uses).

@@ -1,6 +1,7 @@
 import { humanBytes } from '@glassbox/core';
 import { openIndex, type Progress, type RefreshReport, type SessionIndex } from '@glassbox/store';
 import type { CliIO } from '../io';
+import { archiveDir } from '@glassbox/store/fork';
 
 /** Options shared by `index`, `sessions` and `watch`. */
 export interface IndexOptions {
@@ -12,8 +13,11 @@ export function openCliIndex(io: CliIO, opts: IndexOptions): SessionIndex {
   const workers = opts.workers === undefined ? undefined : Number(opts.workers);
   const index = openIndex({
     env: io.env,
+    // The index looks for sessions under the HOME the command was given (in-process runs pass their own).
+    ...(io.env['HOME'] ? { home: io.env['HOME'] } : {}),
     ...(opts.db ? { dbPath: opts.db } : {}),
     ...(workers !== undefined && Number.isInteger(workers) && workers >= 0 ? { workers } : {}),
+    archiveDir: archiveDir(io.env),
   });
   const shown = new Set(index.notices);
   for (const n of shown) io.err(`glassbox: ${n}`);

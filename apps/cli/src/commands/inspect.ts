@@ -10,6 +10,7 @@ import { addSessionOptions, loadAndAnalyze, type SessionOptions } from '../sessi
 import { paint, type Paint } from '../render/palette';
 import { WIDTH, bar, header, padLeft, padRight, row, rule, truncate, truncateLeft, type Column } from '../render/layout';
 import { snapshotJson } from '../render/snapshot-json';
+import { retentionLine } from '../kept-support';
 import { sourceTotals } from '../render/sources';
 
 export function registerInspect(program: Command, io: CliIO): void {
@@ -23,11 +24,12 @@ export function registerInspect(program: Command, io: CliIO): void {
       const prices = AGENTS.forFile(session.path).format.prices;
       const economics = economicsOf(cacheModel(snapshot, { at, prices }), planEviction(snapshot));
       const lineage = lineageOf(snapshot, forkLineage(archiveDir(io.env)));
+      const retention = retentionLine(session.path, session.cwd, io);
       if (opts.json) {
-        io.out(JSON.stringify({ ...(snapshotJson(snapshot) as object), economics: economicsJson(economics), lineage }, null, 2));
+        io.out(JSON.stringify({ ...(snapshotJson(snapshot) as object), economics: economicsJson(economics), lineage, retention }, null, 2));
         return;
       }
-      io.out(renderInspect(snapshot, paint(io.color), Math.max(1, Number(opts.top) || 12), economics, lineage));
+      io.out(renderInspect(snapshot, paint(io.color), Math.max(1, Number(opts.top) || 12), economics, lineage, retention));
     });
 }
 
@@ -46,9 +48,9 @@ function lineageOf(snap: ClassifiedSnapshot, lineage: ForkLineage): InspectLinea
   return { forkOf, forks, willSend: forkWillSend(own, snap.context.reportedTokens, snap.turns.at(-1)?.line ?? 0) };
 }
 
-export function renderInspect(snap: ClassifiedSnapshot, p: Paint, top: number, economics?: ForkEconomics, lineage?: InspectLineage): string {
+export function renderInspect(snap: ClassifiedSnapshot, p: Paint, top: number, economics?: ForkEconomics, lineage?: InspectLineage, retention?: string | null): string {
   const out: string[] = [];
-  out.push(...sessionHeader(snap, p));
+  out.push(...sessionHeader(snap, p, retention));
   if (lineage?.forkOf) {
     out.push(`  ${lineage.forkOf.kind === 'undo' ? 'restored' : 'fork of '} ${truncateLeft(lineage.forkOf.path, WIDTH - 40)}  ${p.dim(`written ${lineage.forkOf.createdAt.slice(0, 16).replace('T', ' ')} UTC`)}`);
   }
@@ -80,7 +82,8 @@ export function renderInspect(snap: ClassifiedSnapshot, p: Paint, top: number, e
   return out.join('\n');
 }
 
-export function sessionHeader(snap: ClassifiedSnapshot, p: Paint): string[] {
+/** The session's identity; `retention` is the line about its client's clean-up and its kept copy (kept-support.ts). */
+export function sessionHeader(snap: ClassifiedSnapshot, p: Paint, retention?: string | null): string[] {
   const s = snap.session;
   const out = [p.bold(`Session ${s.id}`) + (s.title ? `  ${p.dim(truncate(s.title, WIDTH - s.id.length - 10))}` : '')];
   out.push(`  file     ${truncateLeft(s.path, WIDTH - 11)}`);
@@ -89,6 +92,7 @@ export function sessionHeader(snap: ClassifiedSnapshot, p: Paint): string[] {
   const room = WIDTH - 11 - status.length - 4;
   out.push(`  cwd      ${truncateLeft(where, room)}  (${s.repoExists ? status : p.dim(status)})`);
   out.push(`  client   ${s.agent} ${s.version ?? '?'}${s.gitBranch ? `  ·  branch ${s.gitBranch}` : ''}`);
+  if (retention) out.push(`  keeping  ${truncate(retention, WIDTH - 11)}`);
   return out;
 }
 

@@ -11,9 +11,12 @@ import { registerClean } from './clean';
 import { registerVerify } from './verify';
 import { registerShow } from './show';
 import { registerUndo } from './undo';
+import { registerKeep } from './keep';
+import { registerRestore } from './restore';
+import { registerArchive } from './archive';
 import { registerCompactions } from './compactions';
 
 /** Each command module registers itself on the program. Add new commands here. */
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-export const COMMANDS: RegisterCommand[] = [registerInspect, registerXray, registerCost, registerIndex, registerSessions, registerWatch, registerUi, registerClean, registerVerify, registerShow, registerUndo, registerCompactions];
+export const COMMANDS: RegisterCommand[] = [registerInspect, registerXray, registerCost, registerIndex, registerSessions, registerWatch, registerUi, registerClean, registerVerify, registerShow, registerUndo, registerCompactions, registerKeep, registerRestore, registerArchive];

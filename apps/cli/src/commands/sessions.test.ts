@@ -19,11 +19,11 @@ it('glassbox sessions: a table, filters, search, sort, limit and JSON', async ()
   const table = await runCli(['sessions', '--workers', '0'], env);
   expect(table.code).toBe(0);
   const lines = table.out.split('\n');
-  expect(lines[0]).toMatch(/^project\s+title\s+last activity\s+size\s+context\s+reclaim\s+cost$/);
+  expect(lines[0]).toMatch(/^project\s+title\s+last activity\s+size\s+context\s+reclaim\s+cost\s+client deletes\s+kept$/);
   expect(lines).toHaveLength(1 + 6);
   const superseded = lines.find((l) => l.includes('Add a low-stock report'));
   // Analysed during the refresh: the superseded reads are reclaimable, and the cost is priced.
-  expect(superseded).toMatch(/\d+\.\d KB\s+\d+\.\dk\s+[1-9]\d?%\s+\$\d+\.\d\d$/);
+  expect(superseded).toMatch(/\d+\.\d KB\s+\d+\.\dk\s+[1-9]\d?%\s+\$\d+\.\d\d\s+in 29 days\s+no$/);
 
   const json = JSON.parse((await runCli(['sessions', '--json', '--no-refresh', '--sort', 'size'], env)).out) as SessionRow[];
   expect(json.map((r) => r.size)).toEqual([...json.map((r) => r.size)].sort((a, b) => b - a));

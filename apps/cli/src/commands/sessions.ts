@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { deadShare, humanBytes, humanTokens } from '@glassbox/core';
+import { deadShare, humanBytes, humanTokens, untilLabel } from '@glassbox/core';
 import { SORT_KEYS, type ListQuery, type SessionRow, type SortKey } from '@glassbox/store';
 import { UsageError } from '../exit-codes';
 import type { CliIO } from '../io';
@@ -7,6 +7,7 @@ import { paint } from '../render/palette';
 import { header, row, truncateLeft, type Column } from '../render/layout';
 import { openCliIndex, printNotices, parseSince, progressReporter, relativeTime, type IndexOptions } from './index-shared';
 import { usd } from './cost';
+import { retentionNotices } from '../retention-notices';
 
 interface SessionsOptions extends IndexOptions {
   project?: string;
@@ -46,6 +47,7 @@ export function registerSessions(program: Command, io: CliIO): void {
           printNotices(io, index, report);
         }
         const rows = index.list(query);
+        for (const n of retentionNotices(rows)) io.err(`glassbox: ${n}`);
         if (opts.json) {
           io.out(JSON.stringify(rows, null, 2));
           return;
@@ -94,6 +96,8 @@ const COLUMNS: Column[] = [
   { header: 'context', width: 8, align: 'right' },
   { header: 'reclaim', width: 7, align: 'right' },
   { header: 'cost', width: 8, align: 'right' },
+  { header: 'client deletes', width: 15 },
+  { header: 'kept', width: 7 },
 ];
 
 /** The working directory (home as ~), kept by its end, which says the most; else the project folder's name. */
@@ -127,8 +131,23 @@ function renderTable(rows: SessionRow[], color: boolean): string {
         r.contextTokens === null ? '' : humanTokens(r.contextTokens),
         reclaimLabel(r),
         r.stage === 'listed' ? '…' : usd(r.totalCostUsd),
+        deletionLabel(r),
+        keptLabel(r),
       ]),
     );
   }
   return out.join('\n');
+}
+
+/** When the agent's client deletes the session ("in 3 days", "overdue", "never"), or when it did. */
+function deletionLabel(r: SessionRow, now = Date.now()): string {
+  if (r.kept?.gone) return r.kept.gone.byClient ? `did ${r.kept.gone.noticedAt.slice(0, 10)}` : `gone ${r.kept.gone.noticedAt.slice(0, 10)}`;
+  if (!r.retention) return '';
+  return r.expiresAt === null ? 'never' : untilLabel(Date.parse(r.expiresAt), now);
+}
+
+/** "yes", "yes*" (changed since it was kept), "no" (the client deletes it), or nothing. */
+function keptLabel(r: SessionRow): string {
+  if (r.kept) return r.kept.current ? 'yes' : 'yes*';
+  return r.expiresAt !== null ? 'no' : '';
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { join, resolve } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { copyScenario, tempTree, type TempTree } from '../../../../packages/store/src/test-corpus';
@@ -44,6 +45,32 @@ it('glassbox watch prints one line per change and exits cleanly on Ctrl-C (SIGIN
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(err).toMatch(/stopped\s*$/);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});
+
+it('glassbox watch keeps idle sessions when "keep every session automatically" is on', async () => {
+  tree = tempTree();
+  const root = tree.root('claude');
+  const project = copyScenario(root, '01-superseded-reads');
+  const path = join(project, readdirSync(project).find((n) => n.endsWith('.jsonl')) as string);
+  const idle = new Date(Date.now() - 3600_000);
+  utimesSync(path, idle, idle);
+  mkdirSync(join(tree.dir, 'data'), { recursive: true });
+  writeFileSync(join(tree.dir, 'data', 'settings.json'), '{"autoKeep": true}');
+  const child = spawn(process.execPath, [BIN, 'watch', '--workers', '0', '--no-analysis'], {
+    env: { ...process.env, CLAUDE_CONFIG_DIR: join(tree.dir, 'claude'), GLASSBOX_DATA_DIR: join(tree.dir, 'data'), HOME: tree.dir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  try {
+    // The first pass runs as soon as the watcher is up: the line is the event waited for.
+    const line = await new Promise<string>((resolveLine) => createInterface({ input: child.stdout }).on('line', (l) => l.includes('kept (idle)') && resolveLine(l)));
+    expect(line).toMatch(/^\d\d:\d\d:\d\d {2}kept \(idle\) [0-9a-f-]{36} {2}.* written$/);
+    expect(readdirSync(join(tree.dir, 'data', 'archive', 'kept')).filter((n) => !n.startsWith('.'))).toHaveLength(1);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
   }

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { humanBytes, humanTokens } from '@glassbox/core';
-import { watchRoots, type SessionChange } from '@glassbox/store';
+import { defaultDataDir, readSettings, watchRoots, type SessionChange, type SessionIndex } from '@glassbox/store';
+import { autoKeepPlan, keepSession } from '@glassbox/store/keep';
+import { AGENTS } from '../agents';
 import type { CliIO } from '../io';
 import { openCliIndex, printNotices, progressReporter, type IndexOptions } from './index-shared';
 import { projectLabel, reclaimLabel, titleLabel } from './sessions';
@@ -43,7 +45,10 @@ export function registerWatch(program: Command, io: CliIO): void {
         });
         await watcher.ready;
         io.err(`watching ${index.roots.join(', ')} (Ctrl-C to stop)`);
+        // "Keep every session automatically" (the app's setting) is honoured here too, once a minute.
+        const keeper = readSettings(defaultDataDir(io.env)).autoKeep && index.archiveDir ? autoKeeper(index, index.archiveDir, io) : null;
         await stopped;
+        if (keeper) clearInterval(keeper);
         await watcher.close();
       } finally {
         process.off('SIGINT', onSignal);
@@ -68,4 +73,22 @@ export function changeLine(c: SessionChange): string {
     r.problemNote,
   ].filter(Boolean);
   return `${time}  ${c.reason.padEnd(10)} ${who}  ${figures.join(' · ')}`;
+}
+
+/** Keeps, every minute, what "keep every session automatically" keeps (keep/auto-keep.ts), one line each. */
+function autoKeeper(index: SessionIndex, archiveDir: string, io: CliIO): NodeJS.Timeout {
+  const tick = () => {
+    for (const c of autoKeepPlan(index.list(), Date.now())) {
+      try {
+        const r = keepSession(c.path, { archiveDir, agents: AGENTS.registry });
+        if (r.status === 'kept') io.out(`${new Date().toISOString().slice(11, 19)}  kept (${c.reason}) ${r.sessionId}  ${humanBytes(r.writtenBytes)} written`);
+      } catch (error) {
+        io.err(`glassbox: keep: ${(error as Error).message}`);
+      }
+    }
+  };
+  tick();
+  const timer = setInterval(tick, 60_000);
+  timer.unref();
+  return timer;
 }

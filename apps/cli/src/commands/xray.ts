@@ -5,6 +5,7 @@ import { addSessionOptions, loadAndAnalyze, type SessionOptions } from '../sessi
 import { paint, type Paint } from '../render/palette';
 import { WIDTH, bar, header, row, truncateLeft, type Column } from '../render/layout';
 import { sessionHeader } from './inspect';
+import { retentionLine } from '../kept-support';
 import { sourceTotals, type SourceTotal } from '../render/sources';
 
 export function registerXray(program: Command, io: CliIO): void {
@@ -30,7 +31,7 @@ export function registerXray(program: Command, io: CliIO): void {
         );
         return;
       }
-      io.out(renderXray(snapshot, sources.slice(0, top), paint(io.color), sources.length));
+      io.out(renderXray(snapshot, sources.slice(0, top), paint(io.color), sources.length, retentionLine(snapshot.session.path, snapshot.session.cwd, io)));
     });
 }
 
@@ -50,8 +51,8 @@ function typeTotals(snap: ClassifiedSnapshot): Record<string, number> {
   return out;
 }
 
-function renderXray(snap: ClassifiedSnapshot, sources: SourceTotal[], p: Paint, total: number): string {
-  const out = sessionHeader(snap, p);
+function renderXray(snap: ClassifiedSnapshot, sources: SourceTotal[], p: Paint, total: number, retention: string | null): string {
+  const out = sessionHeader(snap, p, retention);
   const whole = snap.context.estimatedTokens || 1;
   out.push('');
   const types = Object.entries(typeTotals(snap)).sort((a, b) => b[1] - a[1]);

@@ -180,7 +180,8 @@ function readMeta(path: string): SubagentFile['meta'] | undefined {
   }
 }
 
-function firstSessionId(path: string): string | null {
+/** The session id the first 64 KiB of a file name (a legacy subagent file names its parent's). */
+export function firstSessionId(path: string): string | null {
   try {
     const fd = openSync(path, 'r');
     const buf = Buffer.alloc(64 * 1024);

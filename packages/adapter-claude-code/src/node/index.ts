@@ -11,3 +11,4 @@ export {
 } from './discover';
 export { loadSessionWithSubagents } from './load';
 export { claudeCodeLocator } from './locator';
+export { claudeCodeRetention, configFolderOf, managedSettingsDir } from './retention';

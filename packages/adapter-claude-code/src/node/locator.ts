@@ -4,6 +4,7 @@ import { claudeCodeFormat } from '../agent';
 import { describeOpenedFile, discoverFiles, projectRoots, subagentCandidates } from './discover';
 import { loadSessionWithSubagents } from './load';
 import { readSessionFile } from './read-file';
+import { claudeCodeRetention } from './retention';
 
 /** Claude Code's Node side: its projects folders, its files, and reading them. */
 export const claudeCodeLocator: AgentLocator = {
@@ -14,4 +15,5 @@ export const claudeCodeLocator: AgentLocator = {
   load: (path, options) => loadSessionWithSubagents(path, options),
   parseFile: (path) => readSessionFile(path).session,
   companionFiles: subagentCandidates,
+  retention: claudeCodeRetention(),
 };

@@ -6,6 +6,7 @@ import { ago, humanBytes, humanTokens, pct } from '../format';
 import { sessionTitle } from '../labels';
 import { groupRows, listItems, type ListItem } from '../session-groups';
 import { useApp } from '../store';
+import { RetentionMark } from './retention/RetentionMark';
 
 const SORTS: { value: SessionSort; label: string }[] = [
   { value: 'activity', label: 'Last activity' },
@@ -240,7 +241,7 @@ function sizeOf(item: ListItem | undefined): number {
   if (!item) return ROW_PX;
   if (item.kind === 'group') return HEADER_PX;
   const r = item.row;
-  return ROW_PX + (r.forkOf ? EXTRA_LINE_PX : 0) + (r.matched ? EXTRA_LINE_PX : 0) + (r.warning && !r.problem ? EXTRA_LINE_PX : 0);
+  return ROW_PX + (r.forkOf ? EXTRA_LINE_PX : 0) + (r.retention || r.kept ? EXTRA_LINE_PX : 0) + (r.matched ? EXTRA_LINE_PX : 0) + (r.warning && !r.problem ? EXTRA_LINE_PX : 0);
 }
 
 const SessionRowView = memo(function SessionRowView({
@@ -298,6 +299,11 @@ const SessionRowView = memo(function SessionRowView({
           <span className="row-link" title={row.forkOf.path}>
             {row.forkOf.title ?? row.forkOf.sessionId.slice(0, 8)}
           </span>
+        </div>
+      ) : null}
+      {row.retention || row.kept ? (
+        <div className="row-meta">
+          <RetentionMark retention={row.retention} kept={row.kept} />
         </div>
       ) : null}
       <div className="row-meta">

@@ -12,6 +12,7 @@ import { groupLabel } from '../treemap-layout';
 import { Treemap } from './Treemap';
 import { TurnsChart } from './TurnsChart';
 import { ForkActions, Lineage } from './ForkPanel';
+import { KeepAction } from './retention/KeepAction';
 import { CompactionEntry } from './CompactionEntry';
 
 const DEAD = DEAD_CLASSES;
@@ -191,6 +192,7 @@ function WindowHeader({ view }: { view: SnapshotView }) {
       <ModelPicker view={view} />
       <RepoLine snapshot={snapshot} repoNote={repoNote} />
       <Lineage view={view} />
+      <KeepAction view={view} />
       <ForkActions view={view} />
       <Subagents snapshot={snapshot} />
     </header>

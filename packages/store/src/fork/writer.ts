@@ -15,6 +15,7 @@ import { sweepLeftovers } from './leftovers';
 import type { ForkManifest, ManifestAction } from './manifest';
 import { fileHistoryFolderOf, prepareSidecars, sessionFolderOf, sidecarTarget, type SidecarFile } from './sidecars';
 import { joinLines, readReadOnly, readSource, type SourceSnapshot } from './source';
+import { isInKeptView } from '../keep/view';
 
 /** An action as a plan names it; the extra fields go into the manifest. */
 export type PlanAction = ForkAction & { class?: string; tokensFreed?: number; tombstoneTokens?: number };
@@ -87,6 +88,9 @@ const MAX_ATTEMPTS = 2;
 export function writeFork(given: WriteForkOptions): WriteForkResult {
   // The manifest records absolute paths (verify and undo check that they are).
   const options = { ...given, sourcePath: resolve(given.sourcePath) };
+  if (isInKeptView(options.sourcePath)) {
+    throw new ForkError('invalid', `${options.sourcePath} is Glassbox's read-only copy of a kept session whose original is gone: restore it first (glassbox restore <session>), then fork the restored session`);
+  }
   const archive = new Archive(archiveDir(options.env ?? process.env, options.archiveDir));
   const forkId = options.newSessionId ?? randomUUID();
   const dir = dirname(options.sourcePath);

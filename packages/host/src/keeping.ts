@@ -1,0 +1,146 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AgentRegistry } from '@glassbox/core';
+import { fail, ok, type KeepOutcome, type RestoredView, type Result, type RetentionInfo } from '@glassbox/contract';
+import { readSettings, writeSettings } from '@glassbox/store';
+import { resumeInstruction } from '@glassbox/store/fork';
+import { KeepError, KeptArchive, archiveReport, findKept, isInKeptView, keepSession, restoreSession, viewDirOf, viewPathOf, type KeptSession } from '@glassbox/store/keep';
+import type { SessionCatalog } from './catalog';
+
+/** How often the automatic keeper looks for idle sessions while the app runs. */
+const AUTO_KEEP_EVERY_MS = 60_000;
+
+export interface KeepingHost {
+  dataDir: string;
+  agents: AgentRegistry;
+  catalog: SessionCatalog;
+  /** A path the window sent, checked against the grant list: the real path, or the refusal. */
+  admit(path: string): Result<string>;
+  /** A session's row changed (kept), or a file appeared (restored) or went (its archive copy). */
+  changed(path: string, reason: 'changed' | 'added' | 'removed'): Promise<void>;
+  repoRootFor(cwd: string | null): string | null;
+}
+
+/**
+ * The host's side of the retention guard: keep and restore (the store's code, as `glassbox keep` and
+ * `restore` run it), the clean-up rules in force, and "keep every session automatically", which keeps
+ * each session once it has been idle for a while and again whenever it changed, and any session whose
+ * deletion date is near, one at a time so the host stays responsive.
+ */
+export class Keeping {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(private readonly host: KeepingHost) {}
+
+  private get archiveDir(): string {
+    return join(this.host.dataDir, 'archive');
+  }
+
+  keep(paths: readonly string[]): KeepOutcome[] {
+    const out: KeepOutcome[] = [];
+    for (const given of paths) {
+      const admitted = this.host.admit(given);
+      if (!admitted.ok) {
+        out.push({ path: given, status: 'failed', message: admitted.error.message, bytes: 0, writtenBytes: 0 });
+        continue;
+      }
+      if (isInKeptView(admitted.value)) {
+        out.push({ path: given, status: 'unchanged', message: 'This is the archive’s copy of a session whose original is gone: it is kept already.', bytes: 0, writtenBytes: 0 });
+        continue;
+      }
+      try {
+        const r = keepSession(admitted.value, { archiveDir: this.archiveDir, agents: this.host.agents });
+        out.push({ path: given, status: r.status, message: r.skipped.length > 0 ? `Left out ${r.skipped.map((s) => `${s.path} (${s.reason})`).join(', ')}.` : null, bytes: r.bytes, writtenBytes: r.writtenBytes });
+      } catch (error) {
+        out.push({ path: given, status: 'failed', message: (error as Error).message, bytes: 0, writtenBytes: 0 });
+      }
+    }
+    return out;
+  }
+
+  /** Writes a kept session back where it was, named by its row's path (the archive's copy or the original path). */
+  restore(path: string): Result<RestoredView> {
+    const admitted = this.host.admit(path);
+    if (!admitted.ok) return admitted;
+    const archive = new KeptArchive(this.archiveDir);
+    let kept: KeptSession | undefined;
+    try {
+      kept = isInKeptView(admitted.value) ? archive.sessions().find((s) => viewPathOf(viewDirOf(this.archiveDir), s) === admitted.value) : findKept(archive, admitted.value);
+    } catch (error) {
+      return fail('not_found', (error as Error).message);
+    }
+    if (!kept) return fail('not_found', 'That session is not in the archive (any more).', 'Refresh the session list.');
+    try {
+      const r = restoreSession(kept, { archiveDir: this.archiveDir, agents: this.host.agents });
+      const cwd = r.manifest.original.cwd;
+      const resume = resumeInstruction({ cwd, mapped: this.host.repoRootFor(cwd), sessionId: r.sessionId, sessionPath: r.path, format: this.host.agents.byId(r.manifest.agent).format });
+      return ok({ sessionId: r.sessionId, path: r.path, files: r.written.length, resumeCommand: resume.command, resumeNote: resume.note });
+    } catch (error) {
+      if (error instanceof KeepError && error.code === 'exists') return fail('refused', error.message, 'Nothing was written.');
+      if (error instanceof KeepError && (error.code === 'archive_corrupt' || error.code === 'archive_missing')) return fail('refused', error.message, 'Nothing was written; glassbox archive verify checks the whole archive.');
+      throw error;
+    }
+  }
+
+  info(): RetentionInfo {
+    const report = existsSync(this.archiveDir) ? archiveReport(this.archiveDir) : null;
+    return {
+      folders: this.host.catalog.retentionFolders?.() ?? [],
+      autoKeep: readSettings(this.host.dataDir).autoKeep,
+      archive: { root: this.archiveDir, sessions: report?.totals.sessions ?? 0, versions: report?.totals.versions ?? 0, storedBytes: report?.totals.storedBytes ?? 0 },
+    };
+  }
+
+  /** Saves the setting and starts or stops the automatic keeper. */
+  setAutoKeep(enabled: boolean): RetentionInfo {
+    writeSettings(this.host.dataDir, { ...readSettings(this.host.dataDir), autoKeep: enabled });
+    if (enabled) this.startAuto();
+    else this.stopAuto();
+    return this.info();
+  }
+
+  /** Starts the automatic keeper if the setting is on (called when the host starts). */
+  resume(): void {
+    if (readSettings(this.host.dataDir).autoKeep) this.startAuto();
+  }
+
+  /** One pass of the automatic keeper, now (after a refresh, and on its timer). Resolves when it is done. */
+  autoKeepNow(): Promise<void> {
+    if (!this.timer) return Promise.resolve();
+    this.running ??= this.pass().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  stop(): void {
+    this.stopAuto();
+  }
+
+  private startAuto(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.autoKeepNow(), AUTO_KEEP_EVERY_MS);
+    this.timer.unref();
+    void this.autoKeepNow();
+  }
+
+  private stopAuto(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private async pass(): Promise<void> {
+    for (const path of this.host.catalog.autoKeepCandidates?.() ?? []) {
+      if (!this.timer) return;
+      // One session at a time, yielding between them: requests from the window are answered meanwhile.
+      await new Promise((resolve) => setImmediate(resolve));
+      try {
+        const r = keepSession(path, { archiveDir: this.archiveDir, agents: this.host.agents });
+        if (r.status === 'kept') await this.host.changed(path, 'changed');
+      } catch {
+        // A session that cannot be kept now (removed meanwhile, unreadable) is tried again on the next pass.
+      }
+    }
+  }
+}
