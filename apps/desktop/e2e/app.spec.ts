@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { validateFork } from '@glassbox/adapter-claude-code';
 import type { SnapshotView } from '@glassbox/contract';
-import { GENERATED, dropFile, expect, openApp, row, shot, test } from './fixtures';
+import { GENERATED, REPO_ROOT, dropFile, expect, openApp, row, shot, test } from './fixtures';
 
 const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
 const lines = (p: string) => readFileSync(p, 'utf8').split('\n').filter((l) => l !== '');
@@ -14,7 +14,7 @@ test('the browser lists the seeded sessions, grouped by project, with indexing d
   for (const s of Object.values(app.scenarios)) {
     await expect(row(page, s)).toContainText(s.title.slice(0, 30));
   }
-  await expect(page.getByRole('group', { name: '02-gone-drift-errors/project' })).toBeVisible();
+  await expect(page.getByRole('treeitem', { name: /02-gone-drift-errors\/project/ })).toBeVisible();
   // The first analysis on a fresh clone also bundles the worker code and warms the loaders: wait for
   // it to finish (a completion, not a speed check).
   await expect(page.getByRole('status')).toContainText('indexed', { timeout: 45_000 });
@@ -23,7 +23,13 @@ test('the browser lists the seeded sessions, grouped by project, with indexing d
   await page.keyboard.type('Review all source');
   await expect(page.getByTestId('session-row')).toHaveCount(1);
   await expect(row(page, app.scenarios['05-autocompact']!)).toBeVisible();
+  // The row says why it matched; the status line counts matches, not "0 indexed".
+  await expect(row(page, app.scenarios['05-autocompact']!).getByTestId('row-matched')).toContainText('title');
+  await expect(page.getByRole('status')).toContainText('1 match among 3 sessions');
   await shot(page, '01-session-browser-search');
+  await page.getByTestId('search').fill('zzzz-nothing');
+  await expect(page.getByTestId('no-match')).toContainText('No session matches');
+  await expect(page.getByRole('status')).toContainText('No match among 3 sessions');
   await page.getByTestId('search').fill('');
   await expect(page.getByTestId('session-row')).toHaveCount(3);
   await shot(page, '01-session-browser');
@@ -39,12 +45,14 @@ test('a session opens and its treemap shows segments of each class it has', asyn
   await row(page, s).click();
   const treemap = page.getByTestId('treemap');
   for (const k of classes) await expect(treemap.locator(`[data-class="${k}"]`).first()).toBeVisible();
-  await expect(treemap.locator('[data-class="unattributed"]')).toHaveCount(view.snapshot.context.unattributedTokens > 0 ? 1 : 0);
-  // Hiding the system prompt and tools gives the transcript's own segments the whole area.
-  await page.getByTestId('toggle-unattributed').uncheck();
+  // The system prompt and tools are drawn in the context bar, not as a tile, unless asked for.
+  expect(view.snapshot.context.unattributedTokens).toBeGreaterThan(0);
   await expect(treemap.locator('[data-class="unattributed"]')).toHaveCount(0);
+  await expect(page.getByTestId('context-bar')).toContainText('system prompt & tools');
   await shot(page, '02-window-transcript-only');
   await page.getByTestId('toggle-unattributed').check();
+  await expect(treemap.locator('[data-class="unattributed"]')).toHaveCount(1);
+  await page.getByTestId('toggle-unattributed').uncheck();
   await expect(page.getByText(/tokens reported/)).toBeVisible();
   await expect(page.getByTestId('turns-chart')).toBeVisible();
   await shot(page, '02-window-treemap');
@@ -57,7 +65,7 @@ test('a session opens and its treemap shows segments of each class it has', asyn
   await expect(treemap.locator('[data-class="gone"]')).toHaveCount(0);
   await expect(page.getByRole('navigation', { name: 'Drill-down' })).toContainText('live');
   await shot(page, '02-window-drilled');
-  await treemap.focus();
+  await treemap.getByRole('listbox').focus();
   await page.keyboard.press('Escape');
   await expect(treemap.locator('[data-class="gone"]').first()).toBeVisible();
 });
@@ -85,11 +93,19 @@ test('clicking a dead segment shows its proof, the drift diff, and jumps to what
   await expect(treemap.locator('.tm-tile.selected')).toHaveAttribute('data-class', 'live');
   await shot(page, '03-inspector-jumped');
 
-  // Keyboard: Tab into the treemap, move with the arrows, Enter selects.
-  await treemap.focus();
+  // Keyboard: the skip link reaches the treemap; the arrows move, the focused tile is the listbox's
+  // active option (what a screen reader announces), Enter selects.
+  await page.getByRole('link', { name: 'Skip to the treemap' }).focus();
+  await page.keyboard.press('Enter');
+  const listbox = treemap.getByRole('listbox');
+  await expect(listbox).toBeFocused();
   await page.keyboard.press('ArrowRight');
+  const active = await listbox.getAttribute('aria-activedescendant');
+  expect(active).toBeTruthy();
+  await expect(page.locator(`#${active}`)).toHaveAttribute('role', 'option');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('inspector')).toBeVisible();
+  await expect(page.locator(`#${active}`)).toHaveAttribute('aria-selected', 'true');
 });
 
 test('the fork wizard writes a fork that validates and then appears in the list', async ({ page, app }) => {
@@ -100,6 +116,17 @@ test('the fork wizard writes a fork that validates and then appears in the list'
   await expect(page.getByTestId('treemap').locator('.tm-tile').first()).toBeVisible();
   await page.keyboard.press('f');
   const wizard = page.getByTestId('fork-wizard');
+  await expect(wizard).toBeVisible();
+  // A modal dialog: focus is inside it, Tab stays inside, Escape closes it and gives the focus back.
+  await expect(wizard.locator(':focus')).toHaveCount(1);
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press('Tab');
+    await expect(wizard.locator(':focus')).toHaveCount(1);
+  }
+  await page.keyboard.press('Escape');
+  await expect(wizard).toHaveCount(0);
+  await page.getByTestId('open-fork').focus();
+  await page.keyboard.press('Enter');
   await expect(wizard).toBeVisible();
   // The lossless default: the four proven classes on, `spent` (inferred) off.
   for (const k of ['gone', 'stale-drift', 'stale-superseded', 'duplicate']) await expect(page.getByTestId(`pick-${k}`)).toBeChecked();
@@ -130,6 +157,7 @@ test('the fork wizard writes a fork that validates and then appears in the list'
   expect(sha(s.path)).toBe(before);
   expect(validateFork(lines(s.path), lines(forkPath)).ok).toBe(true);
   await page.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByTestId('open-fork')).toBeFocused();
   const forkRow = page.locator(`[data-testid=session-row][data-session-id="${forkId}"]`);
   await expect(forkRow).toBeVisible();
   await expect(forkRow.locator('.tag.fork')).toBeVisible();
@@ -218,6 +246,14 @@ test('bad files get their message, and nothing is written', async ({ page, app }
   await dropFile(page, 'notes.jsonl', '{"note":"not a transcript"}\n{"note":"nor this"}\n');
   await expect(page.getByTestId('notice')).toContainText('notes.jsonl is not a transcript of Claude Code and Codex CLI');
   await shot(page, '07-bad-file-foreign');
+  // A dropped Codex rollout opens as one (the Codex adapter is on the agent seam).
+  const codexDir = join(REPO_ROOT, 'fixtures/corpus/public/MoonLadderStudios__MoonMind');
+  const codex = readdirSync(codexDir).find((n) => n.endsWith('.jsonl')) as string;
+  await dropFile(page, codex, readFileSync(join(codexDir, codex), 'utf8'));
+  await expect(page.locator('.topbar .tag', { hasText: 'opened file' })).toBeVisible();
+  await expect(page.getByTestId('treemap').locator('.tm-tile').first()).toBeVisible();
+  await expect(page.getByTestId('notice')).toHaveCount(0);
+  await shot(page, '07-dropped-codex');
   await dropFile(page, 'empty.jsonl', '');
   await expect(page.getByTestId('notice')).toContainText('empty.jsonl is empty');
   expect(readdirSync(app.configDir, { recursive: true }).length).toBe(before);
@@ -253,12 +289,86 @@ test.describe('with no sessions but the bundled samples', () => {
 
 test('the session list works from the keyboard', async ({ page, app }) => {
   await openApp(page, app);
+  // The first Tab stop is the skip link.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to the treemap' })).toBeFocused();
   await page.keyboard.press('/');
+  // Down from the search box: into the tree, on its first session (project, session, project, …).
   await page.keyboard.press('ArrowDown');
+  const tree = page.getByRole('tree');
+  await expect(tree).toBeFocused();
+  // The active item's attribute, read again until it holds (the key press re-renders the tree).
+  const activeAttr = (name: string) => async () => page.locator(`#${await tree.getAttribute('aria-activedescendant')}`).getAttribute(name);
+  await expect.poll(activeAttr('data-testid')).toBe('session-row');
+  await page.keyboard.press('ArrowDown');
+  await expect.poll(activeAttr('aria-level')).toBe('1');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await expect(page.locator('[data-testid=session-row].selected')).toHaveCount(1);
   await expect(page.getByTestId('treemap').locator('.tm-tile').first()).toBeVisible();
+  // Left goes up to the project, left again closes it; right opens it again.
+  await tree.focus();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByTestId('session-row')).toHaveCount(2);
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('session-row')).toHaveCount(3);
+  // One list sorted as a whole: the largest file first, whatever its project.
+  await page.getByLabel('Sort sessions').selectOption('size');
+  await page.getByTestId('by-project').uncheck();
+  await expect(page.getByTestId('project-head')).toHaveCount(0);
+  const sizes = await page.getByTestId('session-row').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-bytes'))));
+  expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+});
+
+test('what a response added is shown on the chart and selected in the treemap; the conversation finds and shows segments', async ({ page, app }) => {
+  await openApp(page, app);
+  const s = app.scenarios['02-gone-drift-errors']!;
+  await row(page, s).click();
+  const chart = page.getByTestId('turns-chart');
+  await expect(chart).toBeVisible();
+  await chart.focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('chart-additions')).toContainText('+');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('treemap').locator('.tm-tile.highlighted').first()).toBeVisible();
+  await expect(page.getByTestId('inspector')).toBeVisible();
+  await shot(page, '10-turn-additions');
+
+  // Conversation: find, then "show in treemap" selects the segment there; the inspector goes back.
+  await page.getByTestId('tab-conversation').click();
+  await page.getByTestId('conv-find').fill('NOTES.md');
+  await expect(page.getByTestId('conv-matches')).toContainText(/1 of \d+/);
+  const gone = page.locator('[data-testid=conv-item][data-class="gone"]').first();
+  await gone.scrollIntoViewIfNeeded();
+  await gone.getByTestId('show-in-treemap').click();
+  await expect(page.getByTestId('tab-treemap')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('class-badge')).toHaveText('gone');
+  await page.getByTestId('show-in-conversation').click();
+  await expect(page.getByTestId('tab-conversation')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('[data-testid=conv-item][data-class="gone"].selected')).toBeVisible();
+  await shot(page, '11-conversation');
+
+  // The cost panel: per model and per turn, cache writes and reads, the price table's date.
+  await page.getByTestId('tab-cost').click();
+  await expect(page.getByTestId('cost-total')).toContainText('$');
+  await expect(page.getByTestId('price-date')).toContainText('price table of');
+  await expect(page.getByTestId('cost-turns').locator('tbody tr')).not.toHaveCount(0);
+});
+
+test('the inspector can be hidden and resized', async ({ page, app }) => {
+  await openApp(page, app);
+  await row(page, app.scenarios['02-gone-drift-errors']!).click();
+  const treemap = page.getByTestId('treemap');
+  await expect(treemap.locator('.tm-tile').first()).toBeVisible();
+  const before = (await treemap.boundingBox())?.width ?? 0;
+  const handle = page.getByTestId('inspector-resize');
+  await handle.focus();
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+  await expect.poll(async () => (await treemap.boundingBox())?.width ?? 0).toBeGreaterThan(before + 60);
+  await page.getByTestId('toggle-inspector').click();
+  await expect(page.getByRole('complementary', { name: 'Segment inspector' })).toHaveCount(0);
+  await expect.poll(async () => (await treemap.boundingBox())?.width ?? 0).toBeGreaterThan(before + 250);
 });
 
 // Without the token: see security.spec.ts.

@@ -11,6 +11,8 @@ import { test as base, expect, type Page } from '@playwright/test';
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const GENERATED = join(REPO_ROOT, 'fixtures/corpus/generated');
 export const ARTIFACTS = join(REPO_ROOT, 'e2e/artifacts');
+// Screenshots make their folder, writeFileSync does not: a clean clone has none yet.
+mkdirSync(ARTIFACTS, { recursive: true });
 
 export interface Scenario {
   name: string;

@@ -1,4 +1,6 @@
 import type { AgentFormat } from '@glassbox/core';
+import { CLAUDE_REMAINDER_NOTE, claudeContextLimits, claudeSetupPart } from './context-limits';
+import { attachmentText } from './parse/attachment-text';
 import { createForkBuilder, createForkValidator } from './fork';
 import { CLAUDE_CODE, CLAUDE_CODE_LABEL } from './identity';
 import { TranscriptParser } from './parser';
@@ -23,5 +25,9 @@ export const claudeCodeFormat: AgentFormat = {
   createForkBuilder,
   createForkValidator,
   resumeCommand,
+  contextLimits: ({ model, reportedTokens }) => claudeContextLimits(model, reportedTokens),
+  setupPart: claudeSetupPart,
+  remainderNote: CLAUDE_REMAINDER_NOTE,
+  recordText: attachmentText,
   resumeInstruction,
 };

@@ -1,6 +1,8 @@
 import type { Recognition } from '@glassbox/core';
 import { KNOWN_RECORD_TYPES, isObject } from './record-types';
 
+const CODEX_ENVELOPE = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
+
 /**
  * A Claude Code transcript is JSON lines whose records have a `type` the client writes (user,
  * assistant, summary, last-prompt, …). One such record among the first lines decides; JSON objects
@@ -20,6 +22,8 @@ export function recogniseClaudeCode(head: readonly string[]): Recognition {
     objects++;
     const type = v['type'];
     if (typeof type === 'string' && KNOWN_RECORD_TYPES.has(type) && !('payload' in v)) return { verdict: 'yes' };
+    // Codex CLI's envelope ({timestamp, type, payload}): named, so a drop is told what it is.
+    if (typeof type === 'string' && 'payload' in v && CODEX_ENVELOPE.has(type)) return { verdict: 'no', what: 'a Codex CLI rollout' };
   }
   return objects > 0 ? { verdict: 'no' } : { verdict: 'unknown' };
 }

@@ -1,9 +1,11 @@
 import type { AgentFormat } from '@glassbox/core';
 import { createForkBuilder, createForkValidator, resumeCommand } from './fork';
+import { CODEX_REMAINDER_NOTE, codexContextLimits } from './context-limits';
 import { CODEX, CODEX_LABEL } from './identity';
 import { RolloutParser } from './parser';
 import { CODEX_PRICES } from './prices';
 import { recogniseCodex } from './recognise';
+import type { CodexSession } from './session-types';
 import { CodexSummarizer } from './summary/summarizer';
 import { readTail } from './summary/tail';
 
@@ -19,4 +21,6 @@ export const codexFormat: AgentFormat = {
   createForkBuilder,
   createForkValidator,
   resumeCommand,
+  contextLimits: ({ model, session }) => codexContextLimits(model, (session as Partial<CodexSession>).reported?.contextWindow ?? null),
+  remainderNote: CODEX_REMAINDER_NOTE,
 };

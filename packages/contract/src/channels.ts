@@ -1,7 +1,7 @@
 /** The channels: invoke requests with their argument and result types, push events, and the runtime lists. */
 import type { Result } from './results';
 import type {
-  AutoKeepArgs, FileOpenArgs, FileOpened, ForkArgs, JobCancelArgs, JobCancelled, JobProgress, KeepArgs, KeepResultView, RestoreArgs, RestoredView, RetentionInfo, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkVerified, ForkWritten, HostInfo, IndexProgress, RepoMapArgs, SegmentDetail,
+  AutoKeepArgs, ConversationView, CostView, FileOpenArgs, FileOpened, ForkArgs, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkVerified, ForkWritten, HostInfo, IndexProgress, JobCancelArgs, JobCancelled, JobProgress, KeepArgs, KeepResultView, RepoMapArgs, RestoreArgs, RestoredView, RetentionInfo, SegmentDetail, SessionPathArgs,
   SegmentDetailArgs, SessionRow, SessionsListArgs, SessionsListResult, SnapshotArgs, SnapshotView,
 } from './values';
 import type { CompactionFindArgs, CompactionFindResult, CompactionItemArgs, CompactionItemText, CompactionsArgs, CompactionsView } from './compactions';
@@ -12,6 +12,8 @@ export interface InvokeMap {
   'sessions:refresh': { args: Record<string, never>; result: IndexProgress };
   'session:snapshot': { args: SnapshotArgs; result: SnapshotView };
   'segment:detail': { args: SegmentDetailArgs; result: SegmentDetail };
+  'session:cost': { args: SessionPathArgs; result: CostView };
+  'session:conversation': { args: SessionPathArgs; result: ConversationView };
   'fork:preview': { args: ForkArgs; result: ForkPreview };
   'fork:write': { args: ForkArgs; result: ForkWritten };
   'fork:verify': { args: ForkRefArgs; result: ForkVerified };
@@ -68,6 +70,8 @@ const invokeChannels = [
   'sessions:refresh',
   'session:snapshot',
   'segment:detail',
+  'session:cost',
+  'session:conversation',
   'fork:preview',
   'fork:write',
   'fork:verify',

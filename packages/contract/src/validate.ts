@@ -78,6 +78,8 @@ function forkRef(raw: unknown): { path: string } | string {
 }
 
 export const VALIDATORS: { [C in InvokeChannel]: Validator<C> } = {
+  'session:cost': forkRef,
+  'session:conversation': forkRef,
   'host:info': none(),
   'sessions:refresh': none(),
   'sessions:list': (raw) => {

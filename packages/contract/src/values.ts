@@ -1,5 +1,5 @@
 /** The values that cross the boundary between the renderer and the engine host (no I/O, runs anywhere). */
-import type { ClassifiedSnapshot, DeadClass, ExclusionReason, ForkEconomics, Problem, Segment, WindowFigures } from '@glassbox/core';
+import type { ClassifiedSnapshot, ContextLimits, DeadClass, ExclusionReason, ForkEconomics, Problem, Segment, SegmentClass, SegmentKind, Usage, WindowFigures } from '@glassbox/core';
 
 export type SessionSort = 'activity' | 'size' | 'context' | 'reclaimable';
 export const SESSION_SORTS: readonly SessionSort[] = ['activity', 'size', 'context', 'reclaimable'];
@@ -33,6 +33,14 @@ export interface SessionRow {
   subagents: number;
   /** Fatal or error problems found while summarising; the row still shows. */
   problem: string | null;
+  /** Something wrong that does not stop it from opening (invalid or torn lines): said on the row. */
+  warning?: string | null;
+  /** USD at list prices for the session with its subagents; null while unknown or when a model has no price. */
+  costUsd?: number | null;
+  /** The model of the last response. */
+  lastModel?: string | null;
+  /** Why the row matched the search ("title", "folder", "text in the session"); absent without a query. */
+  matched?: string;
   /** When the agent's own client deletes the session; null for clients that delete nothing. */
   retention: RetentionView | null;
   /** The session's copy in Glassbox's archive; null when it was never kept. */
@@ -87,6 +95,8 @@ export interface SessionsListArgs {
 
 export interface SessionsListResult {
   sessions: SessionRow[];
+  /** Sessions listed before the search narrowed them (so "no match" is not read as "no sessions"). */
+  total?: number;
   /** Where the host looked, for the empty state. */
   roots: string[];
   progress: IndexProgress;
@@ -136,6 +146,76 @@ export interface SnapshotView {
   bytes: number;
   /** Byte size of the file when analysed, so a later append can be told apart. */
   analysedAt: string;
+  /** The /context view: the model's window, auto-compaction, and what the set-up holds (absent from older hosts). */
+  context?: ContextView;
+  /** The session's cost at list prices with its subagents (absent from older hosts). */
+  cost?: { usd: number | null; priceAsOf: string; unknownModels: string[] };
+  /** What each charted response added to the window (same order as `snapshot.turns`). */
+  turnAdditions?: TurnAdditionView[];
+}
+
+/** What `/context` shows: the window, how far auto-compaction is, and the parts of the set-up. */
+export interface ContextView {
+  /** From the agent's adapter; null when its model is unknown. */
+  limits: ContextLimits | null;
+  /** The model the limits are for (the last response's). */
+  model: string | null;
+  /** Set-up the transcript shows (memory files, tool and skill listings), by part. */
+  setup: { label: string; tokens: number; segments: number }[];
+  /** What the reported total holds beyond the transcript, in the agent's words. */
+  remainderNote: string | null;
+}
+
+export interface TurnAdditionView {
+  turn: number;
+  tokens: number;
+  segments: number;
+  largest: { segmentId: string; label: string; tokens: number; class: SegmentClass }[];
+}
+
+export interface SessionPathArgs {
+  path: string;
+}
+
+export interface CostLineView {
+  usage: Usage;
+  responses: number;
+  /** USD; null when a response's model has no price. */
+  cost: number | null;
+}
+
+/** `session:cost`: what the session cost, per model and per turn, at the agent's dated list prices. */
+export interface CostView {
+  priceTable: { asOf: string; source: string };
+  total: CostLineView;
+  byModel: (CostLineView & { model: string; priceLabel: string | null })[];
+  /** Main-thread cost per user turn (turn 0: before the first prompt). */
+  turns: (CostLineView & { turn: number; prompt: string; line: number })[];
+  subagents: CostLineView;
+  unknownModels: string[];
+}
+
+/** One item of the conversation view: a resident segment, read in order. */
+export interface ConversationItem {
+  segmentId: string;
+  kind: SegmentKind;
+  class: SegmentClass;
+  label: string;
+  toolName?: string;
+  line: number;
+  turn: number;
+  tokens: number;
+  /** The text as the model reads it, cut to `TEXT_CAP` characters (the inspector has all of it). */
+  text: string;
+  /** Characters left out of `text`. */
+  cut: number;
+}
+
+/** `session:conversation`: the resident window read in order. */
+export interface ConversationView {
+  items: ConversationItem[];
+  /** A compaction summary starts the window (everything before it is gone). */
+  compacted: boolean;
 }
 
 export interface SegmentDetailArgs {

@@ -72,11 +72,46 @@ export interface AgentFormat {
   /** The command that resumes a session in the agent's own client, run from `cwd`. */
   resumeCommand(sessionId: string, cwd: string | null): string;
   /**
+   * The model's context window and where the client compacts on its own, as far as the transcript
+   * tells (`reportedTokens`: the largest request it reported; `session`: what the adapter parsed, for
+   * a window the transcript states). Null when the model is unknown.
+   */
+  contextLimits?(of: { model: string | null; reportedTokens: number | null; session: Session }): ContextLimits | null;
+  /**
+   * Which part of the client's own set-up a segment of the transcript is (memory files, tool and skill
+   * listings), for splitting "system prompt, tools, memory"; null for conversation.
+   */
+  setupPart?(segment: { kind: string; source: { type: string; label: string } }): string | null;
+  /** What the reported total holds beyond the transcript, in one sentence (system prompt, tools, …). */
+  readonly remainderNote?: string;
+  /**
+   * The text the client sends for a record that is not a message (an attachment: a re-attached file,
+   * a hook's output), as the model reads it; null when the record is a message or unknown.
+   */
+  recordText?(record: unknown, cwd: string | null): string | null;
+  /**
    * How to resume a session from a folder that exists here (the recorded one, or the folder it is
    * mapped to), when the client's lookup depends on where it runs. Without it, `resumeFrom` runs
    * `resumeCommand` from whichever folder exists.
    */
   resumeInstruction?(place: ResumePlace): ResumeInstruction;
+}
+
+/** What a client lets a session's window hold. */
+export interface ContextLimits {
+  /** The model's context window, in tokens. */
+  window: number;
+  /** How it was found ("claude-sonnet-4-5: 200k; a request above 200k means the 1M-context beta"). */
+  windowBasis: string;
+  /** Where the client compacts on its own; null when it does not. */
+  autoCompact: {
+    /** Reported tokens at which it compacts. */
+    at: number;
+    /** Before a request (proactive), or only when the provider refuses one as too long. */
+    proactive: boolean;
+    /** Where the figure comes from (the client's version and its rule). */
+    basis: string;
+  } | null;
 }
 
 /** Where a session could be resumed from on this machine. */

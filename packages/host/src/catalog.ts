@@ -48,6 +48,18 @@ export function matchesQuery(row: SessionRow, query: string): boolean {
   return [row.title, row.project, row.cwd, row.id, row.projectDir].some((v) => v?.toLowerCase().includes(q));
 }
 
+/** Why a row matched a query, in words for the list: the first field that holds it. */
+export function whyMatched(row: SessionRow, query: string, deep: ReadonlySet<string>): string | undefined {
+  const q = query.trim().toLowerCase();
+  if (!q) return undefined;
+  if (row.title?.toLowerCase().includes(q)) return 'title';
+  if (row.project.toLowerCase().includes(q)) return 'project';
+  if (row.cwd?.toLowerCase().includes(q)) return `folder ${row.cwd}`;
+  if (row.id.toLowerCase().includes(q)) return 'session id';
+  if (row.projectDir.toLowerCase().includes(q)) return 'project folder';
+  return deep.has(row.path) ? 'text in the session (prompts, paths, commands)' : undefined;
+}
+
 export function sortRows(rows: SessionRow[], sort: 'activity' | 'size' | 'context' | 'reclaimable'): SessionRow[] {
   const key = (r: SessionRow): number => {
     switch (sort) {

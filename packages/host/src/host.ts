@@ -26,7 +26,7 @@ import {
   type ResultOf,
   type SessionRow,
 } from '@glassbox/contract';
-import { matchesQuery, sortRows, type SessionCatalog } from './catalog';
+import { matchesQuery, sortRows, whyMatched, type SessionCatalog } from './catalog';
 import type { Engine } from './engine';
 import { Grants } from './grants';
 import { Jobs, type Job } from './jobs';
@@ -184,11 +184,12 @@ export class EngineHost {
         const a = args as ArgsOf<'sessions:list'>;
         const query = a.query?.trim() ?? '';
         const deep = query && this.catalog.search ? this.catalog.search(query) : new Set<string>();
+        const all = this.catalog.list(a.sort ?? 'activity');
         const rows = sortRows(
-          this.catalog.list(a.sort ?? 'activity').filter((r) => matchesQuery(r, query) || deep.has(r.path)),
+          all.filter((r) => matchesQuery(r, query) || deep.has(r.path)),
           a.sort ?? 'activity',
-        );
-        return ok({ sessions: this.withLineage(rows), roots: this.catalog.roots(), progress: this.progress, samples: this.samples.sessions }) as R;
+        ).map((r) => (query ? { ...r, matched: whyMatched(r, query, deep) ?? 'text in the session' } : r));
+        return ok({ sessions: this.withLineage(rows), total: all.length, roots: this.catalog.roots(), progress: this.progress, samples: this.samples.sessions }) as R;
       }
       case 'session:snapshot': {
         const a = args as ArgsOf<'session:snapshot'>;
@@ -215,8 +216,23 @@ export class EngineHost {
             repoNote: note,
             bytes: r.summary.size,
             analysedAt: new Date().toISOString(),
+            context: r.view.context,
+            cost: r.view.cost,
+            turnAdditions: r.view.turnAdditions,
           });
         })) as R;
+      }
+      case 'session:cost': {
+        const o = await this.open((args as ArgsOf<'session:cost'>).path);
+        if (!o.ok) return o as R;
+        const r = await this.work.run({ op: 'cost', ref: o.value.ref }, { affinity: o.value.ref.key });
+        return (r === 'missing' ? this.gone(o.value) : ok(r)) as R;
+      }
+      case 'session:conversation': {
+        const o = await this.open((args as ArgsOf<'session:conversation'>).path);
+        if (!o.ok) return o as R;
+        const r = await this.work.run({ op: 'conversation', ref: o.value.ref, options: this.analyzeOptions(o.value, false) }, { affinity: o.value.ref.key });
+        return (r === 'missing' ? this.gone(o.value) : ok(r)) as R;
       }
       case 'segment:detail': {
         const a = args as ArgsOf<'segment:detail'>;

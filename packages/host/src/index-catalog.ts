@@ -56,7 +56,7 @@ export class IndexCatalog implements SessionCatalog {
     // The brief rows: a list of thousands reads a quarter of the columns (an app starting on a made index shows it at once).
     return this.index
       .brief({ sort: SORT[sort] })
-      .filter((r) => r.kind === 'session')
+      .filter((r) => r.kind === 'session' && isSession(r))
       .map((r) => this.toRow(r));
   }
 
@@ -156,7 +156,7 @@ export class IndexCatalog implements SessionCatalog {
     return this.agents.has(agent) ? this.agents.byId(agent).format.label : agent;
   }
 
-  private toRow(r: BriefRow): SessionRow {
+  private toRow(r: Omit<BriefRow, 'apiMessages'>): SessionRow {
     // The window the analysis measured the reclaimable figure against (core's windowFigures).
     const whole = r.windowTokens ?? r.contextTokens ?? r.estimatedTokens ?? 0;
     const reclaim = r.reclaimableTokens ?? 0;
@@ -180,6 +180,9 @@ export class IndexCatalog implements SessionCatalog {
       forks: [],
       subagents: r.subagents,
       problem: r.stage === 'unreadable' ? (r.problemNote ?? 'unreadable') : null,
+      warning: r.stage !== 'unreadable' && r.problemNote ? `${r.problemNote}: the file may be cut off or damaged` : null,
+      costUsd: r.totalCostUsd,
+      lastModel: r.lastModel,
       retention: r.retention
         ? { client: this.clientOf(r.agent), expiresAt: r.retention.expiresAt, decidedBy: r.retention.decidedBy }
         : r.kept?.gone
@@ -188,4 +191,16 @@ export class IndexCatalog implements SessionCatalog {
       kept: r.kept,
     };
   }
+}
+
+/**
+ * A file under a projects root that is not a transcript — empty, or read in full without one prompt,
+ * title or API response — is not a session: left out of the list rather than failing when opened.
+ */
+function isSession(r: BriefRow): boolean {
+  if (r.size === 0) return false;
+  // A file no agent's adapter recognises (the store's claim: "…: not a … transcript …; not read").
+  if (r.stage === 'unreadable') return !/transcript.*; not read$/.test(r.problemNote ?? '');
+  if (r.stage === 'listed') return true;
+  return r.turns > 0 || r.apiMessages > 0 || r.firstPrompt !== null || r.title !== null;
 }

@@ -1,4 +1,4 @@
-import type { ClassifiedSnapshot, Proof, Segment, Session } from '@glassbox/core';
+import type { AgentFormat, ClassifiedSnapshot, Proof, Segment, Session } from '@glassbox/core';
 import type { SegmentDetail } from '@glassbox/contract';
 import type { SourceBytes } from './source-bytes';
 
@@ -8,7 +8,7 @@ const DISPLAY_CAP = 2 * 1024 * 1024;
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** The segment's payload as the model sees it, read from the record's own line (never from a cache). */
-export function segmentContent(session: Session, segment: Segment, bytes: SourceBytes): string {
+export function segmentContent(session: Session, segment: Segment, bytes: SourceBytes, format?: Pick<AgentFormat, 'recordText'>): string {
   const node = session.nodes.get(segment.uuid);
   if (!node) return segment.preview;
   let record: Json;
@@ -26,7 +26,7 @@ export function segmentContent(session: Session, segment: Segment, bytes: Source
     if (segment.kind === 'tool-input' && isObj(block)) return toolInputText(block['input'] ?? block);
     if (block !== undefined) return blockText(block);
   }
-  if (record['attachment'] !== undefined) return pretty(record['attachment']);
+  if (record['attachment'] !== undefined) return format?.recordText?.(record, session.cwd) ?? pretty(record['attachment']);
   if (typeof record['content'] === 'string') return record['content'];
   return segment.preview;
 }
@@ -71,8 +71,9 @@ export function detailOf(
   snapshot: ClassifiedSnapshot,
   segment: Segment,
   bytes: SourceBytes,
+  format?: Pick<AgentFormat, 'recordText'>,
 ): SegmentDetail {
-  const full = segmentContent(session, segment, bytes);
+  const full = segmentContent(session, segment, bytes, format);
   const contentBytes = Buffer.byteLength(full, 'utf8');
   const truncated = full.length > DISPLAY_CAP;
   return {
@@ -103,7 +104,7 @@ export function explain(segment: Segment, snapshot: ClassifiedSnapshot): string 
     case 'gone':
       return `The file ${rel(p.path)} no longer exists: ${p.checkedPath} was checked${when(p.checkedAt)} and is missing.`;
     case 'stale-drift':
-      return `The file ${rel(p.path)} changed since it was read: ${rangeText(p.range)} as captured differ from the file now (${p.checkedPath}, checked${when(p.checkedAt)}).`;
+      return `The file ${rel(p.path)} changed since it was read: ${p.range.full ? 'the whole file as captured differs' : `${rangeText(p.range)} as captured differ`} from the file now (${p.checkedPath}, checked${when(p.checkedAt)}).`;
     case 'stale-superseded': {
       const ref = snapshot.segments.find((s) => s.id === p.by.segmentId);
       const byTime = p.by.timestamp ?? ref?.timestamp;
@@ -116,7 +117,7 @@ export function explain(segment: Segment, snapshot: ClassifiedSnapshot): string 
     case 'duplicate':
       return `An identical copy (${p.bytes.toLocaleString()} bytes, sha-256 ${p.hash.slice(0, 12)}…) is kept at line ${p.kept.line}; this is one of ${p.copies} copies.`;
     case 'spent':
-      return `Inferred, not proven: ${p.reason}`;
+      return `Inferred, not proven: ${p.reason.replace(/[;,]\s*inferred, not proven\.?$/, '')}.`;
     case 'tombstone':
       return `A tombstone an earlier fork wrote in place of a payload; it is never planned again.${p.sha256Prefix ? ` The payload is in the archive (sha256 ${p.sha256Prefix}…): show it from the window.` : ''}`;
   }

@@ -1,7 +1,10 @@
 /* global window, document, CSS, MutationObserver -- the functions passed to page.evaluate run in the browser. */
 // npm run bench:ui — prints (1) how long the treemap takes to lay out and to draw 1,000, 10,000 and
-// 50,000 segments in Chromium, and (2) how long an append to a session file takes to reach the screen
-// (file written → watcher → index → push event → row re-rendered). Figures only; nothing is asserted.
+// 50,000 segments in Chromium, and how long a hover and a selection take to reach the screen; (2) the
+// session list at 10,000 sessions: first paint, frame times while scrolling, keystroke to filtered list;
+// (3) how long an append to a session file takes to reach the screen (file written → watcher → index →
+// push event → row re-rendered). Figures only; nothing is asserted. BENCH_ONLY=treemap,list,append
+// runs a subset.
 import { spawn } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -18,19 +21,21 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SIZES = process.env.BENCH_SIZES ? process.env.BENCH_SIZES.split(',').map(Number) : [1000, 10000, 50000];
 const RUNS = 5;
 const APPENDS = 8;
+const LIST_SESSIONS = Number(process.env.BENCH_LIST ?? 10000);
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'treemap,list,append').split(','));
 
 await build({ configFile: join(pkg, 'bench/vite.config.ts'), logLevel: 'warn' });
 await build({ configFile: join(pkg, 'vite.config.ts'), logLevel: 'warn' });
 
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
 try {
-  await treemapBench();
-  await appendBench();
+  if (ONLY.has('treemap') || ONLY.has('list')) await pageBench();
+  if (ONLY.has('append')) await appendBench();
 } finally {
   await browser.close();
 }
 
-async function treemapBench() {
+async function pageBench() {
   const root = join(pkg, 'dist/bench');
   const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
   const server = createServer((req, res) => {
@@ -41,12 +46,24 @@ async function treemapBench() {
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
   await page.goto(`http://127.0.0.1:${server.address().port}/`);
-  await page.waitForFunction(() => typeof window.runBench === 'function');
-  const results = await page.evaluate(([sizes, runs]) => window.runBench(sizes, runs), [SIZES, RUNS]);
-  console.log(`Treemap, 1000×620 px, Chromium ${browser.version()} (median of ${RUNS})`);
-  console.log('  segments   layout (d3)   draw (React → painted)   tiles drawn');
-  for (const r of results) {
-    console.log(`  ${String(r.segments).padStart(8)}   ${r.layoutMs.toFixed(1).padStart(8)} ms   ${r.drawMs.toFixed(1).padStart(12)} ms           ${String(r.tiles).padStart(6)}`);
+  await page.waitForFunction(() => typeof window.runBench === 'function' && typeof window.runListBench === 'function');
+  if (ONLY.has('treemap')) {
+    const results = await page.evaluate(([sizes, runs]) => window.runBench(sizes, runs), [SIZES, RUNS]);
+    console.log(`Treemap, 1000×620 px, Chromium ${browser.version()} (median of ${RUNS}); draw = the rest of a synchronous redraw (React commit, canvas, style and layout), layout excluded`);
+    for (const r of results) {
+      console.log(`treemap ${r.segments} segments: layout ${r.layoutMs.toFixed(1)} ms, draw ${r.drawMs.toFixed(1)} ms (total ${(r.layoutMs + r.drawMs).toFixed(1)} ms, ${r.tiles} tiles, ${r.elements} of them elements)`);
+      console.log(`  same run, the earlier d3-hierarchy layout: ${r.d3Ms.toFixed(1)} ms (${(r.d3Ms / Math.max(0.1, r.layoutMs)).toFixed(1)}× the layout's time)`);
+      if (r.hover) console.log(`  hover frame: median ${r.hover.median.toFixed(1)} ms, max ${r.hover.max.toFixed(1)} ms; select frame: median ${r.select.median.toFixed(1)} ms, max ${r.select.max.toFixed(1)} ms`);
+    }
+  }
+  if (ONLY.has('list')) {
+    const l = await page.evaluate((count) => window.runListBench(count), LIST_SESSIONS);
+    const f = (x) => `median ${x.median.toFixed(1)} ms, p95 ${x.p95.toFixed(1)} ms, max ${x.max.toFixed(1)} ms`;
+    console.log(`\nSession list, 300×700 px`);
+    console.log(`list ${l.sessions} sessions: first paint ${l.firstMs.toFixed(1)} ms, ${l.rowsInDom} rows in the DOM`);
+    console.log(`list scroll frame times at ${l.sessions} sessions: ${f(l.scroll)} over ${l.scroll.frames} frames`);
+    console.log(`  same run, idle frames: ${f(l.idle)} (the machine's own frame time)`);
+    console.log(`list filter (keystroke → painted) at ${l.sessions} sessions: ${f(l.filter)}`);
   }
   await page.close();
   server.close();
@@ -60,7 +77,7 @@ async function appendBench() {
     cpSync(join(repo, 'fixtures/corpus/generated/05-autocompact/claude-project'), join(projects, m.project_slug), { recursive: true });
     const session = join(projects, m.project_slug, `${m.session_ids[0]}.jsonl`);
     const child = spawn(process.execPath, [join(repo, 'apps/cli/bin/glassbox.mjs'), 'ui', '--no-open'], {
-      env: { ...process.env, CLAUDE_CONFIG_DIR: join(dir, 'claude'), GLASSBOX_DATA_DIR: join(dir, 'data') },
+      env: { ...process.env, CLAUDE_CONFIG_DIR: join(dir, 'claude'), CODEX_HOME: join(dir, 'codex'), GLASSBOX_DATA_DIR: join(dir, 'data') },
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     const url = await new Promise((r) => createInterface({ input: child.stdout }).once('line', r));

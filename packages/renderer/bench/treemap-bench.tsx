@@ -2,75 +2,86 @@
 // long the d3 layout takes and how long React takes to draw it (commit to the next painted frame).
 import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
-import type { ClassifiedSnapshot, Segment, SegmentClass } from '@glassbox/core';
 import { Treemap } from '../src/components/Treemap';
 import { layoutTreemap, leavesOf } from '../src/treemap-layout';
 import '../src/styles.css';
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-export function syntheticSnapshot(n: number): ClassifiedSnapshot {
-  const r = rng(n);
-  const classes: SegmentClass[] = ['live', 'live', 'live', 'live', 'live', 'live', 'stale-superseded', 'duplicate', 'gone', 'stale-drift'];
-  const segments: Segment[] = [];
-  for (let i = 0; i < n; i++) {
-    // Log-normal sizes: most segments small, a few large reads and outputs.
-    const tokens = Math.max(1, Math.round(Math.exp(4 + 2 * Math.sqrt(-2 * Math.log(r() + 1e-9)) * Math.cos(2 * Math.PI * r()))));
-    const cls = classes[Math.floor(r() * classes.length)] as SegmentClass;
-    const file = `src/module-${Math.floor(r() * Math.max(10, n / 20))}.ts`;
-    segments.push({
-      id: `seg-${i}:0`, kind: 'tool-result', source: { type: 'file', label: file }, tokens, evictableTokens: tokens, bytes: tokens * 4,
-      class: cls, uuid: `seg-${i}`, line: i + 1, blockIndex: 0, blockKind: 'tool-result', nodeKind: 'tool-results', turn: Math.floor(i / 50),
-      protected: false, preview: '',
-    } as Segment);
-  }
-  const estimated = segments.reduce((a, s) => a + s.tokens, 0);
-  return {
-    session: { id: `bench-${n}`, path: `/bench/${n}.jsonl`, cwd: '/bench', version: null, gitBranch: null, title: null, agent: 'claude-code', repoRoot: null, repoExists: true },
-    leafUuid: null,
-    context: { reportedTokens: estimated + 15000, estimatedTokens: estimated, unattributedTokens: 15000, calibration: { factor: 1, basis: 'bench' }, compactions: 0, microcompactions: 0, mirrorBytes: 0, lastModel: null, bytesPerToken: 3 },
-    segments,
-    reclaimable: { tokens: 0, netTokens: 0, tombstoneTokens: 0, byClass: { gone: { tokens: 0, segments: 0 }, 'stale-drift': { tokens: 0, segments: 0 }, 'stale-superseded': { tokens: 0, segments: 0 }, duplicate: { tokens: 0, segments: 0 }, spent: { tokens: 0, segments: 0 } } },
-    turns: [], subagents: [], problems: [], classes: { enabled: [], inferred: ['spent'] }, checkedAt: new Date().toISOString(),
-  };
-}
+import { rng, syntheticSnapshot } from './synthetic';
+import { d3LayoutTreemap } from './d3-layout';
+import { useApp } from '../src/store';
 
 const nextFrame = () => new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+const spread = (xs: number[]) => ({ median: median(xs), max: Math.max(0, ...xs) });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 async function run(sizes: number[], runs: number) {
+  // Selecting asks the host for the segment's detail: here a stand-in that answers at once.
+  useApp.setState({ selectedPath: '/bench', api: { invoke: async () => ({ ok: false, error: { code: 'unavailable', message: 'bench' } }), on: () => () => undefined } as never });
   const root = createRoot(document.getElementById('root') as HTMLElement);
   const results = [];
   for (const n of sizes) {
     const snap = syntheticSnapshot(n);
+    // No selection carried over from the previous size (a selected segment that is not drawn on its
+    // own makes the treemap lay out a second time to give it a tile).
+    useApp.setState({ selectedSegmentId: null, highlightIds: [] });
     const layoutMs: number[] = [];
+    let drawn = 0;
     for (let i = 0; i < runs; i++) {
       const t = performance.now();
-      layoutTreemap(leavesOf(snap, 'class'), { width: 1000, height: 620, zoom: [], groupBy: 'class' });
+      drawn = layoutTreemap(leavesOf(snap, 'class'), { width: 1000, height: 620, zoom: [], groupBy: 'class' }).tiles.length;
       layoutMs.push(performance.now() - t);
+    }
+    const d3Ms: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      d3LayoutTreemap(leavesOf(snap, 'class'), { width: 1000, height: 620, zoom: [], groupBy: 'class' });
+      d3Ms.push(performance.now() - t);
     }
     const drawMs: number[] = [];
     let tiles = 0;
+    // Mounted once so the treemap knows its size (a ResizeObserver tells it), then drawn again from a
+    // fresh copy of the snapshot each run: layout, React's commit, the canvas, and the browser's style
+    // and layout pass (forced by reading a size), all synchronous, no frame waited for.
+    flushSync(() => root.render(<div />));
+    await nextFrame();
+    flushSync(() => root.render(<Treemap snapshot={{ ...snap, segments: [...snap.segments] }} />));
+    for (let f = 0; f < 200 && document.querySelectorAll('.tm-tile').length === 0; f++) await nextFrame();
     for (let i = 0; i < runs; i++) {
-      flushSync(() => root.render(<div />));
-      await nextFrame();
-      // A fresh copy each time, so memoised layouts are not reused.
       const copy = { ...snap, segments: [...snap.segments] };
+      // Paired with the redraw that follows: its layout alone, so draw = redraw − this layout.
+      const l0 = performance.now();
+      layoutTreemap(leavesOf(copy, 'class'), { width: 1000, height: 620, zoom: [], groupBy: 'class' });
+      const pairedLayout = performance.now() - l0;
+      await nextFrame();
       const t = performance.now();
       flushSync(() => root.render(<Treemap snapshot={copy} />));
-      // The treemap sizes itself from its box (ResizeObserver), then lays out and draws: wait for tiles.
-      for (let f = 0; f < 200 && document.querySelectorAll('.tm-tile').length === 0; f++) await nextFrame();
-      await nextFrame();
-      drawMs.push(performance.now() - t);
+      void (document.querySelector('[data-testid=treemap]') as HTMLElement | null)?.getBoundingClientRect();
+      void document.body.offsetHeight;
+      drawMs.push(Math.max(0, performance.now() - t - pairedLayout));
       tiles = document.querySelectorAll('.tm-tile').length;
+      await nextFrame();
     }
-    results.push({ segments: n, layoutMs: median(layoutMs), drawMs: median(drawMs), tiles });
+    // Interaction on the last drawing: the pointer over 40 points, then 10 clicks that select a tile.
+    const box = document.querySelector<HTMLElement>('[data-testid=treemap]');
+    const hoverMs: number[] = [];
+    const selectMs: number[] = [];
+    if (box) {
+      const rect = box.getBoundingClientRect();
+      const r = rng(7);
+      for (let i = 0; i < 40; i++) {
+        const t = performance.now();
+        box.dispatchEvent(new MouseEvent('mousemove', { bubbles: true, clientX: rect.left + r() * rect.width, clientY: rect.top + r() * rect.height }));
+        await nextFrame();
+        hoverMs.push(performance.now() - t);
+      }
+      for (let i = 0; i < 10; i++) {
+        const t = performance.now();
+        box.dispatchEvent(new MouseEvent('click', { bubbles: true, clientX: rect.left + r() * rect.width, clientY: rect.top + r() * rect.height }));
+        await nextFrame();
+        selectMs.push(performance.now() - t);
+      }
+    }
+    // The component lays out inside its render: draw is what it takes beyond the layout.
+    results.push({ segments: n, layoutMs: median(layoutMs), d3Ms: median(d3Ms), drawMs: median(drawMs), tiles: drawn, elements: tiles, hover: spread(hoverMs), select: spread(selectMs) });
   }
   root.unmount();
   return results;

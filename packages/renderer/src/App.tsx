@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { SessionBrowser } from './components/SessionBrowser';
 import { AutoKeepToggle, RetentionWarning } from './components/retention/AutoKeepToggle';
 import { WindowView } from './components/WindowView';
@@ -6,6 +6,7 @@ import { Inspector } from './components/Inspector';
 import { ForkWizard } from './components/ForkWizard';
 import { JobsBar } from './components/JobsBar';
 import { useApp } from './store';
+import { sessionTitle } from './labels';
 
 export function App() {
   const view = useApp((s) => s.view);
@@ -86,21 +87,42 @@ export function App() {
 
   const title = view?.snapshot.session.title;
   const project = view?.snapshot.session.cwd?.split(/[\\/]/).filter(Boolean).slice(-2).join('/');
+  const trail = useApp((s) => s.trail);
+  const openedAs = useApp((s) => s.openedAs);
+  const inspectorOpen = useApp((s) => s.inspectorOpen);
+  const selectedSegment = useApp((s) => s.selectedSegmentId);
+  const inspectorWidth = useApp((s) => s.inspectorWidth);
+  const setInspector = useApp((s) => s.setInspector);
   return (
-    <div className="app">
-      <header className="topbar">
-        <div className="brand">
+    <div className="app" style={{ '--insp-w': `${inspectorWidth}px` } as CSSProperties}>
+      <a className="skip-link" href="#main" onClick={(e) => {
+        e.preventDefault();
+        const target = document.querySelector<HTMLElement>('[data-testid=treemap] [role=listbox]') ?? document.querySelector<HTMLElement>('[data-testid=session-list]');
+        target?.focus();
+      }}>
+        Skip to the treemap
+      </a>
+      <header className="topbar" inert={wizardOpen}>
+        <h1 className="brand">
           <span className="logo" aria-hidden="true" />
           Glassbox
-        </div>
+        </h1>
         <div className="crumb" title={view?.snapshot.session.path}>
           {view ? (
-            <>
+            <nav aria-label="Breadcrumb" className="crumb-nav">
               <span className="dim">{project ?? 'session'}</span>
               <span className="dim"> / </span>
-              <span>{title ? firstLine(title) : view.snapshot.session.id}</span>
+              {trail.map((t, i) => (
+                <span key={t.path}>
+                  <button type="button" className="link" onClick={() => void useApp.getState().openSession(t.path, { trail: trail.slice(0, i), as: null })} title={`Back to ${t.path}`} data-testid="crumb-back">
+                    {sessionTitle(t.title, {})}
+                  </button>
+                  <span className="dim"> › </span>
+                </span>
+              ))}
+              <span aria-current="page">{openedAs ? `subagent: ${openedAs}` : sessionTitle(title, { project: project ?? null, lastActivity: null })}</span>
               {view.external ? <span className="tag">opened file</span> : null}
-            </>
+            </nav>
           ) : null}
         </div>
         <div className="actions">
@@ -110,6 +132,9 @@ export function App() {
           </button>
           <button type="button" className="primary" disabled={!view || view.snapshot.session.path.startsWith('upload:') || view.external || !!view.keeping?.kept?.gone} onClick={() => useApp.getState().setWizardOpen(true)} title="Fork a cleaned session (F)" data-testid="open-fork">
             Fork…
+          </button>
+          <button type="button" aria-pressed={inspectorOpen} onClick={() => setInspector(!inspectorOpen)} data-testid="toggle-inspector" title="Show or hide the segment inspector">
+            {inspectorOpen ? 'Hide inspector' : 'Inspector'}
           </button>
           <input
             ref={fileRef}
@@ -137,17 +162,17 @@ export function App() {
         </div>
       ) : null}
       <JobsBar />
-      <div className="columns">
-        <SessionBrowser />
-        <div className="centre">
+      <div className={`columns${inspectorOpen ? '' : ' no-inspector'}${selectedSegment ? '' : ' nothing-selected'}`}>
+        <SessionBrowser inert={wizardOpen} />
+        <div className="centre" inert={wizardOpen}>
           <WindowView />
-          {wizardOpen ? <ForkWizard /> : null}
         </div>
-        <Inspector />
+        {inspectorOpen ? <Inspector inert={wizardOpen} /> : null}
       </div>
+      {wizardOpen ? <ForkWizard /> : null}
       {dragging ? (
         <div className="drop-overlay" aria-hidden="true">
-          <div>Drop a Claude Code transcript (.jsonl) to inspect it — nothing is written</div>
+          <div>Drop a Claude Code transcript or a Codex rollout (.jsonl) to inspect it — nothing is written</div>
         </div>
       ) : null}
     </div>
@@ -165,7 +190,3 @@ async function openDropped(file: File): Promise<void> {
   return st.openFile({ name: file.name, text: await file.text() });
 }
 
-function firstLine(s: string): string {
-  const l = s.split('\n')[0] ?? s;
-  return l.length > 90 ? `${l.slice(0, 87)}…` : l;
-}

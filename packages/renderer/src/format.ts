@@ -26,8 +26,12 @@ export function ago(iso: string | null | undefined, now = Date.now()): string {
   if (s < 3600) return `${Math.max(1, Math.round(s / 60))} min ago`;
   if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
   if (s < 7 * 86_400) return `${Math.round(s / 86_400)} d ago`;
-  return new Date(t).toLocaleDateString(undefined, { month: 'short', day: 'numeric', year: s > 300 * 86_400 ? 'numeric' : undefined });
+  return (s > 300 * 86_400 ? DATE_WITH_YEAR : DATE).format(new Date(t));
 }
+
+// Made once: a formatter per call costs more than the rest of a list row.
+const DATE = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const DATE_WITH_YEAR = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', year: 'numeric' });
 
 export function clock(iso: string | undefined): string {
   if (!iso) return '';

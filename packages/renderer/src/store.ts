@@ -14,6 +14,7 @@ import type {
 import { pickTransport } from './api';
 
 export type GroupBy = 'class' | 'source';
+export type CentreView = 'treemap' | 'conversation' | 'cost';
 
 export interface Notice {
   kind: 'error' | 'info';
@@ -31,6 +32,8 @@ export interface AppState {
   query: string;
   sort: SessionSort;
   listLoaded: boolean;
+  /** Sessions listed before the search narrowed them. */
+  listTotal: number;
   /** Rows just changed on disk, for a brief highlight. */
   flashed: Record<string, number>;
   // Window
@@ -45,7 +48,21 @@ export interface AppState {
   model: string | null;
   /** Draw the system prompt, tools and memory (reported minus transcript) in the treemap. */
   showUnattributed: boolean;
+  /** Segments marked in the treemap from elsewhere (a turn of the chart, the conversation). */
+  highlightIds: string[];
+  /** What the centre shows: the treemap, the conversation read in order, or the cost. */
+  centreView: CentreView;
+  /** The segment the conversation view scrolls to (set by "show in conversation"). */
+  conversationTarget: string | null;
+  /** The sessions above the open one (a subagent's parent), for the breadcrumb's way back. */
+  trail: { path: string; title: string }[];
+  /** What the open session is called when it was opened from its parent (a subagent's description). */
+  openedAs: string | null;
+  /** Group the list by project, or one list sorted as a whole. */
+  groupByProject: boolean;
   // Inspector
+  inspectorOpen: boolean;
+  inspectorWidth: number;
   selectedSegmentId: string | null;
   detail: SegmentDetail | null;
   detailLoading: boolean;
@@ -56,7 +73,9 @@ export interface AppState {
   loadSessions(): Promise<void>;
   setQuery(q: string): void;
   setSort(s: SessionSort): void;
-  openSession(path: string): Promise<void>;
+  openSession(path: string, from?: { trail: { path: string; title: string }[]; as: string | null }): Promise<void>;
+  /** Opens a subagent's window from its parent's, keeping the way back. */
+  openSubagent(path: string, label: string): Promise<void>;
   reloadView(): Promise<void>;
   setGroupBy(g: GroupBy): void;
   setZoom(z: string[]): void;
@@ -67,6 +86,12 @@ export interface AppState {
   openFile(args: FileOpenArgs): Promise<void>;
   applyChange(change: SessionChanged): void;
   setWizardOpen(v: boolean): void;
+  setHighlight(ids: string[]): void;
+  setCentreView(v: CentreView): void;
+  /** Shows a segment in the treemap (selected, its group zoomed out) or in the conversation. */
+  showSegment(id: string, where: 'treemap' | 'conversation'): void;
+  setGroupByProject(v: boolean): void;
+  setInspector(open: boolean, width?: number): void;
   notify(n: Notice | null): void;
   mapRepo(cwd: string, folder: string): Promise<boolean>;
 }
@@ -89,6 +114,7 @@ export const useApp = create<AppState>()((set, get) => ({
   query: '',
   sort: 'activity',
   listLoaded: false,
+  listTotal: 0,
   flashed: {},
   selectedPath: null,
   view: null,
@@ -98,12 +124,20 @@ export const useApp = create<AppState>()((set, get) => ({
   zoom: [],
   withSpent: false,
   model: null,
-  showUnattributed: true,
+  showUnattributed: false,
   selectedSegmentId: null,
   detail: null,
   detailLoading: false,
   wizardOpen: false,
   notice: null,
+  highlightIds: [],
+  centreView: 'treemap',
+  conversationTarget: null,
+  groupByProject: true,
+  trail: [],
+  openedAs: null,
+  inspectorOpen: true,
+  inspectorWidth: 360,
 
   async loadSessions() {
     const seq = ++listSeq;
@@ -111,7 +145,7 @@ export const useApp = create<AppState>()((set, get) => ({
     const r = await api.invoke('sessions:list', { query, sort });
     if (seq !== listSeq) return;
     if (!r.ok) return set({ notice: { kind: 'error', message: r.error.message, ...(r.error.hint ? { hint: r.error.hint } : {}) }, listLoaded: true });
-    set({ sessions: r.value.sessions, roots: r.value.roots, samples: r.value.samples, progress: r.value.progress, listLoaded: true });
+    set({ sessions: r.value.sessions, listTotal: r.value.total ?? r.value.sessions.length, roots: r.value.roots, samples: r.value.samples, progress: r.value.progress, listLoaded: true });
   },
   setQuery(q) {
     set({ query: q });
@@ -122,9 +156,14 @@ export const useApp = create<AppState>()((set, get) => ({
     void get().loadSessions();
   },
 
-  async openSession(path) {
+  async openSubagent(path, label) {
+    const { selectedPath, view, trail, openedAs } = get();
+    const here = selectedPath ? [{ path: selectedPath, title: openedAs ?? view?.snapshot.session.title ?? 'session' }] : [];
+    await get().openSession(path, { trail: [...trail, ...here], as: label });
+  },
+  async openSession(path, from) {
     const seq = ++viewSeq;
-    set({ selectedPath: path, viewLoading: true, viewError: null, zoom: [], selectedSegmentId: null, detail: null, wizardOpen: false, model: null });
+    set({ trail: from?.trail ?? [], openedAs: from?.as ?? null, selectedPath: path, viewLoading: true, viewError: null, zoom: [], selectedSegmentId: null, detail: null, wizardOpen: false, model: null, highlightIds: [], conversationTarget: null });
     const r = await get().api.invoke('session:snapshot', { path, withSpent: get().withSpent });
     if (seq !== viewSeq) return;
     if (!r.ok) return set({ view: null, viewLoading: false, viewError: r.error });
@@ -197,6 +236,24 @@ export const useApp = create<AppState>()((set, get) => ({
 
   setWizardOpen(v) {
     set({ wizardOpen: v && get().view !== null });
+  },
+  setHighlight(ids) {
+    set({ highlightIds: ids });
+  },
+  setCentreView(v) {
+    set({ centreView: v });
+  },
+  showSegment(id, where) {
+    if (where === 'treemap') {
+      set({ centreView: 'treemap', zoom: [], highlightIds: [id] });
+      void get().selectSegment(id);
+    } else set({ centreView: 'conversation', conversationTarget: id });
+  },
+  setGroupByProject(v) {
+    set({ groupByProject: v });
+  },
+  setInspector(open, width) {
+    set({ inspectorOpen: open, ...(width === undefined ? {} : { inspectorWidth: Math.max(260, Math.min(720, Math.round(width))) }) });
   },
   notify(n) {
     set({ notice: n });

@@ -1,6 +1,7 @@
-import { hierarchy, treemap, treemapSquarify, type HierarchyRectangularNode } from 'd3-hierarchy';
 import type { ClassifiedSnapshot, SegmentClass } from '@glassbox/core';
 import { CLASS_LABEL } from './palette';
+import { squarify } from './squarify';
+import { isPathSource } from './labels';
 
 export type TileClass = SegmentClass | 'unattributed';
 
@@ -12,6 +13,8 @@ export interface TreeLeaf {
   g1: string;
   g2: string;
   label: string;
+  /** The label is a path (lead with the file name when drawn). */
+  pathLike?: boolean;
 }
 
 export interface Tile {
@@ -30,6 +33,7 @@ export interface Tile {
   count: number;
   g1: string;
   g2: string;
+  pathLike?: boolean;
 }
 
 export interface GroupTile {
@@ -69,6 +73,7 @@ export function leavesOf(snapshot: ClassifiedSnapshot, groupBy: 'class' | 'sourc
     g1: groupBy === 'class' ? s.class : s.source.type,
     g2: s.source.label || s.source.type,
     label: s.source.label || s.kind,
+    pathLike: isPathSource(s.source.type),
   }));
   const rest = snapshot.context.unattributedTokens;
   if (rest > 0 && withUnattributed) {
@@ -91,116 +96,149 @@ export function groupLabel(key: string, groupBy: 'class' | 'source'): string {
 
 interface Node {
   key: string;
-  leaf?: Tile;
+  /** Drawn area, in tokens (dead segments floored). */
+  value: number;
+  tokens: number;
   children?: Node[];
-  value?: number;
+  tile?: Tile;
+  /** A source group's merged small segments, one per class. */
+  merged?: Map<TileClass, Node>;
 }
+
+const byValue = (a: Node, b: Node) => b.value - a.value;
 
 /**
  * The treemap of the current drill-down level: area = tokens. At the top, groups (class or source
  * type) hold sub-groups (source) that hold segments; zooming into a group shows one level less.
+ * Segments too small to see are merged per (group, source, class) before anything is laid out, so the
+ * cost follows what is drawn, not the number of segments.
  */
 export function layoutTreemap(
   leaves: readonly TreeLeaf[],
-  options: { width: number; height: number; zoom: readonly string[]; groupBy: 'class' | 'source'; minArea?: number },
+  options: { width: number; height: number; zoom: readonly string[]; groupBy: 'class' | 'source'; minArea?: number; keep?: ReadonlySet<string> },
 ): TreemapLayout {
   const { width, height, zoom, groupBy } = options;
+  // Segments asked for by id (selected, or shown from elsewhere) keep a tile of their own.
+  const keep = options.keep;
   const minArea = options.minArea ?? MIN_TILE_AREA;
-  const visible = leaves.filter((l) => (zoom[0] === undefined || l.g1 === zoom[0]) && (zoom[1] === undefined || l.g2 === zoom[1]));
-  const total = visible.reduce((n, l) => n + l.tokens, 0);
+  const z0 = zoom[0];
+  const z1 = zoom[1];
+  let total = 0;
+  let deadCount = 0;
+  const visible: TreeLeaf[] = [];
+  for (const l of leaves) {
+    if ((z0 !== undefined && l.g1 !== z0) || (z1 !== undefined && l.g2 !== z1)) continue;
+    visible.push(l);
+    total += l.tokens;
+    if (l.cls !== 'live' && l.cls !== 'unattributed') deadCount++;
+  }
   if (total === 0 || width < 4 || height < 4) return { tiles: [], groups: [], total };
   // Dead segments are what the user came to see: each is drawn at least this big (in tokens of area),
   // while all such floors together add at most a tenth to the whole. Tooltips give the true size.
-  const deadCount = visible.filter((l) => l.cls !== 'live' && l.cls !== 'unattributed').length;
   const floor = deadCount ? Math.min(total * DEAD_FLOOR_SHARE, (total * 0.1) / deadCount) : 0;
-  const areaOf = (l: TreeLeaf) => (l.cls !== 'live' && l.cls !== 'unattributed' ? Math.max(l.tokens, floor) : l.tokens);
-  const pxPerToken = (width * height) / visible.reduce((n, l) => n + areaOf(l), 0);
+  const areaOf = (l: TreeLeaf) => (l.cls !== 'live' && l.cls !== 'unattributed' && l.tokens < floor ? floor : l.tokens);
+  let areaTotal = 0;
+  for (const l of visible) areaTotal += areaOf(l);
+  const minTokens = minArea / ((width * height) / areaTotal);
 
-  // Group, merging segments too small to see into one tile per (group, class).
-  const g1Map = new Map<string, Map<string, Node[]>>();
-  const merged = new Map<string, Tile>();
+  // g1 → g2 → tiles, merging segments too small to see into one tile per (g1, g2, class).
+  const g1Map = new Map<string, Map<string, Node>>();
   for (const l of visible) {
     let g2Map = g1Map.get(l.g1);
     if (!g2Map) g1Map.set(l.g1, (g2Map = new Map()));
-    let list = g2Map.get(l.g2);
-    if (!list) g2Map.set(l.g2, (list = []));
-    if (areaOf(l) * pxPerToken < minArea && l.cls !== 'unattributed') {
-      const key = `${l.g1}\u0000${l.g2}\u0000${l.cls}`;
-      let m = merged.get(key);
+    let g2 = g2Map.get(l.g2);
+    if (!g2) g2Map.set(l.g2, (g2 = { key: l.g2, value: 0, tokens: 0, children: [] }));
+    const a = areaOf(l);
+    g2.value += a;
+    g2.tokens += l.tokens;
+    const kids = g2.children as Node[];
+    if (a < minTokens && l.cls !== 'unattributed' && !keep?.has(l.id)) {
+      const mergedOf = (g2.merged ??= new Map());
+      let m = mergedOf.get(l.cls);
       if (!m) {
-        m = { id: `merged:${key}`, x0: 0, y0: 0, x1: 0, y1: 0, cls: l.cls, label: '', tokens: 0, area: 0, kind: 'merged', count: 0, g1: l.g1, g2: l.g2 };
-        merged.set(key, m);
-        list.push({ key: m.id, leaf: m });
+        const id = `merged:${l.g1}\u0000${l.g2}\u0000${l.cls}`;
+        const tile: Tile = { id, x0: 0, y0: 0, x1: 0, y1: 0, cls: l.cls, label: '', tokens: 0, area: 0, kind: 'merged', count: 0, g1: l.g1, g2: l.g2 };
+        kids.push((m = { key: id, value: 0, tokens: 0, tile }));
+        mergedOf.set(l.cls, m);
       }
-      m.tokens += l.tokens;
-      m.area += areaOf(l);
-      m.count++;
-      m.label = `${m.count} small segments`;
+      const t = m.tile as Tile;
+      m.value += a;
+      t.tokens += l.tokens;
+      t.area += a;
+      t.count++;
       continue;
     }
-    const tile: Tile = { id: l.id, x0: 0, y0: 0, x1: 0, y1: 0, cls: l.cls, label: l.label, tokens: l.tokens, area: areaOf(l), kind: l.cls === 'unattributed' ? 'unattributed' : 'segment', count: 1, g1: l.g1, g2: l.g2 };
-    list.push({ key: l.id, leaf: tile });
+    const tile: Tile = { id: l.id, x0: 0, y0: 0, x1: 0, y1: 0, cls: l.cls, label: l.label, tokens: l.tokens, area: a, kind: l.cls === 'unattributed' ? 'unattributed' : 'segment', count: 1, g1: l.g1, g2: l.g2, pathLike: l.pathLike ?? false };
+    kids.push({ key: l.id, value: a, tokens: l.tokens, tile });
   }
 
-  const g2Nodes = (g2Map: Map<string, Node[]>): Node[] => [...g2Map].map(([key, children]) => ({ key, children }));
-  let rootChildren: Node[];
-  let topDepth: 1 | 2;
-  if (zoom.length === 0) {
-    rootChildren = [...g1Map].map(([key, g2Map]) => ({ key, children: g2Nodes(g2Map) }));
-    topDepth = 1;
-  } else if (zoom.length === 1) {
-    rootChildren = g2Nodes(g1Map.get(zoom[0] as string) ?? new Map());
-    topDepth = 2;
-  } else {
-    rootChildren = [...(g1Map.get(zoom[0] as string)?.get(zoom[1] as string) ?? [])];
-    topDepth = 2;
-  }
+  for (const g2Map of g1Map.values()) for (const g2 of g2Map.values()) for (const m of g2.merged?.values() ?? []) if (m.tile) m.tile.label = `${m.tile.count} small segments`;
+  const sumUp = (key: string, children: Node[]): Node => {
+    let value = 0;
+    let tokens = 0;
+    for (const c of children) {
+      value += c.value;
+      tokens += c.tokens;
+    }
+    return { key, value, tokens, children };
+  };
+  let top: Node[];
+  if (z0 === undefined) top = [...g1Map].map(([key, g2Map]) => sumUp(key, [...g2Map.values()]));
+  else if (z1 === undefined) top = [...(g1Map.get(z0)?.values() ?? [])];
+  else top = [...(g1Map.get(z0)?.get(z1)?.children ?? [])];
 
   // A group gets a label strip only when it is big enough to keep room for its tiles under it.
-  const areaTotal = visible.reduce((n, l) => n + areaOf(l), 0);
-  const hasHeader = (value: number) => (value / areaTotal) * width * height >= HEADER_MIN_AREA;
-  const root = hierarchy<Node>({ key: 'root', children: rootChildren }, (d) => d.children)
-    .sum((d) => d.leaf?.area ?? 0)
-    .sort((a, b) => (b.value ?? 0) - (a.value ?? 0));
-  const laid = treemap<Node>()
-    .tile(treemapSquarify)
-    .size([width, height])
-    .round(true)
-    .paddingInner(2)
-    .paddingTop((n) => (n.depth === 1 && zoom.length === 0 && n.children && hasHeader(n.value ?? 0) ? GROUP_HEADER : n.depth >= 1 && n.children ? 1 : 0))
-    .paddingLeft((n) => (n.depth >= 1 && n.children ? 1 : 0))
-    .paddingRight((n) => (n.depth >= 1 && n.children ? 1 : 0))
-    .paddingBottom((n) => (n.depth >= 1 && n.children ? 1 : 0))(root);
-
+  const scale = (width * height) / areaTotal;
+  const hasHeader = (value: number) => value * scale >= HEADER_MIN_AREA;
   const tiles: Tile[] = [];
   const groups: GroupTile[] = [];
-  laid.each((n: HierarchyRectangularNode<Node>) => {
-    if (n.depth === 0) return;
-    if (n.data.leaf) {
-      const t = n.data.leaf;
-      t.x0 = n.x0;
-      t.y0 = n.y0;
-      t.x1 = n.x1;
-      t.y1 = n.y1;
+  const topDepth: 1 | 2 = z0 === undefined ? 1 : 2;
+
+  const layNode = (node: Node, depth: 1 | 2, x0: number, y0: number, x1: number, y1: number): void => {
+    if (node.tile) {
+      const t = node.tile;
+      t.x0 = Math.round(x0);
+      t.y0 = Math.round(y0);
+      t.x1 = Math.round(x1);
+      t.y1 = Math.round(y1);
       if (t.x1 - t.x0 >= 1 && t.y1 - t.y0 >= 1) tiles.push(t);
       return;
     }
-    const depth: 1 | 2 = zoom.length === 0 ? (n.depth === 1 ? 1 : 2) : topDepth;
+    const header = depth === 1 && z0 === undefined && hasHeader(node.value);
     // Source outlines too small to see are not drawn (thousands of them at 50k segments).
-    if (depth === 2 && (n.x1 - n.x0) * (n.y1 - n.y0) < MIN_OUTLINE_AREA) return;
-    groups.push({
-      key: n.data.key,
-      depth,
-      header: depth === 1 && zoom.length === 0 && hasHeader(n.value ?? 0),
-      label: depth === 1 ? groupLabel(n.data.key, groupBy) : n.data.key,
-      tokens: n.leaves().reduce((sum, leaf) => sum + (leaf.data.leaf?.tokens ?? 0), 0),
-      x0: n.x0,
-      y0: n.y0,
-      x1: n.x1,
-      y1: n.y1,
-    });
-  });
+    if (depth === 1 || (x1 - x0) * (y1 - y0) >= MIN_OUTLINE_AREA) {
+      groups.push({
+        key: node.key,
+        depth,
+        header,
+        label: depth === 1 ? groupLabel(node.key, groupBy) : node.key,
+        tokens: node.tokens,
+        x0: Math.round(x0),
+        y0: Math.round(y0),
+        x1: Math.round(x1),
+        y1: Math.round(y1),
+      });
+    }
+    layRow(node.children ?? [], 2, x0 + 1, y0 + (header ? GROUP_HEADER : 1), x1 - 1, y1 - 1);
+  };
+  const layRow = (nodes: Node[], depth: 1 | 2, x0: number, y0: number, x1: number, y1: number): void => {
+    if (x1 - x0 < 1 || y1 - y0 < 1 || nodes.length === 0) return;
+    nodes.sort(byValue);
+    const values = nodes.map((n) => n.value);
+    // Siblings are 2 px apart: each keeps 1 px of its rectangle on every side.
+    squarify(values, x0, y0, x1, y1, (i, a, b, c, d) => layNode(nodes[i] as Node, depth, a + 1, b + 1, c - 1, d - 1));
+  };
+  layRow(top, topDepth, -1, -1, width + 1, height + 1);
   return { tiles, groups, total };
+}
+
+/** The tile under a point, or null (a linear scan over what is drawn: a few thousand tiles at most). */
+export function tileAt(tiles: readonly Tile[], x: number, y: number): Tile | null {
+  for (let i = tiles.length - 1; i >= 0; i--) {
+    const t = tiles[i] as Tile;
+    if (x >= t.x0 && x < t.x1 && y >= t.y0 && y < t.y1) return t;
+  }
+  return null;
 }
 
 /** The tile next to `from` in a direction: nearest centre in that half-plane, favouring straight lines. */

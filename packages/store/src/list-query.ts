@@ -56,8 +56,10 @@ export function runBriefListQuery(db: Db, st: Statements, q: ListQuery): BriefRo
       title: v[at.title], first_prompt: v[at.first_prompt], last_ts: v[at.last_ts], mtime_ms: v[at.mtime_ms], size: v[at.size], level: v[at.level],
       parsed_offset: v[at.parsed_offset], analyzed_offset: v[at.analyzed_offset], context_tokens: v[at.context_tokens],
       estimated_tokens: v[at.estimated_tokens], reclaimable_tokens: v[at.reclaimable_tokens], window_tokens: v[at.window_tokens], problem_note: v[at.problem_note],
+      turns: v[at.turns], api_messages: v[at.api_messages], last_model: v[at.last_model], cost_usd: v[at.cost_usd], unpriced_messages: v[at.unpriced_messages],
     } as BriefFileRow;
-    return toBriefRow(f, f.kind === 'session' ? (subs.get(f.path)?.count ?? 0) : 0);
+    const a = f.kind === 'session' ? subs.get(f.path) : undefined;
+    return toBriefRow(f, a ? { count: a.count, cost: a.incomplete > 0 ? null : (a.cost ?? 0), unpriced: a.unpriced } : undefined);
   });
   return sortAndLimit(out, q);
 }

@@ -76,8 +76,11 @@ export type BriefRow = Pick<
   SessionRow,
   | 'rowId' | 'agent' | 'path' | 'kind' | 'sessionId' | 'project' | 'cwd' | 'title' | 'firstPrompt' | 'lastActivity' | 'size' | 'mtimeMs'
   | 'stage' | 'contextTokens' | 'estimatedTokens' | 'reclaimableTokens' | 'windowTokens' | 'problemNote' | 'subagents'
-  | 'expiresAt' | 'retention' | 'kept'
->;
+  | 'expiresAt' | 'retention' | 'kept' | 'turns' | 'lastModel' | 'totalCostUsd'
+> & {
+  /** API responses read (a file with neither a prompt nor a response is not a session). */
+  apiMessages: number;
+};
 
 function stageOf(f: Pick<FileRow, 'level' | 'analyzed_offset' | 'parsed_offset'>): SessionRow['stage'] {
   return f.level === Stage.unreadable
@@ -89,7 +92,7 @@ function stageOf(f: Pick<FileRow, 'level' | 'analyzed_offset' | 'parsed_offset'>
         : 'summarised';
 }
 
-export function toBriefRow(f: BriefFileRow, subagents: number): BriefRow {
+export function toBriefRow(f: BriefFileRow, sub?: SubagentCost): BriefRow {
   return {
     rowId: f.id,
     agent: f.agent,
@@ -109,17 +112,38 @@ export function toBriefRow(f: BriefFileRow, subagents: number): BriefRow {
     reclaimableTokens: f.reclaimable_tokens,
     windowTokens: f.window_tokens,
     problemNote: f.problem_note,
-    subagents,
+    subagents: sub?.count ?? 0,
+    turns: f.turns,
+    apiMessages: f.api_messages,
+    lastModel: f.last_model,
+    totalCostUsd: totalCost(f, sub),
     expiresAt: null,
     retention: null,
     kept: null,
   };
 }
 
-export function toSessionRow(f: FileRow, sub?: { count: number; cost: number | null; unpriced: number }): SessionRow {
+/** A session's subagents taken together: how many, their cost (null: not all summarised), responses not priced. */
+export interface SubagentCost {
+  count: number;
+  cost: number | null;
+  unpriced: number;
+}
+
+function ownCost(f: Pick<FileRow, 'level' | 'unpriced_messages' | 'cost_usd'>): number | null {
+  return f.level >= Stage.summarised && f.unpriced_messages === 0 ? (f.cost_usd ?? 0) : null;
+}
+
+/** The session's cost with its subagents'; null when any part is unknown. */
+function totalCost(f: Pick<FileRow, 'level' | 'unpriced_messages' | 'cost_usd'>, sub?: SubagentCost): number | null {
+  const own = ownCost(f);
+  return own === null || (sub && (sub.unpriced > 0 || sub.cost === null)) ? null : own + (sub?.cost ?? 0);
+}
+
+export function toSessionRow(f: FileRow, sub?: SubagentCost): SessionRow {
   const stage = stageOf(f);
-  const own = f.level >= Stage.summarised && f.unpriced_messages === 0 ? (f.cost_usd ?? 0) : null;
-  const total = own === null || (sub && (sub.unpriced > 0 || sub.cost === null)) ? null : own + (sub?.cost ?? 0);
+  const own = ownCost(f);
+  const total = totalCost(f, sub);
   return {
     rowId: f.id,
     agent: f.agent,

@@ -88,6 +88,7 @@ export const LIST_COLUMNS = ['id', ...FILE_COLUMNS.filter((c) => c !== 'state'),
 export const BRIEF_COLUMN_NAMES = [
   'id', 'agent', 'path', 'kind', 'session_id', 'project', 'cwd', 'title', 'first_prompt', 'last_ts', 'mtime_ms', 'size', 'level',
   'parsed_offset', 'analyzed_offset', 'context_tokens', 'estimated_tokens', 'reclaimable_tokens', 'window_tokens', 'problem_note',
+  'turns', 'api_messages', 'last_model', 'cost_usd', 'unpriced_messages',
 ] as const;
 export const BRIEF_COLUMNS = BRIEF_COLUMN_NAMES.join(', ');
 export type BriefFileRow = Pick<FileRow, (typeof BRIEF_COLUMN_NAMES)[number]>;

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { agentForFile } from '@glassbox/agents';
-import { CancelledError, isFatal, windowFigures, type AgentRegistry, type ClassifiedSnapshot, type LoadedSession, type Session } from '@glassbox/core';
+import { CancelledError, isFatal, windowFigures, type AgentFormat, type AgentRegistry, type ClassifiedSnapshot, type LoadedSession, type Session } from '@glassbox/core';
 import { folderFor } from '@glassbox/analysis';
 import { forkJob, type ForkJob } from '@glassbox/store/fork';
 import { CompactionChannels, type CompactionSubject } from '../compactions';
@@ -9,6 +9,7 @@ import type { Engine } from '../engine';
 import { snapshotHead } from '../lineage';
 import { positionsOnly } from '../problem-text';
 import { detailOf } from '../segment-detail';
+import { additionsOf, contextView, conversationView, costSummary, costView } from '../session-views';
 import { fileBytes, memoryBytes, parseBuffer, type SourceBytes } from '../source-bytes';
 import type { AnalyzeOptions, OpenSummary, ResultFor, SessionRef, WorkContext, WorkRequest } from './protocol';
 
@@ -62,14 +63,36 @@ export class WorkHandler {
         const snapshot = this.snapshotOf(h, r.options);
         const problems = snapshot.problems.filter((p) => !(r.hideRepoMissing && p.code === 'repo_missing')).map(positionsOnly);
         const shown = { ...snapshot, problems };
-        return { summary: h.summary, view: { json: JSON.stringify(shown), figures: windowFigures(shown), head: snapshotHead(snapshot) } };
+        const format = this.formatOf(h);
+        return {
+          summary: h.summary,
+          view: {
+            json: JSON.stringify(shown),
+            figures: windowFigures(shown),
+            head: snapshotHead(snapshot),
+            context: contextView(format, snapshot, h.loaded.session),
+            cost: costSummary(costView(format, h.loaded)),
+            turnAdditions: additionsOf(snapshot),
+          },
+        };
       }
       case 'detail': {
         const h = this.open(r.ref, ctx);
         if (!h) return 'missing';
         const snapshot = [...h.snapshots.values()].find((s) => s.segments.some((g) => g.id === r.segmentId)) ?? this.snapshotOf(h, r.options);
         const segment = snapshot.segments.find((s) => s.id === r.segmentId);
-        return segment ? detailOf(h.loaded.session, snapshot, segment, h.bytes) : 'no-segment';
+        return segment ? detailOf(h.loaded.session, snapshot, segment, h.bytes, this.formatOf(h)) : 'no-segment';
+      }
+      case 'cost': {
+        const h = this.open(r.ref, ctx);
+        return h ? costView(this.formatOf(h), h.loaded) : 'missing';
+      }
+      case 'conversation': {
+        const h = this.open(r.ref, ctx);
+        if (!h) return 'missing';
+        // The window as last shown (its model and classes), else the default one.
+        const snapshot = [...h.snapshots.values()].pop() ?? this.snapshotOf(h, r.options);
+        return conversationView(h.loaded, snapshot, h.bytes, this.formatOf(h));
       }
       case 'fork-preview':
         return this.engine.previewFork(r.input, jobOf(ctx));
@@ -115,9 +138,21 @@ export class WorkHandler {
   private upload(key: string, name: string, text: string): OpenSummary {
     const buf = Buffer.from(text, 'utf8');
     const session = parseBuffer(this.agents, buf, name, basename(name).replace(/\.jsonl$/i, ''));
-    const held: Held = { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), upload: buf, summary: summaryOf(session, buf.length, 0, this.agentNames()), snapshots: new Map(), compactions: new Map() };
+    const summary = summaryOf(session, buf.length, 0, this.agentNames(), () => this.recognisedAs(buf));
+    const held: Held = { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), upload: buf, summary, snapshots: new Map(), compactions: new Map() };
     if (!held.summary.fatal) this.touch(key, held);
     return held.summary;
+  }
+
+  /** The adapter of the agent that wrote a held session. */
+  private formatOf(h: Held): AgentFormat {
+    return this.agents.byId(h.loaded.session.agent).format;
+  }
+
+  /** What a file no registered agent reads was recognised as ("a Codex CLI rollout"), if anything. */
+  private recognisedAs(buf: Buffer): string | null {
+    const head = buf.toString('utf8', 0, Math.min(buf.length, 64 * 1024)).split('\n').slice(0, 40);
+    return this.agents.recognise(head).what[0] ?? null;
   }
 
   private snapshotOf(h: Held, options: AnalyzeOptions): ClassifiedSnapshot {
@@ -171,7 +206,7 @@ function mappedFolder(cwd: string | null, repoMap: Record<string, string>): stri
   return mapped === cwd ? null : mapped;
 }
 
-function summaryOf(session: Session, size: number, mtimeMs: number, agents: string): OpenSummary {
+function summaryOf(session: Session, size: number, mtimeMs: number, agents: string, recognisedAs: () => string | null = () => null): OpenSummary {
   return {
     size,
     mtimeMs,
@@ -181,15 +216,20 @@ function summaryOf(session: Session, size: number, mtimeMs: number, agents: stri
     cwd: session.cwd,
     agent: session.agent,
     problems: session.problems,
-    fatal: fatalMessage(session, agents),
+    fatal: fatalMessage(session, agents, recognisedAs),
   };
 }
 
-function fatalMessage(session: Session, agents: string): string | null {
+function fatalMessage(session: Session, agents: string, recognisedAs: () => string | null): string | null {
   if (!isFatal(session.problems)) return null;
   const p = session.problems.find((q) => q.severity === 'error');
   const code = p?.code;
   if (code === 'file_empty') return `${basename(session.path)} is empty: there is no session in it. Nothing was written.`;
-  if (code === 'not_a_transcript') return `${basename(session.path)} is not a transcript of ${agents}. Nothing was written.`;
+  if (code === 'not_a_transcript') {
+    const what = recognisedAs();
+    return what
+      ? `${basename(session.path)} is ${what}, which this version of Glassbox does not read yet (it reads ${agents}). Nothing was written.`
+      : `${basename(session.path)} is not a transcript of ${agents}. Nothing was written.`;
+  }
   return p?.message ?? 'The file cannot be read.';
 }

@@ -1,6 +1,6 @@
 import type { Problem, WindowFigures } from '@glassbox/core';
 import type { SnapshotHead } from '../lineage';
-import type { CompactionFindResult, CompactionItemText, CompactionsView, ForkCheck, ForkPayload, ForkPreview, ForkVerified, ForkWritten, Result, SegmentDetail } from '@glassbox/contract';
+import type { CompactionFindResult, CompactionItemText, CompactionsView, ConversationView, CostView, ForkCheck, ForkPayload, ForkPreview, ForkVerified, ForkWritten, Result, SegmentDetail, SnapshotView } from '@glassbox/contract';
 import type { ForkInput, ForkResult } from '../engine';
 
 /**
@@ -41,6 +41,10 @@ export interface SnapshotParts {
   json: string;
   figures: WindowFigures;
   head: SnapshotHead;
+  /** The /context view, the header's cost and what each response added (small beside the snapshot). */
+  context: SnapshotView['context'];
+  cost: SnapshotView['cost'];
+  turnAdditions: SnapshotView['turnAdditions'];
 }
 
 /** A file to open (its real path), or an upload the thread already holds (path null). */
@@ -55,6 +59,9 @@ export type WorkRequest =
   /** `hideRepoMissing`: a dropped file not mapped to a folder (its cwd was not looked up, so "missing" would be wrong). */
   | { op: 'snapshot'; ref: SessionRef; options: AnalyzeOptions; hideRepoMissing: boolean }
   | { op: 'detail'; ref: SessionRef; segmentId: string; options: AnalyzeOptions }
+  | { op: 'cost'; ref: SessionRef }
+  /** The conversation of the window last shown, else of the one these options give. */
+  | { op: 'conversation'; ref: SessionRef; options: AnalyzeOptions }
   | { op: 'fork-preview'; input: ForkInput }
   | { op: 'fork-write'; input: ForkInput }
   | { op: 'fork-verify'; path: string; dataDir: string }
@@ -72,6 +79,8 @@ export interface WorkResults {
   /** The window as the host sends it; null when the session cannot be shown (see `summary.fatal`). */
   snapshot: { summary: OpenSummary; view: SnapshotParts | null } | 'missing';
   detail: SegmentDetail | 'missing' | 'no-segment';
+  cost: CostView | 'missing';
+  conversation: ConversationView | 'missing';
   'fork-preview': ForkPreview;
   'fork-write': { ok: true; value: ForkWritten } | { ok: false; checks: ForkCheck[]; message: string };
   'fork-verify': ForkResult<ForkVerified>;

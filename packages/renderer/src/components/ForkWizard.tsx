@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useRef, useState } from 'react';
 import { DEAD_CLASSES, DEFAULT_FORK_CLASSES, formatUsd, type DeadClass, type ExclusionReason, type ForkEconomics } from '@glassbox/core';
 import type { ForkPreview, ForkWritten, IpcError } from '@glassbox/contract';
 import { CLASS_COLOUR, CLASS_LABEL, HATCHED } from '../palette';
 import { exact, humanTokens } from '../format';
 import { useApp } from '../store';
+import { useFocusTrap } from '../focus-trap';
 
 type Step = 'classes' | 'preview' | 'checks' | 'written';
 const STEPS: { id: Step; label: string }[] = [
@@ -41,13 +42,8 @@ export function ForkWizard() {
   const protectTail = protect.trim() === '' ? undefined : Math.max(0, Math.min(1000, Math.round(Number(protect)) || 0));
   const forkArgs = () => (protectTail === undefined ? { path: path ?? '', classes } : { path: path ?? '', classes, protectTail });
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') close();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  const sheetRef = useRef<HTMLElement>(null);
+  useFocusTrap(sheetRef, close);
 
   if (!view || !path) return null;
   const byClass = view.snapshot.reclaimable.byClass;
@@ -74,20 +70,20 @@ export function ForkWizard() {
 
   return (
     <div className="sheet-backdrop" role="presentation" onClick={close}>
-      <section className="sheet" role="dialog" aria-modal="true" aria-label="Fork wizard" data-testid="fork-wizard" onClick={(e) => e.stopPropagation()}>
-        <header className="sheet-head">
-          <h2>Fork a cleaned session</h2>
-          <ol className="steps">
+      <section ref={sheetRef} className="sheet" role="dialog" aria-modal="true" aria-labelledby="fork-wizard-title" tabIndex={-1} data-testid="fork-wizard" onClick={(e) => e.stopPropagation()}>
+        <div className="sheet-head">
+          <h2 id="fork-wizard-title">Fork a cleaned session</h2>
+          <ol className="steps" aria-label="Steps">
             {STEPS.map((s, i) => (
-              <li key={s.id} className={s.id === step ? 'on' : STEPS.findIndex((x) => x.id === step) > i ? 'done' : ''}>
+              <li key={s.id} aria-current={s.id === step ? 'step' : undefined} className={s.id === step ? 'on' : STEPS.findIndex((x) => x.id === step) > i ? 'done' : ''}>
                 {i + 1}. {s.label}
               </li>
             ))}
           </ol>
-          <button type="button" className="close" onClick={close} aria-label="Close">
+          <button type="button" className="close" onClick={close} aria-label="Close the fork wizard">
             ×
           </button>
-        </header>
+        </div>
         <p className="dim sheet-sub">The original is never changed. A new session file is written beside it, only after every check passes.</p>
 
         {step === 'classes' ? (

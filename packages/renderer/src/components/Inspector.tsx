@@ -5,36 +5,83 @@ import { clock, exact, humanBytes, humanTokens } from '../format';
 import { useApp } from '../store';
 
 /** The selected segment: class badge, the proof in words, the link to what proves it, then the content or the drift diff. */
-export function Inspector() {
+export function Inspector({ inert }: { inert?: boolean }) {
+  const selected = useApp((s) => s.selectedSegmentId);
+  // Nothing selected: on a narrow window the drawer stays out of the way.
+  return (
+    <aside className={`inspector${selected ? '' : ' nothing'}`} aria-label="Segment inspector" inert={inert}>
+      <ResizeHandle />
+      <InspectorBody />
+    </aside>
+  );
+}
+
+/** Drag (or use the arrow keys on) the inspector's left edge to change its width. */
+function ResizeHandle() {
+  const width = useApp((s) => s.inspectorWidth);
+  const setInspector = useApp((s) => s.setInspector);
+  return (
+    <div
+      className="insp-resize"
+      role="separator"
+      aria-orientation="vertical"
+      aria-label="Inspector width"
+      aria-valuenow={width}
+      aria-valuemin={260}
+      aria-valuemax={720}
+      tabIndex={0}
+      data-testid="inspector-resize"
+      onKeyDown={(e) => {
+        if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+          e.preventDefault();
+          setInspector(true, width + (e.key === 'ArrowLeft' ? 24 : -24));
+        }
+      }}
+      onPointerDown={(e) => {
+        const startX = e.clientX;
+        const start = width;
+        const move = (m: PointerEvent) => setInspector(true, start + (startX - m.clientX));
+        const up = () => {
+          window.removeEventListener('pointermove', move);
+          window.removeEventListener('pointerup', up);
+        };
+        window.addEventListener('pointermove', move);
+        window.addEventListener('pointerup', up);
+      }}
+    />
+  );
+}
+
+function InspectorBody() {
   const detail = useApp((s) => s.detail);
   const loading = useApp((s) => s.detailLoading);
   const selected = useApp((s) => s.selectedSegmentId);
   const selectSegment = useApp((s) => s.selectSegment);
   const view = useApp((s) => s.view);
 
-  if (!view) return <aside className="inspector empty-pane" />;
+  if (!view) return <div className="insp-body empty-pane" />;
   if (!selected || (!detail && !loading)) {
     return (
-      <aside className="inspector empty-pane" aria-label="Segment inspector">
+      <div className="insp-body empty-pane">
         <div className="hint">
-          <h3>Segment</h3>
+          <h2>Segment</h2>
           <p>Click a block in the treemap (or Tab into it and use the arrow keys) to see its content and why it is live or dead.</p>
         </div>
-      </aside>
+      </div>
     );
   }
   if (!detail || detail.segment.id !== selected) {
     return (
-      <aside className="inspector" aria-busy="true">
+      <div className="insp-body" aria-busy="true">
         <div className="loading">Reading the segment…</div>
-      </aside>
+      </div>
     );
   }
   const seg = detail.segment;
   const fill = CLASS_COLOUR[seg.class];
   const diff = seg.proof?.class === 'stale-drift' ? seg.proof.diff : null;
   return (
-    <aside className="inspector" aria-label="Segment inspector" data-testid="inspector">
+    <div className="insp-body" data-testid="inspector">
       <div className="insp-head">
         <span className={`badge${HATCHED.has(seg.class) ? ' hatched' : ''}`} style={{ background: fill, color: textOn(fill) }} data-testid="class-badge">
           {CLASS_LABEL[seg.class]}
@@ -53,6 +100,9 @@ export function Inspector() {
       <p className="proof" data-testid="proof">
         {detail.explanation}
       </p>
+      <button type="button" className="link" onClick={() => useApp.getState().showSegment(seg.id, 'conversation')} data-testid="show-in-conversation">
+        Show in the conversation
+      </button>
       {detail.provedBy ? (
         <button type="button" className="link" onClick={() => void selectSegment(detail.provedBy?.segmentId ?? null)} data-testid="jump">
           Jump to {detail.provedBy.label} →
@@ -70,7 +120,7 @@ export function Inspector() {
         </h4>
         <ContentView text={detail.content} />
       </section>
-    </aside>
+    </div>
   );
 }
 
@@ -82,7 +132,7 @@ function ContentView({ text }: { text: string }) {
   const v = useVirtualizer({ count: lines.length, getScrollElement: () => parentRef.current, estimateSize: () => 18, overscan: 20 });
   // Long lines wrap; each row is measured once drawn.
   return (
-    <div ref={parentRef} className="content-view" data-testid="content">
+    <div ref={parentRef} className="content-view" data-testid="content" tabIndex={0} role="region" aria-label="Segment content">
       <div style={{ height: v.getTotalSize(), position: 'relative' }}>
         {v.getVirtualItems().map((item) => (
           <div key={item.key} ref={v.measureElement} data-index={item.index} className="content-line" style={{ transform: `translateY(${item.start}px)` }}>
@@ -98,7 +148,7 @@ function ContentView({ text }: { text: string }) {
 function DiffView({ diff }: { diff: string }) {
   const lines = diff.split('\n').filter((l) => !l.startsWith('===') && l !== '\\ No newline at end of file');
   return (
-    <pre className="diff" data-testid="diff">
+    <pre className="diff" data-testid="diff" tabIndex={0} aria-label="Diff between what was read and the file now">
       {lines.map((l, i) => (
         <div key={i} className={l.startsWith('+++') || l.startsWith('---') ? 'hdr' : l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : l.startsWith('@@') ? 'hunk' : ''}>
           {l || ' '}

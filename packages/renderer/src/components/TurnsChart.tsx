@@ -1,7 +1,9 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { DEAD_CLASSES, zeroByDeadClass, type ClassifiedSnapshot, type DeadClass } from '@glassbox/core';
 import { CLASS_COLOUR, CLASS_LABEL } from '../palette';
+import type { TurnAdditionView } from '@glassbox/contract';
 import { clock, exact, humanTokens } from '../format';
+import { useApp } from '../store';
 
 const DEAD: readonly DeadClass[] = DEAD_CLASSES;
 const H = 120;
@@ -11,7 +13,18 @@ const PAD = { l: 44, r: 10, t: 10, b: 18 };
  * Context size per API response (provider-reported), compactions marked, and under it the part that is
  * reclaimable now, stacked by class, as it accumulated: a dead segment counts from the response after it.
  */
-export function TurnsChart({ snapshot, onCompaction }: { snapshot: ClassifiedSnapshot; /** Opens what the compaction before this response (by its line) forgot. */ onCompaction?: (responseLine: number) => void }) {
+export function TurnsChart({
+  snapshot,
+  additions,
+  onCompaction,
+}: {
+  snapshot: ClassifiedSnapshot;
+  additions: readonly TurnAdditionView[];
+  /** Opens what the compaction before this response (by its line) forgot. */
+  onCompaction?: (responseLine: number) => void;
+}) {
+  const setHighlight = useApp((s) => s.setHighlight);
+  const selectSegment = useApp((s) => s.selectSegment);
   const ref = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(600);
   const [hover, setHover] = useState<number | null>(null);
@@ -59,13 +72,40 @@ export function TurnsChart({ snapshot, onCompaction }: { snapshot: ClassifiedSna
     top.forEach((v, i) => (base[i] = v));
   }
   const h = hover === null ? null : data[hover];
+  const added = hover === null ? null : (additions[hover] ?? null);
+  /** Clicking a response selects what its request added, in the treemap. */
+  const pick = (i: number) => {
+    const a = additions[i];
+    if (!a || a.largest.length === 0) return;
+    setHighlight(a.largest.map((x) => x.segmentId));
+    void selectSegment(a.largest[0]?.segmentId ?? null);
+  };
   return (
-    <div className="chart" ref={ref} data-testid="turns-chart">
+    <div
+      className="chart"
+      ref={ref}
+      data-testid="turns-chart"
+      tabIndex={0}
+      role="group"
+      aria-label={`Context size over ${data.length} responses, up to ${humanTokens(max)} tokens. Left and right move between responses, Enter selects what a response added.`}
+      onKeyDown={(e) => {
+        if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+          e.preventDefault();
+          setHover((v) => Math.max(0, Math.min(data.length - 1, (v ?? (e.key === 'ArrowRight' ? -1 : data.length)) + (e.key === 'ArrowRight' ? 1 : -1))));
+        } else if (e.key === 'Enter' && hover !== null) {
+          e.preventDefault();
+          pick(hover);
+        }
+      }}
+      onBlur={() => setHover(null)}
+    >
       <svg
         width={width}
         height={H}
-        role="img"
-        aria-label={`Context size over ${data.length} responses, up to ${humanTokens(max)} tokens`}
+        role="presentation"
+        onClick={() => {
+          if (hover !== null) pick(hover);
+        }}
         onMouseMove={(e) => {
           const box = (e.currentTarget as SVGSVGElement).getBoundingClientRect();
           const rel = (e.clientX - box.left - PAD.l) / iw;
@@ -98,10 +138,15 @@ export function TurnsChart({ snapshot, onCompaction }: { snapshot: ClassifiedSna
                     role: 'button',
                     tabIndex: 0,
                     'aria-label': `What the compaction before response ${i + 1} forgot`,
-                    onClick: () => onCompaction(d.t.line),
+                    onClick: (e: MouseEvent<SVGGElement>) => {
+                      e.stopPropagation();
+                      onCompaction(d.t.line);
+                    },
                     onKeyDown: (e: KeyboardEvent<SVGGElement>) => {
                       if (e.key === 'Enter' || e.key === ' ') {
                         e.preventDefault();
+                        // The chart's own Enter selects what a response added; this is the marker's.
+                        e.stopPropagation();
                         onCompaction(d.t.line);
                       }
                     },
@@ -129,9 +174,21 @@ export function TurnsChart({ snapshot, onCompaction }: { snapshot: ClassifiedSna
         </text>
       </svg>
       {h ? (
-        <div className="chart-readout">
+        <div className="chart-readout" aria-live="polite" data-testid="chart-readout">
           response {(hover ?? 0) + 1} · {clock(h.t.timestamp)} · {humanTokens(h.t.contextTokens)} tokens reported ({exact(h.t.contextTokens)})
           {h.t.afterCompaction ? ' · after a compaction' : ''}
+          {added && added.largest.length > 0 ? (
+            <span className="additions" data-testid="chart-additions">
+              {' · added '}
+              {added.largest.slice(0, 3).map((x, i) => (
+                <span key={x.segmentId}>
+                  {i > 0 ? ', ' : ''}
+                  {x.label.length > 40 ? `${x.label.slice(0, 39)}…` : x.label} +{humanTokens(x.tokens)}
+                </span>
+              ))}
+              {added.segments > 3 ? ` and ${added.segments - 3} more` : ''} — click to select
+            </span>
+          ) : null}
         </div>
       ) : (
         <div className="chart-readout dim">

@@ -3,6 +3,10 @@ import { DEAD_CLASSES, SEGMENT_CLASSES, type ClassifiedSnapshot, type SegmentCla
 import type { SnapshotView } from '@glassbox/contract';
 import { CLASS_COLOUR, CLASS_LABEL, HATCHED } from '../palette';
 import { exact, humanTokens, pct } from '../format';
+import { formatUsd } from '@glassbox/core';
+import { ContextBar } from './ContextBar';
+import { ConversationView } from './ConversationView';
+import { CostPanel } from './CostPanel';
 import { useApp } from '../store';
 import { groupLabel } from '../treemap-layout';
 import { Treemap } from './Treemap';
@@ -18,10 +22,11 @@ export function WindowView() {
   const loading = useApp((s) => s.viewLoading);
   const error = useApp((s) => s.viewError);
   const selectedPath = useApp((s) => s.selectedPath);
+  const centre = useApp((s) => s.centreView);
 
   if (!selectedPath) {
     return (
-      <main className="window empty-pane">
+      <main className="window empty-pane" id="main">
         <div className="hint big">
           <h2>Open a session</h2>
           <p>Pick a session on the left (↑↓ and Enter), or drop a <code>.jsonl</code> transcript anywhere on this window.</p>
@@ -32,7 +37,7 @@ export function WindowView() {
   }
   if (error && !view) {
     return (
-      <main className="window empty-pane">
+      <main className="window empty-pane" id="main">
         <div className="hint big error-box" role="alert" data-testid="view-error">
           <h2>This session cannot be shown</h2>
           <p>{error.message}</p>
@@ -43,37 +48,80 @@ export function WindowView() {
   }
   if (!view || (loading && view.snapshot.session.path !== selectedPath && !selectedPath.startsWith('upload:'))) {
     return (
-      <main className="window empty-pane" aria-busy="true">
+      <main className="window empty-pane" aria-busy="true" id="main">
         <div className="loading">Reading the session and checking every proof…</div>
       </main>
     );
   }
   return (
-    <main className="window" aria-label="Context window">
+    <main className="window" aria-label="Context window" id="main">
       <WindowHeader view={view} />
-      <Treemap snapshot={view.snapshot} />
-      <CompactionEntry path={selectedPath}>{(onCompaction) => <TurnsChart snapshot={view.snapshot} {...(onCompaction ? { onCompaction } : {})} />}</CompactionEntry>
+      <Tabs />
+      {centre === 'treemap' ? (
+        <div className="tab-panel" role="tabpanel" id="panel-treemap" aria-labelledby="tab-treemap">
+          <TreemapControls view={view} />
+          <Treemap snapshot={view.snapshot} />
+          <CompactionEntry path={selectedPath}>
+            {(onCompaction) => <TurnsChart snapshot={view.snapshot} additions={view.turnAdditions ?? []} {...(onCompaction ? { onCompaction } : {})} />}
+          </CompactionEntry>
+        </div>
+      ) : centre === 'conversation' ? (
+        <div className="tab-panel" role="tabpanel" id="panel-conversation" aria-labelledby="tab-conversation">
+          <ConversationView path={view.snapshot.session.path === selectedPath ? view.snapshot.session.path : selectedPath} />
+        </div>
+      ) : (
+        <div className="tab-panel" role="tabpanel" id="panel-cost" aria-labelledby="tab-cost">
+          <CostPanel path={selectedPath} />
+        </div>
+      )}
     </main>
+  );
+}
+
+const TABS = [
+  { id: 'treemap', label: 'Treemap' },
+  { id: 'conversation', label: 'Conversation' },
+  { id: 'cost', label: 'Cost' },
+] as const;
+
+/** Treemap, conversation, cost: one tab stop, arrows move between them. */
+function Tabs() {
+  const centre = useApp((s) => s.centreView);
+  const setCentre = useApp((s) => s.setCentreView);
+  return (
+    <div className="tabs" role="tablist" aria-label="View">
+      {TABS.map((t, i) => (
+        <button
+          key={t.id}
+          type="button"
+          role="tab"
+          id={`tab-${t.id}`}
+          aria-selected={centre === t.id}
+          aria-controls={`panel-${t.id}`}
+          tabIndex={centre === t.id ? 0 : -1}
+          data-testid={`tab-${t.id}`}
+          onClick={() => setCentre(t.id)}
+          onKeyDown={(e) => {
+            if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+            e.preventDefault();
+            const next = TABS[(i + (e.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length] ?? TABS[0];
+            setCentre(next.id);
+            document.getElementById(`tab-${next.id}`)?.focus();
+          }}
+        >
+          {t.label}
+        </button>
+      ))}
+    </div>
   );
 }
 
 function WindowHeader({ view }: { view: SnapshotView }) {
   const { snapshot, repoNote, figures } = view;
   const willSend = view.lineage.willSend;
-  const groupBy = useApp((s) => s.groupBy);
-  const setGroupBy = useApp((s) => s.setGroupBy);
-  const zoom = useApp((s) => s.zoom);
-  const setZoom = useApp((s) => s.setZoom);
-  const withSpent = useApp((s) => s.withSpent);
-  const setWithSpent = useApp((s) => s.setWithSpent);
-  const model = useApp((s) => s.model);
-  const setModel = useApp((s) => s.setModel);
-  const showUnattributed = useApp((s) => s.showUnattributed);
-  const setShowUnattributed = useApp((s) => s.setShowUnattributed);
   const c = snapshot.context;
   const whole = figures.windowTokens;
   const r = snapshot.reclaimable;
-  const present = new Set<SegmentClass>(snapshot.segments.map((s) => s.class));
   const nothingDead = DEAD.every((k) => r.byClass[k].segments === 0);
   return (
     <header className="window-head">
@@ -101,14 +149,23 @@ function WindowHeader({ view }: { view: SnapshotView }) {
           <>
             <span className="sep">·</span>
             <span title={`${exact(c.estimatedTokens)} tokens, local estimate (${c.calibration.basis})`}>{humanTokens(c.estimatedTokens)}</span>
-            <span className="dim">estimated in the transcript</span>
+            <span className="dim">estimated</span>
           </>
         )}
         {c.unattributedTokens > 0 && !willSend ? (
           <>
             <span className="sep">·</span>
             <span title="reported minus what the transcript accounts for">{humanTokens(c.unattributedTokens)}</span>
-            <span className="dim">system prompt, tools, memory</span>
+            <span className="dim">system prompt &amp; tools</span>
+          </>
+        ) : null}
+        {view.cost ? (
+          <>
+            <span className="sep">·</span>
+            <span data-testid="header-cost" title={`at list prices of ${view.cost.priceAsOf}, with subagents${view.cost.unknownModels.length ? `; no price for ${view.cost.unknownModels.join(', ')}` : ''}`}>
+              {view.cost.usd === null ? 'cost unknown' : formatUsd(view.cost.usd)}
+            </span>
+            <span className="dim">at list prices</span>
           </>
         ) : null}
       </div>
@@ -130,7 +187,33 @@ function WindowHeader({ view }: { view: SnapshotView }) {
         </div>
         {nothingDead ? <span className="dim small" data-testid="nothing-dead">Nothing here is provably dead — that is a normal result.</span> : null}
       </div>
-      <div className="controls">
+      <ContextBar view={view} />
+      <Problems view={view} />
+      <ModelPicker view={view} />
+      <RepoLine snapshot={snapshot} repoNote={repoNote} />
+      <Lineage view={view} />
+      <KeepAction view={view} />
+      <ForkActions view={view} />
+      <Subagents snapshot={snapshot} />
+    </header>
+  );
+}
+
+/** Grouping, drill-down, the inferred class, where the system prompt is drawn, and the legend. */
+function TreemapControls({ view }: { view: SnapshotView }) {
+  const snapshot = view.snapshot;
+  const groupBy = useApp((s) => s.groupBy);
+  const setGroupBy = useApp((s) => s.setGroupBy);
+  const zoom = useApp((s) => s.zoom);
+  const setZoom = useApp((s) => s.setZoom);
+  const withSpent = useApp((s) => s.withSpent);
+  const setWithSpent = useApp((s) => s.setWithSpent);
+  const showUnattributed = useApp((s) => s.showUnattributed);
+  const setShowUnattributed = useApp((s) => s.setShowUnattributed);
+  const c = snapshot.context;
+  const present = new Set<SegmentClass>(snapshot.segments.map((s) => s.class));
+  return (
+    <div className="controls">
         <div className="seg-toggle" role="group" aria-label="Group by">
           <span className="dim">group</span>
           <button type="button" className={groupBy === 'class' ? 'on' : ''} onClick={() => setGroupBy('class')} aria-pressed={groupBy === 'class'}>
@@ -156,40 +239,61 @@ function WindowHeader({ view }: { view: SnapshotView }) {
         <label className="check">
           <input type="checkbox" checked={withSpent} onChange={(e) => setWithSpent(e.target.checked)} /> inferred <em>spent</em>
         </label>
-        {snapshot.request ? (
-          <label className="check" title={`Only this model's own reasoning is sent. ${snapshot.request.modelBasis}`}>
-            next request on{' '}
-            <select value={model ?? ''} onChange={(e) => setModel(e.target.value === '' ? null : e.target.value)} data-testid="request-model">
-              <option value="">{model ? 'as the client would' : `${snapshot.request.model ?? 'unknown'} (as the client would)`}</option>
-              {[...new Set([...snapshot.request.models, ...(snapshot.request.model ? [snapshot.request.model] : [])])].map((m) => (
-                <option key={m} value={m}>
-                  {m}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
         {c.unattributedTokens > 0 ? (
-          <label className="check" title="The reported total minus what the transcript accounts for">
-            <input type="checkbox" checked={showUnattributed} onChange={(e) => setShowUnattributed(e.target.checked)} data-testid="toggle-unattributed" /> system prompt &amp; tools
+          <label className="check" title="The reported total minus what the transcript accounts for: drawn in the context bar above, or as a tile here">
+            <input type="checkbox" checked={showUnattributed} onChange={(e) => setShowUnattributed(e.target.checked)} data-testid="toggle-unattributed" /> system prompt &amp; tools as a tile
           </label>
         ) : null}
         <ul className="legend" aria-label="Legend">
           {[...SEGMENT_CLASSES, 'unattributed' as const].map((k) =>
             k === 'unattributed' ? (
-              c.unattributedTokens > 0 ? <LegendItem key={k} k={k} /> : null
+              c.unattributedTokens > 0 && showUnattributed ? <LegendItem key={k} k={k} /> : null
             ) : present.has(k) || k === 'live' ? (
               <LegendItem key={k} k={k} />
             ) : null,
           )}
         </ul>
       </div>
-      <RepoLine snapshot={snapshot} repoNote={repoNote} />
-      <Lineage view={view} />
-      <KeepAction view={view} />
-      <ForkActions view={view} />
-      <Subagents snapshot={snapshot} />
-    </header>
+  );
+}
+
+/** A damaged or cut-off file says so before anything is read from it. */
+function Problems({ view }: { view: SnapshotView }) {
+  const shown = view.snapshot.problems.filter((p) => p.severity !== 'info' && ['torn_last_line', 'invalid_json', 'invalid_record', 'subagent_unreadable', 'dangling_parent'].includes(p.code));
+  if (shown.length === 0) return null;
+  const torn = shown.find((p) => p.code === 'torn_last_line');
+  const invalid = shown.filter((p) => p.code === 'invalid_json' || p.code === 'invalid_record');
+  return (
+    <div className="problems warn" role="note" data-testid="problems">
+      ⚠{' '}
+      {torn ? `The file ends in an incomplete line (line ${torn.line ?? '?'}): it was cut off, or the session is still being written. ` : ''}
+      {invalid.length ? `${invalid.length} line(s) could not be read (first at line ${invalid[0]?.line ?? '?'}) and were skipped. ` : ''}
+      {shown.filter((p) => !['torn_last_line', 'invalid_json', 'invalid_record'].includes(p.code)).map((p) => p.message).join(' ')}
+      <span className="dim"> Figures cover what could be read.</span>
+    </div>
+  );
+}
+
+/** The model the next request is assumed to use: only its own reasoning is sent. */
+function ModelPicker({ view }: { view: SnapshotView }) {
+  const request = view.snapshot.request;
+  const model = useApp((s) => s.model);
+  const setModel = useApp((s) => s.setModel);
+  if (!request) return null;
+  return (
+    <div className="repo-line">
+      <label className="check" title={`Only this model's own reasoning is sent. ${request.modelBasis}`}>
+        next request on{' '}
+        <select value={model ?? ''} onChange={(e) => setModel(e.target.value === '' ? null : e.target.value)} data-testid="request-model">
+          <option value="">{model ? 'as the client would' : `${request.model ?? 'unknown'} (as the client would)`}</option>
+          {[...new Set([...request.models, ...(request.model ? [request.model] : [])])].map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
   );
 }
 
@@ -245,13 +349,13 @@ function middle(text: string, max: number): string {
 
 /** Subagents have windows of their own: linked here, opened like sessions. */
 function Subagents({ snapshot }: { snapshot: ClassifiedSnapshot }) {
-  const openSession = useApp((s) => s.openSession);
+  const openSubagent = useApp((s) => s.openSubagent);
   if (snapshot.subagents.length === 0) return null;
   return (
     <div className="repo-line" data-testid="subagents">
       <span className="dim">subagent windows</span>
       {snapshot.subagents.map((a) => (
-        <button key={a.path} type="button" className="link" onClick={() => void openSession(a.path)} title={a.path}>
+        <button key={a.path} type="button" className="link" onClick={() => void openSubagent(a.path, a.description ?? a.agentType ?? a.agentId)} title={a.path}>
           {a.description ?? a.agentType ?? a.agentId} ({humanTokens(a.reportedTokens ?? a.estimatedTokens)})
         </button>
       ))}

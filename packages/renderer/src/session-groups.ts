@@ -1,0 +1,67 @@
+import type { SessionRow } from '@glassbox/contract';
+import { projectKey } from './labels';
+
+export interface Group {
+  key: string;
+  label: string;
+  /** The working directory as the first row recorded it (for the tooltip). */
+  cwd: string;
+  rows: SessionRow[];
+}
+
+/** One line of the virtualised list: a project header or a session. */
+export type ListItem = { kind: 'group'; group: Group; collapsed: boolean } | { kind: 'row'; row: SessionRow; group: Group | null };
+
+/**
+ * Projects in the order of their first row in the sorted list (so a group stands where its best session
+ * would), rows in list order inside. Windows folders group whatever the drive letter's case.
+ */
+export function groupRows(rows: readonly SessionRow[]): Group[] {
+  const byKey = new Map<string, Group>();
+  for (const r of rows) {
+    const cwd = r.cwd ?? r.projectDir;
+    const key = projectKey(cwd);
+    let g = byKey.get(key);
+    if (!g) byKey.set(key, (g = { key, label: '', cwd, rows: [] }));
+    g.rows.push(r);
+  }
+  const groups = [...byKey.values()];
+  labelGroups(groups);
+  return groups;
+}
+
+/** Each project as its folder's last names, made just long enough to tell it from the others. */
+function labelGroups(groups: Group[]): void {
+  const parts = groups.map((g) => g.cwd.split(/[\\/]/).filter(Boolean));
+  const pending = new Set(groups.map((_, i) => i));
+  for (let n = 1; pending.size > 0 && n <= 64; n++) {
+    const count = new Map<string, number>();
+    const tails = new Map<number, string>();
+    for (const i of pending) {
+      const p = parts[i] as string[];
+      const tail = p.slice(-n).join('/').toLowerCase();
+      tails.set(i, tail);
+      count.set(tail, (count.get(tail) ?? 0) + 1);
+    }
+    // A tail no other pending project shares, or the whole path, is the label.
+    for (const i of [...pending]) {
+      const p = parts[i] as string[];
+      if (count.get(tails.get(i) as string) === 1 || n >= p.length) {
+        (groups[i] as Group).label = p.slice(-n).join('/') || (groups[i] as Group).cwd;
+        pending.delete(i);
+      }
+    }
+  }
+}
+
+/** The lines to draw: headers and their rows (grouped), or the rows alone in list order (flat). */
+export function listItems(rows: readonly SessionRow[], groups: readonly Group[] | null, collapsed: Readonly<Record<string, boolean>>): ListItem[] {
+  if (!groups) return rows.map((row) => ({ kind: 'row', row, group: null }));
+  const out: ListItem[] = [];
+  for (const group of groups) {
+    const shut = collapsed[group.key] ?? false;
+    out.push({ kind: 'group', group, collapsed: shut });
+    if (!shut) for (const row of group.rows) out.push({ kind: 'row', row, group });
+  }
+  return out;
+}
