@@ -248,7 +248,6 @@ export class EngineHost {
     return mapped === cwd ? null : mapped;
   }
 
-  /** A new session file (a fork, a restored original): indexed now and announced to the window. */
   /** A session this run wrote (a fork, an undo): granted to the window and added to the list. */
   private async announce(path: string): Promise<void> {
     this.grants.grant(path);
