@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { readRolloutFile } from './node/read-file';
-import { MOONMIND_057, MOONMIND_058, firstRollout, scenarioRollouts } from './test-support/corpus';
+import { RolloutParser, type CodexSession } from './parser';
+import { MOONMIND_057, MOONMIND_058, firstRollout, linesOf, scenarioRollouts } from './test-support/corpus';
+
+/** A rollout's lines (a real file's, changed as a test says) parsed in memory, captured text kept. */
+function parseLines(lines: string[]): CodexSession {
+  const parser = new RolloutParser({ path: 'variant.jsonl', fallbackId: '', keepCapturedText: true });
+  let offset = 0;
+  lines.forEach((text, i) => {
+    parser.push(text, i + 1, offset, Buffer.byteLength(text) + 1);
+    offset += Buffer.byteLength(text) + 1;
+  });
+  return parser.finish(true);
+}
 
 describe('parse, 2026 paginated generation (Codex 0.169)', () => {
   const s = readRolloutFile(firstRollout('01-shell-reads-and-patch'));
@@ -95,8 +107,23 @@ describe('parse, after automatic compactions', () => {
   it('does not call an output Codex truncated a read', () => {
     const seq = [...s.toolCalls.values()].find((c) => c.op.kind === 'command' && c.op.command === 'seq 1 30000');
     expect(seq).toBeUndefined(); // let go with the window before the first compaction
-    const all = readRolloutFile(firstRollout('03-long-session-compaction'), { keepCapturedText: true });
-    for (const c of all.toolCalls.values()) if (c.op.kind === 'read') expect(c.op.truncated).toBe(false);
+  });
+
+  it('does not take an output Codex truncated for the text of a read, even when the command is a read', () => {
+    // The corpus's one truncated output answers `seq 1 30000`, which is no read: asked as a `cat`, the
+    // same output (cut in the middle by Codex) must still not become the file's text.
+    const lines = linesOf(firstRollout('03-long-session-compaction'));
+    const outAt = lines.findIndex((l) => l.includes('tokens truncated'));
+    const callId = (JSON.parse(lines[outAt]!) as { payload: { call_id: string } }).payload.call_id;
+    const callAt = lines.findIndex((l) => l.includes('"type":"function_call"') && l.includes(callId));
+    expect(lines[callAt]).toContain('seq 1 30000');
+    const asCat = lines.slice(0, outAt + 1);
+    asCat[callAt] = asCat[callAt]!.replace('seq 1 30000', 'cat data/numbers.txt');
+    const parsed = parseLines(asCat);
+    expect(parsed.toolCalls.get(callId)?.op).toMatchObject({ kind: 'command', command: 'cat data/numbers.txt' });
+    // the untruncated reads of the same prefix are reads
+    const reads = [...parsed.toolCalls.values()].filter((c) => c.op.kind === 'read').map((c) => c.op.kind === 'read' && [c.op.path.split('/').pop(), c.op.truncated]);
+    expect(reads).toEqual([['README.md', false], ['tasks.csv', false], ['tasks.csv', false], ['tasks.csv', false]]);
   });
 });
 

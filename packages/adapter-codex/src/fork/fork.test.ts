@@ -39,9 +39,14 @@ describe('fork: a full copy, outputs tombstoned, every other byte kept', () => {
     expect(fork).toHaveLength(lines.length);
     const touched = new Set(r.touchedLines);
     const oldId = r.originalSessionId!;
+    // untouched lines: identical once the id is put back; and the id changed wherever it was a value
+    const untouched = lines.map((_, i) => i).filter((i) => !touched.has(i + 1));
+    expect(untouched).toHaveLength(lines.length - touched.size);
+    for (const i of untouched) expect(renameIdValues(fork[i]!, NEW_ID, oldId).text).toBe(lines[i]);
+    // touched lines: the planned outputs, each one changed
+    expect(touched.size).toBe(actions.length);
+    for (const line of touched) expect(renameIdValues(fork[line - 1]!, NEW_ID, oldId).text).not.toBe(lines[line - 1]);
     for (let i = 0; i < lines.length; i++) {
-      // untouched lines: identical once the id is put back; and the id changed wherever it was a value
-      if (!touched.has(i + 1)) expect(renameIdValues(fork[i]!, NEW_ID, oldId).text).toBe(lines[i]);
       const o = parseObject(lines[i]!);
       const f = parseObject(fork[i]!);
       expect(f?.['ordinal']).toBe(o?.['ordinal']);
@@ -50,7 +55,10 @@ describe('fork: a full copy, outputs tombstoned, every other byte kept', () => {
     const meta = parseObject(fork[0]!)!;
     const payload = meta['payload'] as Record<string, unknown>;
     expect(payload['id']).toBe(NEW_ID);
-    if ('session_id' in payload) expect(payload['session_id']).toBe(NEW_ID);
+    // 0.169 writes session_id beside id (the generated scenarios); 0.57/0.58 do not (MoonMind)
+    const originalPayload = parseObject(lines[0]!)!['payload'] as Record<string, unknown>;
+    expect('session_id' in payload).toBe('session_id' in originalPayload);
+    expect(payload['session_id']).toBe('session_id' in originalPayload ? NEW_ID : undefined);
     const v = validateCodexFork(lines, fork, { plannedLines: actions.map((a) => a.line) });
     expect(v.checks.filter((c) => !c.ok)).toEqual([]);
     expect(v.ok).toBe(true);

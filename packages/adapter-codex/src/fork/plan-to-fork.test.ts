@@ -42,8 +42,10 @@ describe('the unchanged analysis on a Codex session, then its plan as a fork (02
     expect(label('stale-drift')).toEqual(["sed -n '1,20p' src/store.mjs", 'cat docs/NOTES.md']);
     expect(label('stale-superseded')).toEqual(['cat docs/NOTES.md', 'cat docs/NOTES.md']);
     expect(label('duplicate')).toEqual(['rm src/legacy-date.mjs && git status --short', 'node test/run.mjs']);
-    // errors (failing tests, a cat of a missing file, a failing lint) are never dead
-    for (const s of snapshot.segments) if (s.isError) expect(s.class).toBe('live');
+    // errors (failing tests, a cat of a missing file, a failing lint, each run twice) are never dead
+    const errors = snapshot.segments.filter((s) => s.isError);
+    expect(errors.map((s) => s.source.label)).toEqual(['node test/run.mjs', 'node test/run.mjs', 'cat src/date-helpers.mjs', 'cat src/date-helpers.mjs', 'node scripts/lint.mjs', 'node scripts/lint.mjs']);
+    expect(errors.every((s) => s.kind === 'tool-result' && s.class === 'live')).toBe(true);
   });
 
   it('forks the plan and the fork validates', () => {
