@@ -26,9 +26,10 @@ it('the list figures read from the first and last records agree with a full pass
     const quick = quickLook(path, false, claudeCodeFormat).state;
     const full = runSummarize({ type: 'summarize', agent: claudeCodeFormat.id, path, subagentFile: false, fromOffset: 0, fromLine: 0, state: null }, claudeCodeFormat);
     if (!full.ok) throw new Error(full.message);
-    const pick = (s: typeof quick) => ({ path, sessionId: s.sessionId, cwd: s.cwd, lastTs: s.lastTs, contextTokens: s.contextTokens, lastModel: s.lastModel, title: s.title });
+    // firstPrompt too: the head window (up to 64 KB) may stop before a later first prompt, but on every
+    // transcript of the corpus the first prompt lies inside it.
+    const pick = (s: typeof quick) => ({ path, sessionId: s.sessionId, cwd: s.cwd, lastTs: s.lastTs, contextTokens: s.contextTokens, lastModel: s.lastModel, title: s.title, firstPrompt: s.firstPrompt });
     expect(pick(quick)).toEqual(pick(full.state));
-    // The head window may stop before a late first prompt; when it has one, it is the same.
-    if (quick.firstPrompt !== null) expect(quick.firstPrompt).toBe(full.state.firstPrompt);
+    expect(quick.firstPrompt, path).not.toBeNull();
   }
 });

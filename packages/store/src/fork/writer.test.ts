@@ -80,8 +80,10 @@ describe('writeFork', () => {
     const copy = readFileSync(join(result.sidecarDir!, 'subagents', agent), 'utf8');
     expect(copy).toBe(orig.split(s.sessionId).join(result.forkId));
     expect(result.manifest.sidecars.find((x) => x.rel === `subagents/${agent}`)?.sessionIdRewritten).toBe(true);
-    const meta = subs.find((f) => f.endsWith('.meta.json'));
-    if (meta) expect(readFileSync(join(result.sidecarDir!, 'subagents', meta), 'utf8')).toBe(readFileSync(join(s.projectDir, s.sessionId, 'subagents', meta), 'utf8'));
+    // The subagent's meta file (its type and description) is copied byte for byte.
+    const metas = subs.filter((f) => f.endsWith('.meta.json'));
+    expect(metas).toEqual([agent.replace(/\.jsonl$/, '.meta.json')]);
+    for (const meta of metas) expect(readFileSync(join(result.sidecarDir!, 'subagents', meta), 'utf8')).toBe(readFileSync(join(s.projectDir, s.sessionId, 'subagents', meta), 'utf8'));
   });
 
   it('verify, show and undo work from the fork id alone', () => {
