@@ -27,9 +27,9 @@ describe('the resident window', () => {
     const w = reconstructWindow(session);
     const resident = new Set(w.nodes.map((n) => n.uuid));
     // Every tool call whose use is resident has its result resident too.
-    for (const call of session.toolCalls.values()) {
-      if (resident.has(call.useUuid)) expect(resident.has(call.resultUuid ?? ''), call.name).toBe(true);
-    }
+    const residentCalls = [...session.toolCalls.values()].filter((call) => resident.has(call.useUuid));
+    expect(residentCalls).toHaveLength(21);
+    for (const call of residentCalls) expect(resident.has(call.resultUuid ?? ''), call.name).toBe(true);
     // Three parallel reads in one response: all three results are in the window.
     const parallel = [...session.toolCalls.values()].filter((c) => c.useLine >= 9 && c.useLine <= 11);
     expect(parallel).toHaveLength(3);
@@ -75,7 +75,9 @@ describe('the resident window', () => {
     expect(new Set(snap.subagents.map((w) => w.toolUseId)).size).toBe(snap.subagents.length);
     const resident = new Set(snap.segments.map((s) => s.uuid));
     const { session } = readSessionFile(snap.session.path);
-    for (const n of session.nodes.values()) if (n.isSidechain) expect(resident.has(n.uuid)).toBe(false);
+    const sidechain = [...session.nodes.values()].filter((n) => n.isSidechain);
+    expect(sidechain).toHaveLength(405);
+    expect(sidechain.filter((n) => resident.has(n.uuid))).toEqual([]);
   });
 
   it('shows subagents as linked windows, not as part of the parent window', () => {
