@@ -28,6 +28,7 @@ describe('parsing real transcripts', () => {
       const raw = readFileSync(path);
       for (const uuid of session.order.slice(0, 20)) {
         const node = session.nodes.get(uuid);
+        expect(node, `${name}: ${uuid}`).toBeDefined();
         if (!node) continue;
         const text = raw.subarray(node.offset, node.offset + node.length).toString('utf8');
         expect(JSON.parse(text).uuid, `${name}:${node.line}`).toBe(uuid);
@@ -167,7 +168,10 @@ describe('bad input is reported, not thrown', () => {
     }
     const ids = new Set(all.slice(0, boundary).filter((r) => r.type === 'assistant').map((r) => r.message.id));
     const prunedIds = new Set(session.prunedUsage.map((u) => u.messageId));
-    for (const id of ids) if (!preserved.some((u) => session.nodes.get(u)?.messageId === id)) expect(prunedIds.has(id)).toBe(true);
+    const letGo = [...ids].filter((id) => !preserved.some((u) => session.nodes.get(u)?.messageId === id));
+    // five responses before the boundary, one kept with the preserved message, four let go
+    expect([ids.size, letGo.length]).toEqual([5, 4]);
+    expect(letGo.filter((id) => !prunedIds.has(id))).toEqual([]);
   });
 
   it('reads lines split across read chunks and multi-byte characters intact', () => {
