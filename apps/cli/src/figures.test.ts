@@ -35,6 +35,9 @@ function seed(): { dir: string; env: NodeJS.ProcessEnv; mappings: Record<string,
   return { dir, env: { CLAUDE_CONFIG_DIR: join(dir, 'claude'), CODEX_HOME: join(dir, 'codex'), GLASSBOX_DATA_DIR: join(dir, 'data') }, mappings };
 }
 
+/** Actions the wizard's preview plans, by scenario, for the sessions it plans any for (the rest plan none). */
+const PLANNED: Record<string, number[]> = { '01-superseded-reads': [9], '03-large-outputs': [2], '08-duplicates-and-ranges': [1], public: [11] };
+
 async function value<T>(p: Promise<{ ok: boolean; value?: unknown; error?: unknown }>): Promise<T> {
   const r = await p;
   if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`);
@@ -71,6 +74,7 @@ describe('one set of figures: list = header = wizard = inspect, for every fixtur
     it(`${name}`, async () => {
       const mine = rows.filter((r) => (name === 'public' ? r.projectDir === '-public' : r.cwd?.includes(`/${name}/`)));
       expect(mine.length).toBeGreaterThan(0);
+      const planned: number[] = [];
       for (const row of mine) {
         const view = await value<SnapshotView>(host.handle('session:snapshot', { path: row.path }));
         const header = view.figures;
@@ -83,6 +87,7 @@ describe('one set of figures: list = header = wizard = inspect, for every fixtur
         // The wizard: its first step shows the snapshot's classes; its preview plans the same removals.
         const preview = await value<ForkPreview>(host.handle('fork:preview', { path: row.path, classes: ['gone', 'stale-drift', 'stale-superseded', 'duplicate'] }));
         expect(preview.tokensBefore).toBe(header.windowTokens);
+        planned.push(preview.actions);
         if (preview.actions > 0) expect(preview.netReclaimed, row.path).toBe(header.reclaimableTokens);
         else expect(preview.excluded.filter((e) => e.reason === 'below-minimum-savings' || e.reason === 'protected-tail' || e.reason === 'not-worth-a-tombstone').length + (header.reclaimableTokens === 0 ? 1 : 0)).toBeGreaterThan(0);
         // inspect, with the mapping saved in the index (no --repo).
@@ -95,6 +100,8 @@ describe('one set of figures: list = header = wizard = inspect, for every fixtur
         expect(deadShare(Math.max(0, doc.reclaimable.netTokens), window)).toBe(header.deadShare);
         expect(doc.session.repoRoot).toBe(view.snapshot.session.repoRoot);
       }
+      // Which sessions the wizard plans removals for, and how many: both branches above are met.
+      expect(planned.filter((n) => n > 0)).toEqual(PLANNED[name] ?? []);
     });
   }
 });

@@ -47,11 +47,15 @@ describe('glassbox inspect', () => {
     expect(Object.keys(doc.context)).toEqual(expect.arrayContaining(['reportedTokens', 'estimatedTokens', 'unattributedTokens', 'compactions']));
     const classes = new Set(doc.segments.map((x: { class: string }) => x.class));
     expect([...classes]).toEqual(expect.arrayContaining(['live', 'gone', 'stale-drift', 'stale-superseded']));
-    for (const seg of doc.segments) {
-      expect(seg).toHaveProperty('source.type');
-      if (seg.kind === 'tool-result' || seg.kind === 'tool-input') expect(seg.toolUseId).toMatch(/^toolu_/);
-      if (seg.class !== 'live') expect(seg.proof.class).toBe(seg.class);
-    }
+    type Seg = { kind: string; class: string; toolUseId?: string; proof?: { class: string } };
+    const segments = doc.segments as Seg[];
+    for (const seg of segments) expect(seg).toHaveProperty('source.type');
+    // Tool inputs and results carry their tool id; every dead segment carries the proof of its class.
+    const tool = segments.filter((seg) => seg.kind === 'tool-result' || seg.kind === 'tool-input');
+    const dead = segments.filter((seg) => seg.class !== 'live');
+    expect([tool.length, dead.length]).toEqual([38, 6]);
+    expect(tool.filter((seg) => !/^toolu_/.test(seg.toolUseId ?? ''))).toEqual([]);
+    expect(dead.filter((seg) => seg.proof?.class !== seg.class)).toEqual([]);
     expect(doc.reclaimable).toHaveProperty('byClass.gone');
     expect(Array.isArray(doc.problems)).toBe(true);
   });
