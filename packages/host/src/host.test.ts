@@ -13,9 +13,12 @@ import { GENERATED, REPO_ROOT, seedConfigDir, type Seeded } from './test-seed';
 
 let seeded: Seeded | null = null;
 let host: EngineHost | null = null;
+/** The catalog the last scanHost made: a test awaits its watcher before it changes a file. */
+let catalog: IndexCatalog | null = null;
 afterEach(() => {
   host?.close();
   host = null;
+  catalog = null;
   seeded?.cleanup();
   seeded = null;
 });
@@ -30,7 +33,7 @@ function scanHost(s: Seeded, repoMap: Record<string, string> = {}, watch = false
     engine: defaultEngine(),
     watch,
     agents: defaultAgents(),
-    catalog: () => new IndexCatalog({ roots: [s.projectsDir], dataDir: s.dataDir, workers: 0 }),
+    catalog: () => (catalog = new IndexCatalog({ roots: [s.projectsDir], dataDir: s.dataDir, workers: 0 })),
   });
 }
 
@@ -303,7 +306,7 @@ describe('engine host', () => {
         }
       });
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await (catalog as IndexCatalog).watching();
     const lastLine = readFileSync(path, 'utf8').trimEnd().split('\n').pop() as string;
     appendFileSync(path, lastLine + '\n');
     const got = await changed;

@@ -12,12 +12,14 @@ import { seedConfigDir, type Seeded } from './test-seed';
 let seeded: Seeded | null = null;
 let host: EngineHost | null = null;
 let server: UiServer | null = null;
+let catalog: IndexCatalog | null = null;
 afterEach(async () => {
   await server?.close();
   host?.close();
   seeded?.cleanup();
   server = null;
   host = null;
+  catalog = null;
   seeded = null;
 });
 
@@ -35,7 +37,7 @@ async function start(watch = false): Promise<{ server: UiServer; seeded: Seeded 
     engine: defaultEngine(),
     watch,
     agents: defaultAgents(),
-    catalog: () => new IndexCatalog({ roots: [s.projectsDir], dataDir: s.dataDir, workers: 0 }),
+    catalog: () => (catalog = new IndexCatalog({ roots: [s.projectsDir], dataDir: s.dataDir, workers: 0 })),
   });
   await host.start();
   server = await startUiServer({ host, staticDir: web });
@@ -106,6 +108,7 @@ describe('browser-mode server', () => {
   it('pushes session:changed over server-sent events when a session grows', async () => {
     const { server, seeded } = await start(true);
     const path = seeded.sessions['01-superseded-reads'] as string;
+    await (catalog as IndexCatalog).watching();
     const frame = await new Promise<string>((resolve, reject) => {
       const req = request({ host: '127.0.0.1', port: server.port, path: '/api/events', headers: { 'x-glassbox-token': server.token } }, (res) => {
         let buf = '';
@@ -117,10 +120,9 @@ describe('browser-mode server', () => {
             req.destroy();
           }
         });
-        setTimeout(() => {
-          const last = readFileSync(path, 'utf8').trimEnd().split('\n').pop() as string;
-          appendFileSync(path, last + '\n');
-        }, 300);
+        // The stream is open (its headers came) and the watcher is watching: the append is seen.
+        const last = readFileSync(path, 'utf8').trimEnd().split('\n').pop() as string;
+        appendFileSync(path, last + '\n');
       });
       req.on('error', reject);
       req.end();

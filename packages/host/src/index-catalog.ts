@@ -146,6 +146,11 @@ export class IndexCatalog implements SessionCatalog {
     };
   }
 
+  /** Resolves once the watcher `watch` started reports changes (at once when none runs): no change is missed after it. */
+  watching(): Promise<void> {
+    return this.watcher?.ready ?? Promise.resolve();
+  }
+
   close(): void {
     void this.watcher?.close();
     this.watcher = null;

@@ -28,13 +28,32 @@ it('glassbox watch prints one line per change and exits cleanly on Ctrl-C (SIGIN
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  const until = async (test: () => boolean, what: string) => {
-    const t0 = Date.now();
-    while (!test()) {
-      if (Date.now() - t0 > 20_000) throw new Error(`timed out waiting for ${what}; stdout: ${out}; stderr: ${err}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  };
+  // Waits for the output to say something: checked on each chunk the child writes (the listeners
+  // above run first, so the text is in). The timer is only a guard that fails with what was printed.
+  const until = (test: () => boolean, what: string) =>
+    new Promise<void>((resolveWait, reject) => {
+      const check = () => {
+        if (!test()) return;
+        stop();
+        resolveWait();
+      };
+      const fail = (why: string) => () => {
+        stop();
+        reject(new Error(`${why} waiting for ${what}; stdout: ${out}; stderr: ${err}`));
+      };
+      const exitedEarly = fail('the watcher exited');
+      const guard = setTimeout(fail('timed out'), 20_000);
+      const stop = () => {
+        clearTimeout(guard);
+        child.stdout.off('data', check);
+        child.stderr.off('data', check);
+        child.off('exit', exitedEarly);
+      };
+      child.stdout.on('data', check);
+      child.stderr.on('data', check);
+      child.once('exit', exitedEarly);
+      check();
+    });
   try {
     await until(() => err.includes('watching '), 'the watcher to start');
     expect(err).toMatch(/1 files: 1 new/);
