@@ -26,26 +26,26 @@ for (const width of [1024, 1440] as const) {
       await expect(page.getByTestId('header-cost')).toBeVisible();
       // The treemap's leftmost tile is inside the box it is drawn in.
       const box = await treemap.boundingBox();
-      expect(box?.width).toBeGreaterThan(width === 1024 ? 380 : 600);
+      if (!box) throw new Error('the treemap is not laid out');
+      expect(box.width).toBeGreaterThan(width === 1024 ? 380 : 600);
       await page.mouse.move(0, 0);
       await shot('session');
 
       await treemap.locator('[data-class="gone"]').first().click();
       await expect(page.getByTestId('class-badge')).toHaveText('gone');
       // A tooltip near the bottom edge stays inside the treemap.
-      if (box) {
-        // The tile drawn lowest and furthest right: its tooltip would fall off the bottom edge.
-        const corner = await treemap.locator('.tm-tile').evaluateAll((els) =>
-          els.map((e) => e.getBoundingClientRect()).reduce((a, b) => (b.bottom + b.right > a.bottom + a.right ? b : a)),
-        );
-        await page.mouse.move(corner.right - 3, corner.bottom - 3);
-        const tip = page.getByTestId('tooltip');
-        await expect(tip).toBeVisible();
-        const t = await tip.boundingBox();
-        expect((t?.y ?? 0) + (t?.height ?? 0)).toBeLessThanOrEqual(box.y + box.height + 1);
-        expect((t?.x ?? 0) + (t?.width ?? 0)).toBeLessThanOrEqual(box.x + box.width + 1);
-        await shot('tooltip');
-      }
+      // The tile drawn lowest and furthest right: its tooltip would fall off the bottom edge.
+      const corner = await treemap.locator('.tm-tile').evaluateAll((els) =>
+        els.map((e) => e.getBoundingClientRect()).reduce((a, b) => (b.bottom + b.right > a.bottom + a.right ? b : a)),
+      );
+      await page.mouse.move(corner.right - 3, corner.bottom - 3);
+      const tip = page.getByTestId('tooltip');
+      await expect(tip).toBeVisible();
+      const t = await tip.boundingBox();
+      if (!t) throw new Error('the tooltip is not laid out');
+      expect(t.y + t.height).toBeLessThanOrEqual(box.y + box.height + 1);
+      expect(t.x + t.width).toBeLessThanOrEqual(box.x + box.width + 1);
+      await shot('tooltip');
       await page.mouse.move(0, 0);
       await shot('dead-segment');
 

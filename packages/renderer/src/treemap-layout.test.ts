@@ -43,6 +43,28 @@ function expectInsideAndApart(tiles: readonly Tile[], width: number, height: num
   }
 }
 
+describe('the overlap check itself', () => {
+  // A tile of a real layout, and a copy of it moved next to it on each side.
+  const tile = layoutTreemap(leavesOf(gone as unknown as ClassifiedSnapshot, 'class'), { width: 800, height: 500, zoom: [], groupBy: 'class' }).tiles[0] as Tile;
+  const w = tile.x1 - tile.x0;
+  const h = tile.y1 - tile.y0;
+  const moved = (dx: number, dy: number): Tile => ({ ...tile, x0: tile.x0 + dx, x1: tile.x1 + dx, y0: tile.y0 + dy, y1: tile.y1 + dy });
+  const sides = { left: [-w, 0], right: [w, 0], top: [0, -h], bottom: [0, h] } as const;
+
+  it.each(Object.entries(sides))('catches a tile reaching 1 px over the %s edge, and lets one touch it', (_side, [dx, dy]) => {
+    const box = [10_000, 10_000] as const;
+    const shift = (n: number) => (n === 0 ? 0 : n - Math.sign(n));
+    const at = (t: Tile) => ({ ...t, x0: t.x0 + w, x1: t.x1 + w, y0: t.y0 + h, y1: t.y1 + h });
+    expect(() => expectInsideAndApart([at(tile), at(moved(shift(dx), shift(dy)))], ...box)).toThrow(/overlap/);
+    expect(() => expectInsideAndApart([at(tile), at(moved(dx, dy))], ...box)).not.toThrow();
+  });
+
+  it('catches a tile inside another, and one past the box', () => {
+    expect(() => expectInsideAndApart([tile, { ...tile, x0: tile.x0 + 1, x1: tile.x1 - 1, y0: tile.y0 + 1, y1: tile.y1 - 1 }], 800, 500)).toThrow(/overlap/);
+    expect(() => expectInsideAndApart([moved(0, 0)], tile.x1 - 1, 500)).toThrow();
+  });
+});
+
 describe('treemap layout on real snapshots', () => {
   it('draws every class present, dead ones at a visible size, and the unattributed remainder', async () => {
     const snap = await snapshotOf('02-gone-drift-errors');
