@@ -178,6 +178,7 @@ describe('rules of the request, each on a real transcript', () => {
 
   it('every attachment is counted at the size of the text the client sent, or not at all', () => {
     const checked = new Map<string, number>();
+    const notSent = new Map<string, number>();
     for (const name of ['09-hooks-memory-todos', '10-mcp-plan-mode', '15-autocompact-twice', '16-compact-instructions', '02-gone-drift-errors']) {
       const path = generatedSession(name);
       const hay = requestText(request(name).messages);
@@ -188,6 +189,7 @@ describe('rules of the request, each on a real transcript', () => {
         const seg = snap.segments.find((s) => s.uuid === n.uuid);
         if ('notSent' in rendered) {
           expect(seg, `${name}:${n.line} ${n.subtype}`).toBeUndefined();
+          notSent.set(n.subtype ?? '', (notSent.get(n.subtype ?? '') ?? 0) + 1);
           continue;
         }
         // Resident attachments only (earlier ones went with a compaction).
@@ -213,6 +215,8 @@ describe('rules of the request, each on a real transcript', () => {
         'todo_reminder',
       ].sort(),
     );
+    // and the attachments the client never sends were met, none of them in the window
+    expect(Object.fromEntries(notSent)).toEqual({ hook_success: 15 });
   });
 
   it('hook output of PostToolUse and Stop hooks stays local; SessionStart and UserPromptSubmit output is sent', () => {
