@@ -147,7 +147,7 @@ export function onlySessionIdRenamed(original: string, fork: string, oldId: stri
  * The inverse used by the validator: the fork line with its new session id put back to `oldId`, and
  * how many `sessionId` keys were put back (a fork renames exactly one per record).
  */
-export function restoreSessionIdText(forkLine: string, newId: string, oldId: string): { text: string; count: number } {
+function restoreSessionIdText(forkLine: string, newId: string, oldId: string): { text: string; count: number } {
   let count = 0;
   const text = forkLine.replace(SESSION_ID_TEXT, (whole, a: string, value: string, c: string) => {
     if (value !== newId) return whole;

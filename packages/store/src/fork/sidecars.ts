@@ -16,10 +16,10 @@ export interface SidecarFile {
   mode: number;
 }
 
-export const SIDECAR_DIRS = ['subagents', 'tool-results'] as const;
+const SIDECAR_DIRS = ['subagents', 'tool-results'] as const;
 
 /** Carried-over files whose `rel` starts with this are checkpoint backups, kept outside the projects folder. */
-export const FILE_HISTORY = 'file-history/';
+const FILE_HISTORY = 'file-history/';
 
 /**
  * The session id a session file's name gives, when it is a plain name (`<id>.jsonl`); null for names

@@ -10,7 +10,7 @@ export interface SourceSnapshot {
 }
 
 /** Reads a file through a read-only descriptor: the original is never opened for writing. */
-export function readReadOnly(path: string): Buffer {
+function readReadOnly(path: string): Buffer {
   let fd: number;
   try {
     fd = openSync(path, 'r');
