@@ -1,5 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { ForkError } from './atomic';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { ForkError, openSourceReadOnly } from './atomic';
 import { sha256Hex } from './archive';
 
 export interface SourceSnapshot {
@@ -11,13 +11,7 @@ export interface SourceSnapshot {
 
 /** Reads a file through a read-only descriptor: the original is never opened for writing. */
 function readReadOnly(path: string): Buffer {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ForkError('source_unreadable', code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot be read (${code ?? 'error'})`);
-  }
+  const fd = openSourceReadOnly(path);
   try {
     const size = fstatSync(fd).size;
     const buf = Buffer.allocUnsafe(size);
