@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CompactionFindResult, CompactionItemText, CompactionsView, FileOpened } from '@glassbox/contract';
-import { defaultAgents } from '@glassbox/agents';
-import { defaultEngine } from './engine-default';
-import { EngineHost } from './host';
-import { IndexCatalog } from './index-catalog';
+import type { EngineHost } from './host';
+import { seededHost } from './test-host';
 import { okValue, seedConfigDir, type Seeded } from './test-seed';
 
 let seeded: Seeded | null = null;
@@ -19,16 +17,7 @@ afterEach(() => {
 function start(scenarios: string[], repo = true): EngineHost {
   seeded = seedConfigDir(scenarios);
   const s = seeded;
-  return new EngineHost({
-    mode: 'browser',
-    roots: [s.projectsDir],
-    dataDir: s.dataDir,
-    samplesDir: null,
-    repoMap: repo ? s.repoMap : {},
-    engine: defaultEngine(),
-    agents: defaultAgents(),
-    catalog: () => new IndexCatalog({ roots: [s.projectsDir], dataDir: s.dataDir, workers: 0 }),
-  });
+  return seededHost(s, { repoMap: repo ? s.repoMap : {} });
 }
 
 describe('the compaction channels', () => {

@@ -4,10 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateFork } from '@glassbox/adapter-claude-code';
 import type { ForkPreview, ForkWritten, SegmentDetail, SessionsListResult, SnapshotView } from '@glassbox/contract';
-import { defaultEngine } from './engine-default';
-import { EngineHost } from './host';
-import { defaultAgents } from '@glassbox/agents';
-import { IndexCatalog } from './index-catalog';
+import type { EngineHost } from './host';
+import { seededHost } from './test-host';
 import { createHost } from './index';
 import { GENERATED, REPO_ROOT, okValue, seedConfigDir, type Seeded } from './test-seed';
 
@@ -21,17 +19,7 @@ afterEach(() => {
 });
 
 function scanHost(s: Seeded, repoMap: Record<string, string> = {}, watch = false): EngineHost {
-  return new EngineHost({
-    mode: 'browser',
-    roots: [s.projectsDir],
-    dataDir: s.dataDir,
-    samplesDir: null,
-    repoMap,
-    engine: defaultEngine(),
-    watch,
-    agents: defaultAgents(),
-    catalog: () => new IndexCatalog({ roots: [s.projectsDir], dataDir: s.dataDir, workers: 0 }),
-  });
+  return seededHost(s, { repoMap, watch });
 }
 
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
