@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, readSync } from 'node:fs';
+import { closeSync, fstatSync } from 'node:fs';
+import { readWhole } from '@glassbox/file-io';
 import { ForkError, openSourceReadOnly } from './atomic';
 import { sha256Hex } from './archive';
 
@@ -13,15 +14,7 @@ export interface SourceSnapshot {
 function readReadOnly(path: string): Buffer {
   const fd = openSourceReadOnly(path);
   try {
-    const size = fstatSync(fd).size;
-    const buf = Buffer.allocUnsafe(size);
-    let off = 0;
-    while (off < size) {
-      const n = readSync(fd, buf, off, size - off, off);
-      if (n <= 0) break;
-      off += n;
-    }
-    return off === size ? buf : buf.subarray(0, off);
+    return readWhole(fd, fstatSync(fd).size);
   } finally {
     closeSync(fd);
   }
