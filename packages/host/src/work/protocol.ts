@@ -42,9 +42,9 @@ interface SnapshotParts {
   figures: WindowFigures;
   head: SnapshotHead;
   /** The /context view, the header's cost and what each response added (small beside the snapshot). */
-  context: SnapshotView['context'];
-  cost: SnapshotView['cost'];
-  turnAdditions: SnapshotView['turnAdditions'];
+  context: NonNullable<SnapshotView['context']>;
+  cost: NonNullable<SnapshotView['cost']>;
+  turnAdditions: NonNullable<SnapshotView['turnAdditions']>;
 }
 
 /** A file to open (its real path), or an upload the thread already holds (path null). */

@@ -1,0 +1,64 @@
+/** Forks: preview and write a cleaned sibling, check one, undo one, and read back a payload it removed. */
+import { fail, ok, type ArgsOf, type ForkPreview, type ForkWritten, type Result } from '@glassbox/contract';
+import { asJob, runOptions } from '../job-work';
+import { OpenSessions } from '../open-sessions';
+import type { HostContext } from './context';
+import type { HandlersFor } from './handlers';
+
+export function forkHandlers(host: HostContext): HandlersFor<'fork:preview' | 'fork:write' | 'fork:verify' | 'fork:undo' | 'fork:payload'> {
+  return {
+    'fork:preview': (a) => planOrWrite(host, a, 'fork-preview'),
+    'fork:write': (a) => planOrWrite(host, a, 'fork-write'),
+    'fork:verify': async (a) => {
+      const admitted = host.grants.admit(a.path);
+      if (!admitted.ok) return admitted;
+      return asJob(host.jobs, 'fork-verify', 'Checking the fork', a.path, async (job) =>
+        forkResult(await host.work.run({ op: 'fork-verify', path: admitted.value, dataDir: host.dataDir }, runOptions(job))),
+      );
+    },
+    'fork:undo': async (a) => {
+      const admitted = host.grants.admit(a.path);
+      if (!admitted.ok) return admitted;
+      return asJob(host.jobs, 'fork-undo', 'Restoring the original', a.path, async (job) => {
+        const r = await host.work.run({ op: 'fork-undo', path: admitted.value, dataDir: host.dataDir, repoMap: { ...host.repoMap } }, runOptions(job));
+        if (r.ok) await host.announce(r.value.path);
+        return forkResult(r);
+      });
+    },
+    'fork:payload': async (a) => {
+      const admitted = host.grants.admit(a.path);
+      if (!admitted.ok) return admitted;
+      return forkResult(await host.work.run({ op: 'fork-payload', path: admitted.value, segmentId: a.segmentId, dataDir: host.dataDir }));
+    },
+  };
+}
+
+/** `fork:preview` and `fork:write`: the same plan, checked only or written. */
+function planOrWrite(host: HostContext, a: ArgsOf<'fork:preview'>, kind: 'fork-preview'): Promise<Result<ForkPreview>>;
+function planOrWrite(host: HostContext, a: ArgsOf<'fork:write'>, kind: 'fork-write'): Promise<Result<ForkWritten>>;
+async function planOrWrite(host: HostContext, a: ArgsOf<'fork:preview'>, kind: 'fork-preview' | 'fork-write'): Promise<Result<ForkPreview | ForkWritten>> {
+  if (OpenSessions.isUpload(a.path)) {
+    return fail('refused', 'A dropped file can be inspected but not forked: it has no project folder here.', 'Open the session from the list (or by path in the desktop app) to fork it.');
+  }
+  return asJob<ForkPreview | ForkWritten>(host.jobs, kind, kind === 'fork-preview' ? 'Checking the fork' : 'Writing the fork', a.path, async (job) => {
+    const o = await host.sessions.open(a.path, job);
+    if (!o.ok) return o;
+    const input = { path: o.value.ref.path as string, repoRoot: host.repoRootFor(o.value.summary.cwd), classes: a.classes, protectTail: a.protectTail, dataDir: host.dataDir };
+    const run = runOptions(job, o.value.ref.key);
+    if (kind === 'fork-preview') return ok(await host.work.run({ op: 'fork-preview', input }, run));
+    const written = await host.work.run({ op: 'fork-write', input }, run);
+    if (!written.ok && job.signal.aborted) return fail('cancelled', 'Cancelled: the fork was not written.', 'Nothing was written.');
+    if (!written.ok) {
+      const failing = written.checks.filter((c) => !c.ok).map((c) => `${c.label}: ${c.detail}`);
+      return fail('refused', `Nothing was written. ${written.message}`, failing.join('; ') || undefined);
+    }
+    await host.announce(written.value.path);
+    return ok(written.value);
+  });
+}
+
+/** A fork operation's result as the CLI reports it: a fork or segment that does not exist, or a refusal. */
+function forkResult<T>(r: { ok: true; value: T } | { ok: false; bad: boolean; message: string }): Result<T> {
+  if (r.ok) return ok(r.value);
+  return r.bad ? fail('not_found', r.message) : fail('refused', r.message, 'Nothing was changed.');
+}

@@ -1,0 +1,24 @@
+/** The session list: rows sorted and searched, and a refresh of the index. */
+import { ok } from '@glassbox/contract';
+import { matchesQuery, sortRows, whyMatched } from '../catalog';
+import type { HostContext } from './context';
+import type { HandlersFor } from './handlers';
+
+export function listHandlers(host: HostContext): HandlersFor<'sessions:list' | 'sessions:refresh'> {
+  return {
+    'sessions:list': async (a) => {
+      const query = a.query?.trim() ?? '';
+      const deep = query && host.catalog.search ? host.catalog.search(query) : new Set<string>();
+      const all = host.catalog.list(a.sort ?? 'activity');
+      const rows = sortRows(
+        all.filter((r) => matchesQuery(r, query) || deep.has(r.path)),
+        a.sort ?? 'activity',
+      ).map((r) => (query ? { ...r, matched: whyMatched(r, query, deep) ?? 'text in the session' } : r));
+      return ok({ sessions: host.withLineage(rows), total: all.length, roots: host.catalog.roots(), progress: host.progress(), samples: host.samples.sessions });
+    },
+    'sessions:refresh': async () => {
+      void host.refresh();
+      return ok(host.progress());
+    },
+  };
+}

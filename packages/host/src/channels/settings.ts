@@ -1,0 +1,28 @@
+/** The host's settings the window reads and changes: what it serves, and where a recorded folder is here. */
+import { isAbsolute } from 'node:path';
+import { checkMappingFolder } from '@glassbox/store';
+import { fail, ok } from '@glassbox/contract';
+import type { HostContext } from './context';
+import type { HandlersFor } from './handlers';
+
+export function settingsHandlers(host: HostContext): HandlersFor<'host:info' | 'repo:map'> {
+  return {
+    'host:info': async () => ok(host.info()),
+    'repo:map': async (a) => {
+      let folder: string | null = null;
+      if (a.folder !== null) {
+        if (!isAbsolute(a.folder)) return fail('bad_args', 'Give the folder as an absolute path; a relative path is refused.');
+        const checked = checkMappingFolder(a.folder);
+        // A refused mapping saves nothing.
+        if (!checked.ok) return fail('not_found', `Not mapped: ${checked.reason}.`, 'Give the folder that holds the project now.');
+        folder = checked.folder;
+      }
+      if (folder === null) delete host.repoMap[a.cwd];
+      else host.repoMap[a.cwd] = folder;
+      // Kept across restarts, and applied to the list's figures by the next analysis.
+      host.catalog.saveMapping(a.cwd, folder);
+      void host.refresh();
+      return ok(host.info());
+    },
+  };
+}
