@@ -38,15 +38,6 @@ export const ALLOWED = {
   'desktop-main': ['core', 'contract', 'host', 'agents'],
 };
 
-/**
- * Files still being moved behind the agent seam (issue 10): they may import the Claude Code adapter
- * directly until the store's fork writer and the host take their adapters from the registry. This list
- * only ever shrinks.
- */
-const TRANSITIONAL = [
-  'packages/store/src/fork/plan-lines.ts',
-];
-
 const NODE_BUILTINS = [
   'node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'stream', 'stream/*',
   'url', 'util', 'worker_threads', 'zlib', 'readline', 'events', 'buffer', 'process', 'module', 'tty', 'assert',
@@ -87,22 +78,3 @@ export const layerConfigs = [
 ];
 
 export { NODE_BUILTINS };
-
-if (TRANSITIONAL.length > 0) {
-  layerConfigs.push({
-    files: TRANSITIONAL,
-    plugins: { boundaries },
-    rules: {
-      'boundaries/dependencies': [
-        'error',
-        {
-          default: 'disallow',
-          policies: Object.entries(ALLOWED).map(([from, to]) => ({
-            from: { element: { type: from } },
-            allow: { to: { element: { types: { anyOf: [from, ...to, 'adapter', 'adapter-node'] } } } },
-          })),
-        },
-      ],
-    },
-  });
-}

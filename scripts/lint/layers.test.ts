@@ -24,6 +24,7 @@ const VIOLATIONS: Violation[] = [
   { why: 'the renderer imports the store', file: 'packages/renderer/src/bad.ts', code: "import { openIndex } from '@glassbox/store';" },
   { why: 'the store imports the host', file: 'packages/store/src/bad.ts', code: "import { createHost } from '@glassbox/host';" },
   { why: 'the store names an adapter', file: 'packages/store/src/bad.ts', code: "import { claudeCodeLocator } from '@glassbox/adapter-claude-code/node';" },
+  { why: "the store's fork planner names an adapter (it was once let off)", file: 'packages/store/src/fork/plan-lines.ts', code: "import { parseLines } from '@glassbox/adapter-claude-code';" },
   { why: 'the host names an adapter', file: 'packages/host/src/bad.ts', code: "import { claudeCodeFormat } from '@glassbox/adapter-claude-code';" },
   { why: 'the CLI names an adapter', file: 'apps/cli/src/bad.ts', code: "import { findSessionById } from '@glassbox/adapter-claude-code/node';" },
   { why: 'the contract imports the host', file: 'packages/contract/src/bad.ts', code: "import { EngineHost } from '@glassbox/host';" },

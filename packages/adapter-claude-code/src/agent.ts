@@ -1,7 +1,7 @@
 import type { AgentFormat } from '@glassbox/core';
 import { CLAUDE_REMAINDER_NOTE, claudeContextLimits, claudeSetupPart } from './context-limits';
 import { attachmentText } from './parse/attachment-text';
-import { createForkBuilder, createForkValidator } from './fork';
+import { createForkBuilder, createForkValidator, parseLines } from './fork';
 import { CLAUDE_CODE, CLAUDE_CODE_LABEL } from './identity';
 import { TranscriptParser } from './parser';
 import { CLAUDE_PRICES } from './prices';
@@ -17,6 +17,7 @@ export const claudeCodeFormat: AgentFormat = {
   label: CLAUDE_CODE_LABEL,
   recognise: recogniseClaudeCode,
   createParser: (options) => new TranscriptParser(options),
+  parseLines: (lines, options) => parseLines(lines, options.path, options.fallbackId),
   createSummarizer: (state, subagentFile) => new ClaudeSummarizer(state, subagentFile),
   readTail,
   blockText: recordBlockText,

@@ -3,6 +3,7 @@ import { createForkBuilder, createForkValidator, resumeCommand } from './fork';
 import { CODEX_REMAINDER_NOTE, codexContextLimits } from './context-limits';
 import { CODEX, CODEX_LABEL } from './identity';
 import { RolloutParser } from './parser';
+import { parseRolloutLines } from './parse-lines';
 import { CODEX_PRICES } from './prices';
 import { recogniseCodex } from './recognise';
 import type { CodexSession } from './session-types';
@@ -15,6 +16,7 @@ export const codexFormat: AgentFormat = {
   label: CODEX_LABEL,
   recognise: recogniseCodex,
   createParser: (options) => new RolloutParser(options),
+  parseLines: (lines, options) => parseRolloutLines(lines, options),
   createSummarizer: (state, subagentFile) => new CodexSummarizer(state, subagentFile),
   readTail,
   prices: CODEX_PRICES,

@@ -1,47 +1,21 @@
-import {
-  type Block,
-  type ChainNode,
-  type Problem,
-  type SessionStats,
-  type ToolCall,
-  type Usage,
-  type UsageRecord,
-} from '@glassbox/core';
+import type { Block, ChainNode, Problem, SessionStats, ToolCall } from '@glassbox/core';
 import { CODEX_BYTES_PER_TOKEN, tokensOf } from './tokens';
 import { contentBlocks, contentText, outputBlock, outputText, preview, reasoningBlocks } from './blocks';
 import { normaliseRecord, recogniseFirstRecord, type Generation, type RolloutRecord } from './generation';
 import { isObject, str, type Json, type JsonObject } from './json';
 import { readFromOutput } from './read-grammar';
 import { CallLinker } from './call-linker';
-import { neutralUsage, parseTokenCount, type CodexRequestUsage } from './usage';
 import { utf8Bytes } from './hash';
 import { ASSISTANT_ITEMS, CLIENT_ONLY_ITEMS, OUTPUT_ITEMS, PROMPT_PREVIEW_CHARS, messageRole } from './item-kinds';
 import type { CodexSession, ParserOptions } from './session-types';
 import { WindowChain } from './window-chain';
 import { threadName } from './thread-name';
 import { isUnreadRecord, recordHead } from './record-head';
+import { ReplyGroups } from './reply-groups';
+import { emptyMeta, takeMeta } from './session-meta';
+import { closingProblems } from './closing-problems';
 
 export type { CodexSession, ParserOptions } from './session-types';
-
-/**
- * The items of one model reply and the usage its request reported. 2026 rollouts write a request's
- * `token_count` after its reply's items; 2025 rollouts (0.57, 0.58) write it before them (and repeat
- * it after): there a count waits (`pending`) for the next reply's items.
- */
-interface Group {
-  id: string;
-  nodes: ChainNode[];
-  usage: Usage | null;
-  /** No more items join it: its count came (2026), or the next request's count (2025). */
-  closed: boolean;
-}
-
-interface PendingUsage {
-  usage: Usage;
-  line: number;
-  model: string;
-  ts: string | undefined;
-}
 
 /** A rollout parser that takes one line at a time; it never needs the file as one string. */
 export class RolloutParser {
@@ -51,27 +25,17 @@ export class RolloutParser {
   private readonly win = new WindowChain();
   private readonly problems: Problem[] = [];
   private readonly stats: SessionStats = { lines: 0, bytes: 0, records: 0, byType: {}, unknownTypes: {}, mirrorBytes: 0, invalidLines: 0 };
-  private readonly requests: CodexRequestUsage[] = [];
+  private readonly replies = new ReplyGroups(this.win.prunedUsage);
   private generation: Generation | null = null;
   private refused: Problem | null = null;
   private firstRecordSeen = false;
-  private sessionId: string | null = null;
-  private cwd: string | null = null;
+  private readonly meta = emptyMeta();
   private turnCwd: string | null = null;
-  private version: string | null = null;
-  private gitBranch: string | null = null;
   private model = 'unknown';
   private firstPrompt: string | null = null;
   private title: string | null = null;
   private firstTimestamp: string | null = null;
   private lastTimestamp: string | null = null;
-  private group: Group | null = null;
-  private pending: PendingUsage | null = null;
-  private groups = 0;
-  private lastCumulative: number | null = null;
-  private reported: CodexSession['reported'] = null;
-  private forkedFromId: string | null = null;
-  private historyBase: CodexSession['historyBase'] = null;
   private lastInvalid: number | null = null;
   private passedOver: { text: string; line: number } | null = null;
   private readonly promptBlocks: Block[][] = [];
@@ -168,35 +132,19 @@ export class RolloutParser {
         p.message = `${this.path}:${p.line}: the last line is incomplete (the session may still be writing); it was skipped`;
       }
     }
-    if (this.pending) this.keepUsage(this.pending);
-    this.pending = null;
+    this.replies.finish();
     for (const l of this.lazy) if (this.win.nodes.has(l.node.uuid)) l.node.blocks = l.make();
     this.lazy = [];
     this.calls.settle(this.win.nodes);
     if (this.refused) this.problems.unshift(this.refused);
-    else if (this.stats.records === 0 && this.stats.invalidLines === 0) {
-      this.problems.push({ code: 'file_empty', severity: 'error', file: this.path, message: `${this.path}: the file is empty; there is no session to read` });
-    } else if (this.generation === null) {
-      this.problems.push({ code: 'not_a_transcript', severity: 'error', file: this.path, line: 1, message: `${this.path}: no line holds a Codex record` });
-    }
-    for (const [type, count] of Object.entries(this.stats.unknownTypes)) {
-      this.problems.push({ code: 'unknown_record_type', severity: 'info', file: this.path, message: `${this.path}: ${count} record(s) of unknown type "${type}" were kept and not analysed` });
-    }
-    for (const [callId, pending] of this.calls.pendingOutputs) {
-      this.problem('orphan_tool_result', 'warning', pending.node.line, `the output of ${callId} answers no call in the file (Codex drops it when it resumes)`);
-    }
-    for (const call of this.calls.toolCalls.values()) {
-      if (call.resultUuid === undefined) {
-        this.problem('unanswered_tool_use', 'warning', call.useLine, `call ${call.id} (${call.name}) has no output (Codex answers it with "aborted" when it resumes)`);
-      }
-    }
+    this.problems.push(...closingProblems({ path: this.path, stats: this.stats, generation: this.generation, refused: this.refused !== null, calls: this.calls }));
     const session: CodexSession = {
       agent: 'codex',
-      id: this.sessionId ?? this.fallbackId,
+      id: this.meta.sessionId ?? this.fallbackId,
       path: this.path,
-      cwd: this.cwd,
-      version: this.version,
-      gitBranch: this.gitBranch,
+      cwd: this.meta.cwd,
+      version: this.meta.version,
+      gitBranch: this.meta.gitBranch,
       title: this.title,
       firstPrompt: this.firstPrompt,
       firstTimestamp: this.firstTimestamp,
@@ -213,10 +161,10 @@ export class RolloutParser {
       prunedUsage: this.win.prunedUsage,
       prunedRecords: this.win.prunedRecords,
       generation: this.generation,
-      requests: this.requests,
-      reported: this.reported,
-      forkedFromId: this.forkedFromId,
-      historyBase: this.historyBase,
+      requests: this.replies.requests,
+      reported: this.replies.reported,
+      forkedFromId: this.meta.forkedFromId,
+      historyBase: this.meta.historyBase,
     };
     return session;
   }
@@ -253,7 +201,7 @@ export class RolloutParser {
     }
     switch (record.type) {
       case 'session_meta':
-        this.takeMeta(p);
+        takeMeta(this.meta, p);
         return;
       case 'turn_context':
         this.model = str(p['model']) ?? this.model;
@@ -266,7 +214,7 @@ export class RolloutParser {
         this.takeCompacted(p, line, offset, length, record.timestamp);
         return;
       case 'event_msg':
-        if (sub === 'token_count') this.takeTokenCount(p, line, record.timestamp);
+        if (sub === 'token_count') this.replies.tokenCount(p, line, record.timestamp, this.model, this.generation);
         else if (sub === 'thread_name_updated') this.title = threadName(p);
         return;
       case 'state':
@@ -280,20 +228,6 @@ export class RolloutParser {
         return;
       default:
         this.stats.unknownTypes[record.type] = (this.stats.unknownTypes[record.type] ?? 0) + 1;
-    }
-  }
-
-  private takeMeta(p: JsonObject): void {
-    this.sessionId ??= str(p['id']) ?? null;
-    this.cwd ??= str(p['cwd']) ?? null;
-    this.version ??= str(p['cli_version']) ?? null;
-    const git = p['git'];
-    if (isObject(git)) this.gitBranch ??= str(git['branch']) ?? null;
-    this.forkedFromId ??= str(p['forked_from_id']) ?? null;
-    const base = p['history_base'];
-    if (isObject(base) && typeof base['thread_id'] === 'string') {
-      const end = base['end_ordinal_exclusive'];
-      this.historyBase = { threadId: base['thread_id'], endOrdinalExclusive: typeof end === 'number' ? end : null };
     }
   }
 
@@ -335,7 +269,7 @@ export class RolloutParser {
       this.lazy.push({ node, make: () => reasoningBlocks(item['summary'], item['content'], str(item['encrypted_content'])) });
     } else if (ASSISTANT_ITEMS.has(type)) {
       node.kind = 'assistant';
-      this.calls.takeCall(item, node, this.turnCwd ?? this.cwd);
+      this.calls.takeCall(item, node, this.turnCwd ?? this.meta.cwd);
     } else if (OUTPUT_ITEMS.has(type)) {
       node.kind = 'tool-results';
       this.calls.takeOutput(item, node);
@@ -355,58 +289,8 @@ export class RolloutParser {
 
   private takeItem(item: JsonObject, line: number, offset: number, length: number, ts: string | undefined): void {
     const node = this.itemNode(item, `L${line}`, line, offset, length, ts, false);
-    if (node.kind === 'assistant') {
-      if (!this.group || this.group.closed) {
-        this.group = { id: `response-${++this.groups}`, nodes: [], usage: this.pending?.usage ?? null, closed: false };
-        this.pending = null;
-      }
-      node.messageId = this.group.id;
-      node.model = this.model;
-      if (this.group.usage) node.usage = this.group.usage;
-      this.group.nodes.push(node);
-    }
+    if (node.kind === 'assistant') this.replies.join(node, this.model);
     this.append(node);
-  }
-
-
-
-  private takeTokenCount(p: JsonObject, line: number, ts: string | undefined): void {
-    const tc = parseTokenCount(p);
-    if (!tc) return;
-    // Codex writes the same count twice at times; an unchanged running total is not a new request.
-    if (tc.cumulativeTotal !== null && tc.cumulativeTotal === this.lastCumulative) return;
-    this.lastCumulative = tc.cumulativeTotal ?? this.lastCumulative;
-    if (tc.last.input === 0 && tc.last.output === 0) return;
-    const req: CodexRequestUsage = { line, model: this.model, ...tc.last };
-    if (ts) req.timestamp = ts;
-    this.requests.push(req);
-    this.reported = { line, inputTokens: tc.last.input, totalTokens: tc.last.total, contextWindow: tc.contextWindow };
-    const usage = neutralUsage(tc.last);
-    const group = this.group;
-    if (this.generation === 'envelope') {
-      // 2025: the count comes before its reply's items; an earlier count whose reply left none still counts.
-      if (group) group.closed = true;
-      if (this.pending) this.keepUsage(this.pending);
-      this.pending = { usage, line, model: this.model, ts };
-      return;
-    }
-    if (group && !group.closed && group.usage === null) {
-      group.usage = usage;
-      group.closed = true;
-      // A reply whose items a compaction already let go (compacted mid-reply) still cost its usage.
-      if (group.nodes.length > 0) {
-        for (const n of group.nodes) n.usage = usage;
-        return;
-      }
-    }
-    // A request whose reply left no item in the file: its usage still counts.
-    this.keepUsage({ usage, line, model: this.model, ts });
-  }
-
-  private keepUsage(p: PendingUsage): void {
-    const u: UsageRecord = { messageId: `request-L${p.line}`, model: p.model, line: p.line, usage: p.usage, isSidechain: false };
-    if (p.ts) u.timestamp = p.ts;
-    this.win.prunedUsage.push(u);
   }
 
   /**
@@ -425,7 +309,7 @@ export class RolloutParser {
     this.win.prune();
     this.calls.forgetCallsNotIn(this.win.nodes);
     this.lazy = this.lazy.filter((l) => this.win.nodes.has(l.node.uuid));
-    if (this.group) this.group = { ...this.group, nodes: [] };
+    this.replies.compacted();
     const boundary = this.newNode(`L${line}`, 'compacted', line, offset, length, ts);
     boundary.kind = 'compact-boundary';
     boundary.parentUuid = null;
@@ -451,7 +335,6 @@ export class RolloutParser {
     summary.blocks = [{ index: 0, kind: 'text', bytes: utf8Bytes(str(p['message']) ?? ''), tokens: tokensOf(utf8Bytes(str(p['message']) ?? '')), preview: preview(str(p['message']) ?? '') }];
     this.append(summary);
   }
-
 }
 
 function parseLine(text: string): JsonObject | null {

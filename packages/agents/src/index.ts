@@ -9,7 +9,7 @@ import { codexFormat } from '@glassbox/adapter-codex';
 import { codexLocator } from '@glassbox/adapter-codex/node';
 import { AgentRegistry, type Agent } from '@glassbox/core';
 
-export { agentForFile, headLines } from './recognise-file';
+export { agentForFile, agentForLines, headLines } from './recognise-file';
 
 const CLAUDE_CODE_AGENT: Agent = { format: claudeCodeFormat, locator: claudeCodeLocator };
 const CODEX_AGENT: Agent = { format: codexFormat, locator: codexLocator };

@@ -32,5 +32,10 @@ export function headLines(path: string): string[] {
  * reads it (its parser then reports what is wrong, with file and line).
  */
 export function agentForFile(registry: AgentRegistry, path: string): Agent {
-  return registry.recognise(headLines(path)).agent ?? registry.byId(null);
+  return agentForLines(registry, headLines(path));
+}
+
+/** The same for lines held in memory (the file's, in order): the agent that recognises its first lines. */
+export function agentForLines(registry: AgentRegistry, lines: readonly string[]): Agent {
+  return registry.recognise(lines.slice(0, HEAD_LINES)).agent ?? registry.byId(null);
 }

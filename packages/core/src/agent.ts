@@ -46,6 +46,12 @@ export interface AgentFormat {
   /** Decides from a file's first lines (JSON text, in order) whether it is this agent's transcript. */
   recognise(head: readonly string[]): Recognition;
   createParser(options: ParseOptions): TranscriptLineParser;
+  /**
+   * Parses lines held in memory (no I/O), as the streaming reader would feed them: the session reads a
+   * read's captured text back from those lines when the analysis asks (as a file's session reads it
+   * back from disk), so a plan made from the lines about to be forked proves what one from the file does.
+   */
+  parseLines(lines: readonly string[], options: ParseOptions): Session;
   /** The resumable summary for the session list; `state` resumes a previous pass. */
   createSummarizer(state: SummaryState | null, subagentFile: boolean): TranscriptSummarizer;
   /**

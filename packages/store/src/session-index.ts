@@ -1,51 +1,31 @@
 import { EventEmitter, on } from 'node:events';
-import { realpathSync, statSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { defaultAgents } from '@glassbox/agents';
-import type { AgentRegistry, MessageUsage, SummaryState } from '@glassbox/core';
-import { defaultDbPath } from './paths';
-import { IndexDatabase, isDamage } from './index-database';
-import { lockWaitMs } from './db-errors';
-import { SEARCH_ROWS_PER_FILE, type FileKey, type FileRow, type Statements } from './statements';
-import { fingerprintOf, notRegularFile, sameFingerprint, type Fingerprint } from './scan';
-import { planRefresh, rowFingerprint, type PlannedFile, type SeenFile } from './refresh-plan';
-import { listedRow, rowAsFile, summarisedRow, unreadableRow, type IndexedFile } from './file-rows';
-import { discoverFiles, describeOpenedFile, type AgentRoots } from './discover';
-import { quickLook } from './quick';
-import { claimFile } from './claim';
-import { Stage } from './stage';
-import { JobPool, SKIPPED } from './pool';
-import type { SummarizeResult } from './jobs';
-import { messagePricer } from './cost';
-import { foldMessages } from './totals';
-import { toSessionRow, type BriefRow, type SessionRow } from './rows';
-import type { ChangeReason, OpenIndexOptions, Phase, Progress, RefreshOptions, RefreshReport, SessionChange } from './index-types';
-
-export type { ChangeReason, OpenIndexOptions, Phase, Progress, RefreshOptions, RefreshReport, SessionChange } from './index-types';
-import { runBriefListQuery, runListQuery, type ListQuery } from './list-query';
 import { folderFor } from '@glassbox/analysis';
-import { mkdirSync } from 'node:fs';
+import type { AgentRegistry, MessageUsage } from '@glassbox/core';
+import { analysisStage } from './analysis-stage';
+import { messagePricer } from './cost';
+import { lockWaitMs } from './db-errors';
+import type { AgentRoots } from './discover';
+import { discoverStage } from './discover-stage';
+import { IndexDatabase, isDamage } from './index-database';
+import type { ChangeReason, OpenIndexOptions, Progress, RefreshOptions, RefreshReport, SessionChange } from './index-types';
 import { RowMarks } from './keep/marks';
 import { syncView, viewDirOf, viewRootOf } from './keep/view';
+import { runBriefListQuery, runListQuery, type ListQuery } from './list-query';
+import { listStage } from './list-stage';
+import { defaultDbPath } from './paths';
+import { JobPool } from './pool';
+import { clearContent, type ProgressFn, type RefreshContext, type SummaryWork } from './refresh-context';
+import { toSessionRow, type BriefRow, type SessionRow } from './rows';
+import { notRegularFile } from './scan';
+import { Stage } from './stage';
+import type { FileKey, FileRow, Statements } from './statements';
+import { summaryStage } from './summary-stage';
 
-/** A file found by discovery (or asked for by path), and how it got into the index. */
-interface Found {
-  file: IndexedFile;
-  origin: 'discovered' | 'opened';
-}
-
-type Planned = PlannedFile<Found>;
-
-/** Files stat'ed between two turns of the event loop while a refresh discovers. */
-const YIELD_EVERY = 250;
-type ProgressFn = (phase: Phase, files: number, filesTotal: number, bytes: number, bytesTotal: number) => void;
-
-/** A file to summarise: its row as loaded, and the offset its pass starts from. */
-interface SummaryWork {
-  planned: Planned;
-  row: FileRow;
-}
+export type { ChangeReason, OpenIndexOptions, Phase, Progress, RefreshOptions, RefreshReport, SessionChange } from './index-types';
 
 interface IndexEvents {
   change: [SessionChange];
@@ -55,7 +35,8 @@ interface IndexEvents {
 
 /**
  * The session index: see index.ts for the API in one page. A refresh runs named stages — discover
- * (the plan: refresh-plan.ts), remove, list, summary, analysis — and writes each batch in one
+ * (discover-stage.ts; the plan: refresh-plan.ts), remove, list (list-stage.ts), summary
+ * (summary-stage.ts), analysis (analysis-stage.ts) — and writes each batch in one
  * IMMEDIATE transaction, re-checking the row it updates, so several processes (CLI runs, the app,
  * a watcher) can index one database at once and end with the rows one of them alone would write.
  */
@@ -69,6 +50,8 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
   private readonly store: IndexDatabase;
   private readonly pool: JobPool;
   private readonly pricers = new Map<string, (m: MessageUsage) => number | null>();
+  /** What the refresh stages (their own files) use of this index. */
+  private readonly refreshContext: RefreshContext;
   private chain: Promise<unknown> = Promise.resolve();
   private poolNoticeGiven = false;
   private readonly runMappings: Record<string, string>;
@@ -114,6 +97,21 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     }
     this.runMappings = { ...(options.repoMap ?? {}) };
     this.pool = new JobPool(options.workers, options.workerUrl);
+    this.refreshContext = {
+      store: this.store,
+      agents: this.agents,
+      pool: this.pool,
+      pricerFor: (agent) => {
+        let p = this.pricers.get(agent);
+        if (!p) {
+          p = messagePricer(this.agents.byId(agent).format.prices);
+          this.pricers.set(agent, p);
+        }
+        return p;
+      },
+      repoRootFor: (cwd) => this.repoRootFor(cwd),
+      emitChange: (type, reason, was, now) => this.emitChange(type, reason, was, now),
+    };
   }
 
   private get st(): Statements {
@@ -200,16 +198,6 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     this.store.close();
   }
 
-  /** Each agent's messages are priced with its own table. */
-  private pricerFor(agent: string): (m: MessageUsage) => number | null {
-    let p = this.pricers.get(agent);
-    if (!p) {
-      p = messagePricer(this.agents.byId(agent).format.prices);
-      this.pricers.set(agent, p);
-    }
-    return p;
-  }
-
   private rowOf(f: FileRow): SessionRow {
     if (f.kind !== 'session') return toSessionRow(f);
     const subs = this.st.subagentsOf.all(f.path);
@@ -247,7 +235,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     progress('discover', 0, 0, 0, 0);
 
     const paths = this.syncKeptView(options.paths, report);
-    const plan = await this.discoverStage(paths);
+    const plan = await discoverStage(this.store, this.agents, { agentRoots: this.agentRoots, roots: this.roots }, paths);
     report.files = plan.files.length;
     this.removeStage(plan.gone, report);
 
@@ -266,12 +254,12 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     const bytesTotal =
       fresh.reduce((n, f) => n + f.fp.size, 0) + earlier.reduce((n, w) => n + w.planned.fp.size - (w.planned.action === 'appended' ? w.row.parsed_offset : 0), 0);
 
-    const listed = this.listStage(fresh, report, progress);
+    const listed = listStage(this.refreshContext, fresh, report, progress);
     report.listReadyMs = performance.now() - t0;
-    const bytesDone = await this.summaryStage([...listed, ...earlier], report, progress, bytesTotal, options.signal);
+    const bytesDone = await summaryStage(this.refreshContext, [...listed, ...earlier], report, progress, bytesTotal, options.signal);
     report.summaryDoneMs = performance.now() - t0;
 
-    if (options.analyze !== false && !options.signal?.aborted) await this.analysisStage(options.paths, report, progress, options.signal);
+    if (options.analyze !== false && !options.signal?.aborted) await analysisStage(this.refreshContext, options.paths, report, progress, options.signal);
     if (this.pool.failure && !this.poolNoticeGiven) {
       this.poolNoticeGiven = true;
       report.notices.push(`worker threads could not run (${this.pool.failure.message}); indexing went on in the main thread`);
@@ -295,51 +283,13 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     return extra.length > 0 ? [...new Set([...paths, ...extra])] : paths;
   }
 
-  /**
-   * Discover: every file under the roots (or the asked paths) with its fingerprint, and what to do with
-   * each (refresh-plan.ts). An unchanged file is never opened. The thread is given back every few
-   * hundred files, so an app starting on a machine with thousands of sessions answers its first list
-   * while the refresh looks at them.
-   */
-  private async discoverStage(paths: string[] | undefined) {
-    // The watcher's small refreshes look up their own rows only: the table may hold thousands.
-    const stored: FileKey[] = this.store.read(
-      () => (paths ? paths.map((p) => this.st.fileByPath.get(p)).filter((r): r is FileRow => !!r) : this.st.fileKeys.all()),
-      [],
-    );
-    const byPath = new Map(stored.map((r) => [r.path, r]));
-    const seen: SeenFile<Found>[] = [];
-    let looked = 0;
-    const consider = async (found: Found) => {
-      const fp = fingerprintIfFile(found.file.path);
-      if (fp) seen.push({ path: found.file.path, file: found, fp });
-      if (++looked % YIELD_EVERY === 0) await new Promise<void>((r) => setImmediate(r));
-    };
-    if (paths) {
-      for (const path of paths) {
-        const row = byPath.get(path);
-        if (row) await consider({ file: rowAsFile(row), origin: row.origin });
-        else {
-          const underRoot = this.roots.find((r) => path.startsWith(r + '/'));
-          await consider({ file: { ...describeOpenedFile(this.agents, path), root: underRoot ?? null }, origin: underRoot ? 'discovered' : 'opened' });
-        }
-      }
-    } else {
-      const discovered = discoverFiles(this.agents, this.agentRoots);
-      for (const d of discovered) await consider({ file: d, origin: 'discovered' });
-      const found = new Set(discovered.map((d) => d.path));
-      // Files opened from elsewhere stay indexed while they exist.
-      for (const row of stored) if (row.origin === 'opened' && !found.has(row.path)) await consider({ file: rowAsFile(row), origin: 'opened' });
-    }
-    return planRefresh(seen, stored);
-  }
 
   /** Remove: rows whose file is gone, first, so the list never shows a row for a file that is not there. */
   private removeStage(gone: FileKey[], report: RefreshReport): void {
     if (gone.length === 0) return;
     this.store.write(() => {
       for (const row of gone) {
-        this.clearContent(row.id);
+        clearContent(this.st, row.id);
         this.st.deleteFile.run(row.id);
       }
     });
@@ -349,199 +299,10 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
     }
   }
 
-  /**
-   * List: new files get a row from their first and last records (list figures before any full pass).
-   * The files are read first, then every row is written in one short transaction; a file another
-   * writer has summarised meanwhile, as it is now, is left alone.
-   */
-  private listStage(fresh: Planned[], report: RefreshReport, progress: ProgressFn): SummaryWork[] {
-    progress('list', 0, fresh.length, 0, 0);
-    const looked = fresh.map((f) => {
-      // A file in another agent's roots goes to the adapter that recognises it, with a notice; one
-      // no adapter reads is listed as unreadable with the reason (claim.ts).
-      const claim = claimFile(this.agents, f.file.file);
-      if (claim.status === 'moved') {
-        f.file.file = claim.file;
-        report.notices.push(claim.notice);
-      } else if (claim.status === 'foreign') return { f, fp: f.fp, state: null, note: claim.note };
-      try {
-        const q = quickLook(f.path, f.file.file.kind === 'subagent', this.agents.byId(f.file.file.agent).format);
-        report.bytesRead += q.bytesRead;
-        report.opened.push(f.path);
-        return { f, fp: q.fingerprint, state: q.state as SummaryState | null, note: null as string | null };
-      } catch (error) {
-        const e = error as NodeJS.ErrnoException;
-        return { f, fp: f.fp, state: null, note: `cannot be read (${e.code ?? e.message})` };
-      }
-    });
-    const written = this.store.write(() =>
-      looked.map(({ f, fp, state, note }) => {
-        const now = this.st.fileByPath.get(f.path);
-        if (now && now.level >= Stage.summarised && sameFingerprint(rowFingerprint(now), fp)) return null;
-        const base = listedRow(f.file.file, f.file.origin, fp, state, note);
-        const id = this.st.upsertFile.run(base);
-        this.clearContent(id);
-        return { planned: f, row: { ...base, id }, existed: !!now };
-      }),
-    );
-    const out: SummaryWork[] = [];
-    for (const w of written) {
-      if (!w) {
-        report.unchanged++;
-        continue;
-      }
-      if (w.row.level === Stage.unreadable) report.unreadable++;
-      else out.push(w);
-      this.emitChange(w.existed ? 'updated' : 'added', w.row.level === Stage.unreadable ? 'unreadable' : 'new', w.row, w.row);
-    }
-    progress('list', fresh.length, fresh.length, 0, 0);
-    return out;
-  }
 
-  /**
-   * Summary: every line of each file to work on (biggest first, for balance over the workers), from
-   * its checkpoint when it was appended to. Results are stored in small batches as they arrive, one
-   * transaction per batch, so rows fill in progressively without a commit per file.
-   */
-  private async summaryStage(work: SummaryWork[], report: RefreshReport, progress: ProgressFn, bytesTotal: number, signal?: AbortSignal): Promise<number> {
-    let done = 0;
-    let bytesDone = 0;
-    const todo = work.sort((a, b) => b.planned.fp.size - a.planned.fp.size);
-    const batch: { w: SummaryWork; fromOffset: number; result: SummarizeResult }[] = [];
-    let timer: NodeJS.Timeout | null = null;
-    const flush = () => {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      if (batch.length === 0) return;
-      const items = batch.splice(0);
-      const applied = this.store.write(() => items.map((i) => this.applySummary(i.w.row, i.fromOffset, i.result)));
-      items.forEach(({ w, result }, k) => {
-        done++;
-        const now = applied[k];
-        report.opened.push(w.row.path);
-        if (result.ok) {
-          report.bytesRead += result.bytesRead;
-          bytesDone += result.bytesRead;
-        }
-        // Another writer stored this pass (or a newer one) first: nothing of ours to add.
-        if (!now) return void report.unchanged++;
-        const action = w.planned.action;
-        const reason: ChangeReason = action === 'new' ? 'summarised' : result.ok && !result.fromStart ? 'appended' : 'rewritten';
-        if (!result.ok) report.unreadable++;
-        else if (action === 'new') report.added++;
-        else if (reason === 'appended') report.appended++;
-        else report.rewritten++;
-        // A new file's row was added by the list stage: its summary is an update of that row.
-        this.emitChange('updated', result.ok ? reason : 'unreadable', now, now);
-      });
-      progress('summary', done, todo.length, bytesDone, bytesTotal);
-    };
-    progress('summary', 0, todo.length, 0, bytesTotal);
-    await Promise.all(
-      todo.map(async (w) => {
-        const row = w.row;
-        // Rows are loaded without their checkpoint; only a file to resume needs it.
-        const saved = w.planned.action === 'appended' ? (row.state ?? this.st.stateOf.get(row.id)?.state ?? null) : null;
-        const fromOffset = saved !== null ? row.parsed_offset : 0;
-        const result = await this.pool.run(
-          {
-            type: 'summarize',
-            agent: row.agent,
-            path: row.path,
-            subagentFile: row.kind === 'subagent',
-            fromOffset,
-            fromLine: saved !== null ? row.parsed_lines : 0,
-            state: saved !== null ? (JSON.parse(saved) as SummaryState) : null,
-          },
-          signal,
-        );
-        // A file the cancelled refresh never read stays as it was: the next refresh reads it.
-        if (result === SKIPPED) return;
-        batch.push({ w, fromOffset, result });
-        if (batch.length >= 64) flush();
-        else timer ??= setTimeout(flush, 50);
-      }),
-    );
-    flush();
-    return bytesDone;
-  }
 
-  /**
-   * Stores one summary pass (inside the batch's transaction): the checkpoint with the pass's messages
-   * folded into its totals, and the search text. A pass that resumed from a checkpoint applies only
-   * on top of that same checkpoint; null when the row is gone or another writer moved it on.
-   */
-  private applySummary(row: FileRow, fromOffset: number, result: SummarizeResult): FileRow | null {
-    const now = this.st.fileByPath.get(row.path);
-    if (!now) return null;
-    if (!result.ok) {
-      const failed = unreadableRow(now, result.code ?? result.message);
-      this.st.updateFile.run(failed);
-      return failed;
-    }
-    if (!result.fromStart && (now.level !== Stage.summarised || now.parsed_offset !== fromOffset)) return null;
-    const s = result.state;
-    let seq = now.search_seq;
-    if (result.fromStart) {
-      if (now.level >= Stage.summarised || now.search_seq > 0) this.clearContent(now.id);
-      seq = 0;
-    }
-    foldMessages(s, result.messages, this.pricerFor(now.agent));
-    if (result.searchText.length > 0 && seq < SEARCH_ROWS_PER_FILE - 1) {
-      this.st.insertSearch.run(now.id * SEARCH_ROWS_PER_FILE + seq, result.searchText);
-      seq++;
-    }
-    const next = summarisedRow(now, s, result, seq);
-    this.st.updateFile.run(next);
-    if (next.kind === 'subagent' && next.parent_path) this.st.invalidateAnalysis.run(next.parent_path);
-    return next;
-  }
 
-  /**
-   * Analysis: sessions whose analysis is older than their summary, re-analysed in the pool. A result
-   * lands only while the row still has the summary it was made from; a failed analysis leaves no
-   * figures behind (the row says why).
-   */
-  private async analysisStage(paths: string[] | undefined, report: RefreshReport, progress: ProgressFn, signal?: AbortSignal): Promise<void> {
-    const pending = this.store.read(() => {
-      const only = paths ? new Set(paths.flatMap((p) => [p, this.st.fileByPath.get(p)?.parent_path ?? p])) : null;
-      const candidates = only ? [...only].map((p) => this.st.fileByPath.get(p)).filter((r): r is FileRow => !!r) : this.st.staleAnalyses.all();
-      return candidates.filter((f) => f.kind === 'session' && f.level >= Stage.summarised && f.analyzed_offset !== f.parsed_offset);
-    }, []);
-    pending.sort((a, b) => b.size - a.size);
-    const bytesTotal = pending.reduce((n, f) => n + f.size, 0);
-    let done = 0;
-    let bytes = 0;
-    progress('analysis', 0, pending.length, 0, bytesTotal);
-    await Promise.all(
-      pending.map(async (f) => {
-        const result = await this.pool.run({ type: 'analyze', agent: f.agent, path: f.path, repoRoot: this.repoRootFor(f.cwd) }, signal);
-        if (result === SKIPPED) return;
-        const columns = {
-          id: f.id,
-          analyzed_offset: f.parsed_offset,
-          estimated_tokens: result.ok ? result.estimatedTokens : null,
-          reclaimable_tokens: result.ok ? result.reclaimableTokens : null,
-          reclaimable_json: result.ok ? JSON.stringify(result.byClass) : null,
-          window_tokens: result.ok ? result.windowTokens : null,
-          analysis_repo: result.ok ? result.repoRoot : null,
-          analysis_error: result.ok ? null : result.message,
-        };
-        const now = this.store.write(() => (this.st.updateAnalysis.run(columns).changes > 0 ? this.st.fileById.get(f.id) : undefined));
-        if (now) {
-          report.analysed++;
-          this.emitChange('updated', 'analysed', now, now);
-        }
-        done++;
-        bytes += f.size;
-        progress('analysis', done, pending.length, bytes, bytesTotal);
-      }),
-    );
-  }
 
-  private clearContent(id: number): void {
-    this.st.deleteSearch.run(id * SEARCH_ROWS_PER_FILE, (id + 1) * SEARCH_ROWS_PER_FILE);
-  }
 
   private emitChange(type: SessionChange['type'], reason: ChangeReason, was: FileKey, now: FileRow | null): void {
     if (this.listenerCount('change') === 0) return;
@@ -553,21 +314,5 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
       kind: was.kind,
       row: now ? (this.marks.mark([this.rowOf(this.st.fileById.get(now.id) ?? now)])[0] ?? null) : null,
     });
-  }
-}
-
-/**
- * A regular file's fingerprint; null when there is no regular file at the path (gone, a folder, a
- * FIFO). A path that cannot even be stat'ed (a link loop, no permission) gets zeros: it is recorded
- * as unreadable with its reason.
- */
-function fingerprintIfFile(path: string): Fingerprint | null {
-  try {
-    const st = statSync(path, { throwIfNoEntry: false });
-    return st?.isFile() ? fingerprintOf(st) : null;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    return { dev: 0, ino: 0, size: 0, mtimeMs: 0 };
   }
 }

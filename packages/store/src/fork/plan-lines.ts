@@ -1,7 +1,6 @@
 import { basename } from 'node:path';
 import type { Agent, AgentFormat, ClassifiedSnapshot, DeadClass, EvictionPlan, ForkEconomics, ForkPrepared, Session, TombstoneFill } from '@glassbox/core';
-import { claudeCodeFormat, parseLines } from '@glassbox/adapter-claude-code';
-import { agentForFile, defaultAgents } from '@glassbox/agents';
+import { agentForFile, agentForLines, defaultAgents } from '@glassbox/agents';
 import { analyzeSession, cacheModel, economicsOf, planEviction, withRefusals, type PlanOptions, type PriceTable } from '@glassbox/analysis';
 import { nodeAnalysisPorts } from '../repo-port';
 import { sha256Hex } from './archive';
@@ -54,13 +53,15 @@ export interface FilePlan extends LinesPlan {
 
 /**
  * Analyses and plans from the exact lines that will be forked, held in memory (tests, small files):
- * every action's line and uuid match the bytes the fork is built from. What the fork builder cannot
+ * every action's line and uuid match the bytes the fork is built from. The agent that recognises the
+ * lines parses them and builds the fork (`agent` names it instead). What the fork builder cannot
  * apply exactly leaves the plan with its reason.
  */
-export function planFromLines(path: string, lines: readonly string[], options: PlanLinesOptions = {}): LinesPlan {
-  const session = parseLines(lines, path, basename(path).replace(/\.jsonl$/i, ''));
-  return planSession(session, options, claudeCodeFormat, (actions, fill) => {
-    const builder = claudeCodeFormat.createForkBuilder(actions, PREVIEW_SESSION_ID);
+export function planFromLines(path: string, lines: readonly string[], options: PlanLinesOptions & { agent?: Agent } = {}): LinesPlan {
+  const { format } = options.agent ?? agentForLines(defaultAgents(), lines);
+  const session = format.parseLines(lines, { path, fallbackId: basename(path).replace(/\.jsonl$/i, '') });
+  return planSession(session, options, format, (actions, fill) => {
+    const builder = format.createForkBuilder(actions, PREVIEW_SESSION_ID);
     lines.forEach((text, i) => builder.index(text, i + 1));
     return builder.prepare(fill);
   });

@@ -1,0 +1,95 @@
+/** Forks: the preview before writing, the written fork, its verification and the payloads it removed. */
+import type { DeadClass, ExclusionReason, ForkEconomics } from '@glassbox/core';
+
+export interface ForkArgs {
+  path: string;
+  classes: DeadClass[];
+  /** User turns at the end that are never touched. */
+  protectTail?: number;
+}
+
+export interface ForkCheck {
+  id: string;
+  label: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface ForkRemoval {
+  segmentId: string;
+  line: number;
+  class: DeadClass;
+  source: string;
+  tokensFreed: number;
+}
+
+/** Dead segments the plan keeps, grouped by reason. */
+export interface ForkExclusion {
+  reason: ExclusionReason;
+  segments: number;
+  tokens: number;
+  /** The first segment's message (for refused-by-fork: the fork layer's reason). */
+  message: string;
+}
+
+export interface ForkPreview {
+  sessionId: string;
+  classes: DeadClass[];
+  tokensBefore: number;
+  tokensAfter: number;
+  reclaimed: number;
+  tombstoneTokens: number;
+  netReclaimed: number;
+  actions: number;
+  largest: ForkRemoval[];
+  reasons: string[];
+  /** Every gate the fork must pass; writing is refused unless all pass. */
+  checks: ForkCheck[];
+  canWrite: boolean;
+  /** Every dead segment not removed, grouped by reason. */
+  excluded: ForkExclusion[];
+  /** What forking now costs under the prompt cache, and when it pays back. */
+  economics: ForkEconomics;
+}
+
+export interface ForkWritten {
+  sessionId: string;
+  path: string;
+  /** The command that resumes the fork, ready to paste; null when no folder to run it from exists here. */
+  resumeCommand: string | null;
+  /** Why the command looks as it does, or why there is none. */
+  resumeNote: string | null;
+  checks: ForkCheck[];
+  netReclaimed: number;
+}
+
+/** `fork:verify`, `fork:undo`, `fork:payload` name a fork by the path of its file. */
+export interface ForkRefArgs {
+  path: string;
+}
+
+export interface ForkVerified {
+  /** Every check passes and the fork is byte-identical to what was written. */
+  ok: boolean;
+  unchanged: boolean;
+  appendedLines: number;
+  originalOnDisk: 'identical' | 'changed' | 'missing';
+  originalPath: string;
+  checks: ForkCheck[];
+}
+
+export interface ForkPayloadArgs {
+  path: string;
+  segmentId: string;
+}
+
+/** A payload a fork removed, back from the archive (hash-checked). */
+export interface ForkPayload {
+  segmentId: string;
+  sha256: string;
+  tombstone: string | null;
+  text: string;
+  bytes: number;
+  /** Cut for display; `bytes` says how much there is. */
+  truncated: boolean;
+}

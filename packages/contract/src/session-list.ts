@@ -1,0 +1,90 @@
+/** The session list: its rows, how it is asked for and sorted, and the index's progress behind it. */
+import type { RetentionView, KeptView } from './keeping';
+
+export type SessionSort = 'activity' | 'size' | 'context' | 'reclaimable';
+
+export const SESSION_SORTS: readonly SessionSort[] = ['activity', 'size', 'context', 'reclaimable'];
+
+/** One line of the session browser. Figures are from the index (or a scan) so the list opens at once. */
+export interface SessionRow {
+  id: string;
+  path: string;
+  /** The projects-folder name (the slug), and a readable project name from the working directory. */
+  projectDir: string;
+  project: string;
+  cwd: string | null;
+  title: string | null;
+  /** ISO time of the last record, else of the file's mtime. */
+  lastActivity: string | null;
+  bytes: number;
+  /** Provider-reported context of the last response. */
+  contextTokens: number | null;
+  estimatedTokens: number;
+  reclaimableTokens: number;
+  /** 0..1 of the context (reported when known, else estimated). */
+  reclaimableShare: number;
+  /** Written to in the last few minutes. */
+  live: boolean;
+  /** A fork written by Glassbox (its manifest is in the archive). */
+  fork: boolean;
+  /** For a fork: the session it was made from (for a restored original: the fork it undid). */
+  forkOf: SessionLink | null;
+  /** The forks made from this session, oldest first. */
+  forks: SessionLink[];
+  subagents: number;
+  /** Fatal or error problems found while summarising; the row still shows. */
+  problem: string | null;
+  /** Something wrong that does not stop it from opening (invalid or torn lines): said on the row. */
+  warning?: string | null;
+  /** USD at list prices for the session with its subagents; null while unknown or when a model has no price. */
+  costUsd?: number | null;
+  /** The model of the last response. */
+  lastModel?: string | null;
+  /** Why the row matched the search ("title", "folder", "text in the session"); absent without a query. */
+  matched?: string;
+  /** When the agent's own client deletes the session; null for clients that delete nothing. */
+  retention: RetentionView | null;
+  /** The session's copy in Glassbox's archive; null when it was never kept. */
+  kept: KeptView | null;
+}
+
+/** A link from a session to another: a fork to its original, an original to its forks. */
+export interface SessionLink {
+  sessionId: string;
+  path: string;
+  /** The other session's title, when it is in the list. */
+  title: string | null;
+  /** ISO time the fork was written. */
+  createdAt: string;
+  kind: 'clean' | 'undo';
+}
+
+export interface IndexProgress {
+  phase: 'idle' | 'scanning' | 'indexing' | 'done';
+  done: number;
+  total: number;
+  /** What is being done now (a stage, or the file being read), for the status line. */
+  current?: string;
+}
+
+export interface SessionsListArgs {
+  query?: string;
+  sort?: SessionSort;
+}
+
+export interface SessionsListResult {
+  sessions: SessionRow[];
+  /** Sessions listed before the search narrowed them (so "no match" is not read as "no sessions"). */
+  total?: number;
+  /** Where the host looked, for the empty state. */
+  roots: string[];
+  progress: IndexProgress;
+  /** Bundled sample sessions exist (offered when the machine has none). */
+  samples: SampleSession[];
+}
+
+export interface SampleSession {
+  name: string;
+  description: string;
+  path: string;
+}

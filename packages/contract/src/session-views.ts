@@ -1,0 +1,130 @@
+/** The views of one open session: its window snapshot, /context, cost, conversation and one segment's detail. */
+import type { ClassifiedSnapshot, ContextLimits, Segment, SegmentClass, SegmentKind, Usage, WindowFigures } from '@glassbox/core';
+import type { RetentionView, KeptView } from './keeping';
+import type { SessionLink } from './session-list';
+
+export interface SnapshotArgs {
+  path: string;
+  /** Include the inferred `spent` class. */
+  withSpent?: boolean;
+  /** The model of the next request (only its own reasoning is sent); default: the one the client would resume on. */
+  model?: string;
+}
+
+/** What a written fork is, from its manifest in the archive. */
+export interface ForkLineageView {
+  /** For a fork: the session it was made from. */
+  forkOf: SessionLink | null;
+  /** The forks of this session. */
+  forks: SessionLink[];
+  /**
+   * For a fork not resumed since it was written: its last reported usage is the original's, so the
+   * window it will send is estimated as that figure minus what the fork removed (net of tombstones).
+   */
+  willSend: { estimatedTokens: number; originalReportedTokens: number } | null;
+}
+
+/** What the window view needs: the engine's snapshot plus how it was opened. */
+export interface SnapshotView {
+  snapshot: ClassifiedSnapshot;
+  /** The client's deletion date and the kept copy, as the session's row in the list has them (null: not listed). */
+  keeping: { retention: RetentionView | null; kept: KeptView | null } | null;
+  /** The figures every view shows (list, header, wizard, inspect), from one definition. */
+  figures: WindowFigures;
+  lineage: ForkLineageView;
+  /** The file is not under a projects root (dropped or opened by path). */
+  external: boolean;
+  /** Where the working directory was looked up ("as recorded", or a mapped folder). */
+  repoNote: string;
+  bytes: number;
+  /** Byte size of the file when analysed, so a later append can be told apart. */
+  analysedAt: string;
+  /** The /context view: the model's window, auto-compaction, and what the set-up holds (absent from older hosts). */
+  context?: ContextView;
+  /** The session's cost at list prices with its subagents (absent from older hosts). */
+  cost?: { usd: number | null; priceAsOf: string; unknownModels: string[] };
+  /** What each charted response added to the window (same order as `snapshot.turns`). */
+  turnAdditions?: TurnAdditionView[];
+}
+
+/** What `/context` shows: the window, how far auto-compaction is, and the parts of the set-up. */
+export interface ContextView {
+  /** From the agent's adapter; null when its model is unknown. */
+  limits: ContextLimits | null;
+  /** The model the limits are for (the last response's). */
+  model: string | null;
+  /** Set-up the transcript shows (memory files, tool and skill listings), by part. */
+  setup: { label: string; tokens: number; segments: number }[];
+  /** What the reported total holds beyond the transcript, in the agent's words. */
+  remainderNote: string | null;
+}
+
+export interface TurnAdditionView {
+  turn: number;
+  tokens: number;
+  segments: number;
+  largest: { segmentId: string; label: string; tokens: number; class: SegmentClass }[];
+}
+
+export interface SessionPathArgs {
+  path: string;
+}
+
+export interface CostLineView {
+  usage: Usage;
+  responses: number;
+  /** USD; null when a response's model has no price. */
+  cost: number | null;
+}
+
+/** `session:cost`: what the session cost, per model and per turn, at the agent's dated list prices. */
+export interface CostView {
+  priceTable: { asOf: string; source: string };
+  total: CostLineView;
+  byModel: (CostLineView & { model: string; priceLabel: string | null })[];
+  /** Main-thread cost per user turn (turn 0: before the first prompt). */
+  turns: (CostLineView & { turn: number; prompt: string; line: number })[];
+  subagents: CostLineView;
+  unknownModels: string[];
+}
+
+/** One item of the conversation view: a resident segment, read in order. */
+export interface ConversationItem {
+  segmentId: string;
+  kind: SegmentKind;
+  class: SegmentClass;
+  label: string;
+  toolName?: string;
+  line: number;
+  turn: number;
+  tokens: number;
+  /** The text as the model reads it, cut to `TEXT_CAP` characters (the inspector has all of it). */
+  text: string;
+  /** Characters left out of `text`. */
+  cut: number;
+}
+
+/** `session:conversation`: the resident window read in order. */
+export interface ConversationView {
+  items: ConversationItem[];
+  /** A compaction summary starts the window (everything before it is gone). */
+  compacted: boolean;
+}
+
+export interface SegmentDetailArgs {
+  path: string;
+  segmentId: string;
+}
+
+export interface SegmentDetail {
+  segment: Segment;
+  /** The payload as the model sees it: text, a tool result, a tool input rendered as JSON. */
+  content: string;
+  contentBytes: number;
+  /** The content was cut for display (over the display cap); its size says how much there was. */
+  truncated: boolean;
+  /** The proof in one plain sentence; for live segments, why it stays. */
+  explanation: string;
+  /** A segment that proves this one dead (the later read, the kept copy), to jump to. */
+  provedBy: { segmentId: string; line: number; label: string } | null;
+}

@@ -1,0 +1,26 @@
+import type { ListItem } from '../../session-groups';
+
+/** Heights of the virtualised list's lines: a project header, a row, and each extra line a row may show. */
+const HEADER_PX = 30;
+const ROW_PX = 50;
+const EXTRA_LINE_PX = 17;
+
+/** A stable key for a line of the list (a project header or a session row). */
+export const itemId = (i: ListItem) => (i.kind === 'group' ? `grp-${i.group.key}` : `row-${i.row.path}`);
+/** The line's element id, for aria-activedescendant. */
+export const domId = (i: ListItem) => `sl-${hash(itemId(i))}`;
+
+/** The height a line takes, from the extra lines its row shows. */
+export function sizeOf(item: ListItem | undefined): number {
+  if (!item) return ROW_PX;
+  if (item.kind === 'group') return HEADER_PX;
+  const r = item.row;
+  return ROW_PX + (r.forkOf ? EXTRA_LINE_PX : 0) + (r.retention || r.kept ? EXTRA_LINE_PX : 0) + (r.matched ? EXTRA_LINE_PX : 0) + (r.warning && !r.problem ? EXTRA_LINE_PX : 0);
+}
+
+/** A short stable id for an element (paths are not valid ids). */
+function hash(s: string): string {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return (h >>> 0).toString(36);
+}

@@ -1,0 +1,48 @@
+import type { RefreshReport } from './index-types';
+import { SKIPPED } from './pool';
+import type { ProgressFn, RefreshContext } from './refresh-context';
+import { Stage } from './stage';
+import type { FileRow } from './statements';
+
+/**
+ * Analysis: sessions whose analysis is older than their summary, re-analysed in the pool. A result
+ * lands only while the row still has the summary it was made from; a failed analysis leaves no
+ * figures behind (the row says why).
+ */
+export async function analysisStage(ctx: RefreshContext, paths: string[] | undefined, report: RefreshReport, progress: ProgressFn, signal?: AbortSignal): Promise<void> {
+  const { store } = ctx;
+  const pending = store.read(() => {
+    const only = paths ? new Set(paths.flatMap((p) => [p, store.st.fileByPath.get(p)?.parent_path ?? p])) : null;
+    const candidates = only ? [...only].map((p) => store.st.fileByPath.get(p)).filter((r): r is FileRow => !!r) : store.st.staleAnalyses.all();
+    return candidates.filter((f) => f.kind === 'session' && f.level >= Stage.summarised && f.analyzed_offset !== f.parsed_offset);
+  }, []);
+  pending.sort((a, b) => b.size - a.size);
+  const bytesTotal = pending.reduce((n, f) => n + f.size, 0);
+  let done = 0;
+  let bytes = 0;
+  progress('analysis', 0, pending.length, 0, bytesTotal);
+  await Promise.all(
+    pending.map(async (f) => {
+      const result = await ctx.pool.run({ type: 'analyze', agent: f.agent, path: f.path, repoRoot: ctx.repoRootFor(f.cwd) }, signal);
+      if (result === SKIPPED) return;
+      const columns = {
+        id: f.id,
+        analyzed_offset: f.parsed_offset,
+        estimated_tokens: result.ok ? result.estimatedTokens : null,
+        reclaimable_tokens: result.ok ? result.reclaimableTokens : null,
+        reclaimable_json: result.ok ? JSON.stringify(result.byClass) : null,
+        window_tokens: result.ok ? result.windowTokens : null,
+        analysis_repo: result.ok ? result.repoRoot : null,
+        analysis_error: result.ok ? null : result.message,
+      };
+      const now = store.write(() => (store.st.updateAnalysis.run(columns).changes > 0 ? store.st.fileById.get(f.id) : undefined));
+      if (now) {
+        report.analysed++;
+        ctx.emitChange('updated', 'analysed', now, now);
+      }
+      done++;
+      bytes += f.size;
+      progress('analysis', done, pending.length, bytes, bytesTotal);
+    }),
+  );
+}

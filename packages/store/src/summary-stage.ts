@@ -1,0 +1,110 @@
+import type { SummaryState } from '@glassbox/core';
+import { summarisedRow, unreadableRow } from './file-rows';
+import type { ChangeReason, RefreshReport } from './index-types';
+import type { SummarizeResult } from './jobs';
+import { SKIPPED } from './pool';
+import { clearContent, type ProgressFn, type RefreshContext, type SummaryWork } from './refresh-context';
+import { Stage } from './stage';
+import { SEARCH_ROWS_PER_FILE, type FileRow } from './statements';
+import { foldMessages } from './totals';
+
+/**
+ * Summary: every line of each file to work on (biggest first, for balance over the workers), from
+ * its checkpoint when it was appended to. Results are stored in small batches as they arrive, one
+ * transaction per batch, so rows fill in progressively without a commit per file. Gives the bytes read.
+ */
+export async function summaryStage(ctx: RefreshContext, work: SummaryWork[], report: RefreshReport, progress: ProgressFn, bytesTotal: number, signal?: AbortSignal): Promise<number> {
+  const { store } = ctx;
+  let done = 0;
+  let bytesDone = 0;
+  const todo = work.sort((a, b) => b.planned.fp.size - a.planned.fp.size);
+  const batch: { w: SummaryWork; fromOffset: number; result: SummarizeResult }[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (batch.length === 0) return;
+    const items = batch.splice(0);
+    const applied = store.write(() => items.map((i) => applySummary(ctx, i.w.row, i.fromOffset, i.result)));
+    items.forEach(({ w, result }, k) => {
+      done++;
+      const now = applied[k];
+      report.opened.push(w.row.path);
+      if (result.ok) {
+        report.bytesRead += result.bytesRead;
+        bytesDone += result.bytesRead;
+      }
+      // Another writer stored this pass (or a newer one) first: nothing of ours to add.
+      if (!now) return void report.unchanged++;
+      const action = w.planned.action;
+      const reason: ChangeReason = action === 'new' ? 'summarised' : result.ok && !result.fromStart ? 'appended' : 'rewritten';
+      if (!result.ok) report.unreadable++;
+      else if (action === 'new') report.added++;
+      else if (reason === 'appended') report.appended++;
+      else report.rewritten++;
+      // A new file's row was added by the list stage: its summary is an update of that row.
+      ctx.emitChange('updated', result.ok ? reason : 'unreadable', now, now);
+    });
+    progress('summary', done, todo.length, bytesDone, bytesTotal);
+  };
+  progress('summary', 0, todo.length, 0, bytesTotal);
+  await Promise.all(
+    todo.map(async (w) => {
+      const row = w.row;
+      // Rows are loaded without their checkpoint; only a file to resume needs it.
+      const saved = w.planned.action === 'appended' ? (row.state ?? store.st.stateOf.get(row.id)?.state ?? null) : null;
+      const fromOffset = saved !== null ? row.parsed_offset : 0;
+      const result = await ctx.pool.run(
+        {
+          type: 'summarize',
+          agent: row.agent,
+          path: row.path,
+          subagentFile: row.kind === 'subagent',
+          fromOffset,
+          fromLine: saved !== null ? row.parsed_lines : 0,
+          state: saved !== null ? (JSON.parse(saved) as SummaryState) : null,
+        },
+        signal,
+      );
+      // A file the cancelled refresh never read stays as it was: the next refresh reads it.
+      if (result === SKIPPED) return;
+      batch.push({ w, fromOffset, result });
+      if (batch.length >= 64) flush();
+      else timer ??= setTimeout(flush, 50);
+    }),
+  );
+  flush();
+  return bytesDone;
+}
+
+/**
+ * Stores one summary pass (inside the batch's transaction): the checkpoint with the pass's messages
+ * folded into its totals, and the search text. A pass that resumed from a checkpoint applies only
+ * on top of that same checkpoint; null when the row is gone or another writer moved it on.
+ */
+function applySummary(ctx: RefreshContext, row: FileRow, fromOffset: number, result: SummarizeResult): FileRow | null {
+  const st = ctx.store.st;
+  const now = st.fileByPath.get(row.path);
+  if (!now) return null;
+  if (!result.ok) {
+    const failed = unreadableRow(now, result.code ?? result.message);
+    st.updateFile.run(failed);
+    return failed;
+  }
+  if (!result.fromStart && (now.level !== Stage.summarised || now.parsed_offset !== fromOffset)) return null;
+  const s = result.state;
+  let seq = now.search_seq;
+  if (result.fromStart) {
+    if (now.level >= Stage.summarised || now.search_seq > 0) clearContent(st, now.id);
+    seq = 0;
+  }
+  foldMessages(s, result.messages, ctx.pricerFor(now.agent));
+  if (result.searchText.length > 0 && seq < SEARCH_ROWS_PER_FILE - 1) {
+    st.insertSearch.run(now.id * SEARCH_ROWS_PER_FILE + seq, result.searchText);
+    seq++;
+  }
+  const next = summarisedRow(now, s, result, seq);
+  st.updateFile.run(next);
+  if (next.kind === 'subagent' && next.parent_path) st.invalidateAnalysis.run(next.parent_path);
+  return next;
+}
