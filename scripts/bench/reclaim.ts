@@ -6,12 +6,14 @@
 // The second table is the prompt-cache bill of each fork (see docs/economics.md): forking one minute
 // after the last response (warm cache) and a day after it (cold cache).
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { DEAD_CLASSES, PROVABLE_CLASSES, formatUsd, humanTokens, zeroByDeadClass, type DeadClass, type ForkEconomics } from '@glassbox/core';
 import { cacheModel, economicsOf, totalCost } from '@glassbox/analysis';
 import { previewFork } from '@glassbox/store/fork';
 import { agentForFile, defaultAgents } from '@glassbox/agents';
+import { filesUnder, projectAfter } from '../corpus-files';
+import { clip, pad, printReclaimSummary, printReclaimTable, type CountColumn, type ReclaimRow } from './reclaim-table';
 
 const agents = defaultAgents();
 
@@ -20,30 +22,6 @@ const withSpent = args.includes('--with-spent');
 const folder = resolve(args.find((a) => !a.startsWith('--')) ?? '.');
 const CLASSES: DeadClass[] = withSpent ? [...DEAD_CLASSES] : [...PROVABLE_CLASSES];
 
-function sessionFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) {
-        if (!['subagents', 'project-after', 'file-history', 'tool-results', 'node_modules'].includes(name)) walk(p);
-      } else if (name.endsWith('.jsonl') && !name.startsWith('agent-')) out.push(p);
-    }
-  };
-  walk(dir);
-  return out;
-}
-
-/** `project-after/` in the session's folder or one of its two parents (the generated corpus layout). */
-function repoFor(path: string): string | null {
-  let d = dirname(path);
-  for (let i = 0; i < 3; i++) {
-    if (existsSync(join(d, 'project-after'))) return join(d, 'project-after');
-    d = dirname(d);
-  }
-  return null;
-}
-
 /** A short name: the path under the folder, without the layout's fixed parts; a session id shortened. */
 function label(path: string): string {
   const rel = relative(folder, path)
@@ -51,21 +29,12 @@ function label(path: string): string {
     .replace(/\/transcript\.jsonl$/, '')
     .replace(/\.jsonl$/, '')
     .replace(/([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '$1');
-  return rel.length > 52 ? '…' + rel.slice(rel.length - 51) : rel;
+  return clip(rel);
 }
 
-interface Row {
-  name: string;
-  resident: number;
-  reported: boolean;
-  byClass: Record<DeadClass, number>;
-  tombstones: number;
-  net: number;
+interface Row extends ReclaimRow {
   payloads: number;
   copies: number;
-  /** The fork validated in memory; null when there was nothing to fork. */
-  valid: boolean | null;
-  note: string;
   /** Forking one minute after the last response, and a day after it; null without a plan or a response time. */
   warm: ForkEconomics | null;
   cold: ForkEconomics | null;
@@ -76,11 +45,12 @@ interface Row {
 const seen = new Set<string>();
 const rows: Row[] = [];
 let skipped = 0;
-for (const path of sessionFiles(folder)) {
+const sessionFiles = filesUnder(folder, ['subagents', 'project-after', 'file-history', 'tool-results', 'node_modules'], (name) => name.endsWith('.jsonl') && !name.startsWith('agent-'));
+for (const path of sessionFiles) {
   const sha = createHash('sha256').update(readFileSync(path)).digest('hex');
   if (seen.has(sha)) continue;
   seen.add(sha);
-  const { planned, fork, report } = previewFork(path, { repoRoot: repoFor(path), classes: CLASSES, withSpent });
+  const { planned, fork, report } = previewFork(path, { repoRoot: projectAfter(path, 3), classes: CLASSES, withSpent });
   if (planned.session.problems.some((p) => p.code === 'not_a_transcript' || p.code === 'file_empty')) {
     skipped++;
     continue;
@@ -108,47 +78,14 @@ for (const path of sessionFiles(folder)) {
   });
 }
 
-const pad = (s: string, n: number, right = false): string => (s.length >= n ? s : right ? ' '.repeat(n - s.length) + s : s + ' '.repeat(n - s.length));
-const cls = CLASSES.map((c) => (c === 'stale-superseded' ? 'superseded' : c === 'stale-drift' ? 'drift' : c));
-const cols = ['resident', ...cls, 'tombstones', 'net', 'net %', 'payloads', 'copies', 'fork'];
-const line = (name: string, cells: string[]): string => `${pad(name, 52)} ${cells.map((c, i) => pad(c, i === cols.length - 1 ? 5 : 10, true)).join(' ')}`;
-const total = (f: (r: Row) => number): number => rows.reduce((n, r) => n + f(r), 0);
-const resident = total((r) => r.resident);
-const net = total((r) => r.net);
-
+const payloads: CountColumn<Row> = { header: 'payloads', of: (r) => r.payloads };
+const copies: CountColumn<Row> = { header: 'copies', of: (r) => r.copies };
 console.log(`Reclaim on ${folder}: ${rows.length} sessions${skipped ? ` (${skipped} files skipped: not Claude Code transcripts)` : ''}; classes ${CLASSES.join(', ')}; default protected tail`);
 console.log('resident = provider-reported context of the last request (estimated where none); class columns, tombstones and net are estimated tokens');
 console.log('payloads = tool results and Write/Edit inputs tombstoned; copies = those plus their toolUseResult mirrors; fork = validated in memory');
 console.log('');
-console.log(line('session', cols));
-for (const r of rows) {
-  console.log(
-    line(r.name, [
-      `${humanTokens(r.resident)}${r.reported ? '' : '*'}`,
-      ...CLASSES.map((c) => humanTokens(r.byClass[c])),
-      humanTokens(r.tombstones),
-      humanTokens(r.net),
-      r.resident > 0 ? `${((r.net / r.resident) * 100).toFixed(1)}%` : '-',
-      String(r.payloads),
-      String(r.copies),
-      r.valid === null ? '-' : r.valid ? 'ok' : 'FAIL',
-    ]) + (r.note ? `  ${r.note}` : ''),
-  );
-}
-console.log(
-  line('TOTAL', [
-    humanTokens(resident),
-    ...CLASSES.map((c) => humanTokens(total((r) => r.byClass[c]))),
-    humanTokens(total((r) => r.tombstones)),
-    humanTokens(net),
-    resident > 0 ? `${((net / resident) * 100).toFixed(1)}%` : '-',
-    String(total((r) => r.payloads)),
-    String(total((r) => r.copies)),
-    rows.every((r) => r.valid !== false) ? 'ok' : 'FAIL',
-  ]),
-);
-console.log(`\nsessions ${rows.length} · resident ${humanTokens(resident)} · reclaimable ${humanTokens(total((r) => CLASSES.reduce((n, c) => n + r.byClass[c], 0)))} · tombstones ${humanTokens(total((r) => r.tombstones))} · net reclaimed ${humanTokens(net)} · copies tombstoned ${total((r) => r.copies)}`);
-if (rows.some((r) => r.resident > 0 && !r.reported)) console.log('* estimated: no provider-reported usage in the session');
+printReclaimTable(rows, CLASSES, 'session', [payloads, copies]);
+printReclaimSummary(rows, CLASSES, { one: 'session', many: 'sessions' }, copies);
 
 // The prompt-cache bill of each fork.
 const priced = rows.filter((r) => r.warm && r.cold);

@@ -19,12 +19,13 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { analyzeSession, planEviction } from '@glassbox/analysis';
 import { codexFormat, forkFileName, newSessionId, type CodexSession } from '@glassbox/adapter-codex';
 import { readRolloutFile } from '@glassbox/adapter-codex/node';
 import { buildForkFromLines, validateFromLines, type ForkAction } from '@glassbox/core';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
+import { filesUnder, projectAfter } from '../corpus-files';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const CORPUS = join(REPO, 'fixtures/corpus/codex');
@@ -48,31 +49,6 @@ interface Verdict {
   chars?: { original: number | null; fork: number | null; reduction_pct: number | null };
   shortened?: unknown[];
   fresh_message_ids_ignored?: number;
-}
-
-/** Every rollout under a folder, in name order. */
-function rolloutsUnder(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) {
-        if (name !== 'project-after') walk(p);
-      } else if (/^rollout-.*\.jsonl$/.test(name)) out.push(p);
-    }
-  };
-  walk(dir);
-  return out;
-}
-
-/** `project-after/` of a generated scenario (the project as the run left it), for the proofs against the disk. */
-function repoFor(path: string): string | null {
-  let d = dirname(path);
-  for (let i = 0; i < 6; i++) {
-    if (existsSync(join(d, 'project-after'))) return join(d, 'project-after');
-    d = dirname(d);
-  }
-  return null;
 }
 
 function providerOf(lines: readonly string[]): string | null {
@@ -125,7 +101,7 @@ function everyOutput(session: CodexSession): ForkAction[] {
 }
 
 function planned(session: CodexSession, path: string): ForkAction[] {
-  const snapshot = analyzeSession(session, nodeAnalysisPorts(), { repoRoot: repoFor(path), protectTail: 0, withSpent: true });
+  const snapshot = analyzeSession(session, nodeAnalysisPorts(), { repoRoot: projectAfter(path, 6), protectTail: 0, withSpent: true });
   return planEviction(snapshot, { classes: ['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'], minimumSavings: 0 }).actions;
 }
 
@@ -193,7 +169,7 @@ export function runCodexCompat(given: readonly string[]): number {
       return 2;
     }
   }
-  const files = [...rolloutsUnder(CORPUS), ...given.map((f) => resolve(f))];
+  const files = [...filesUnder(CORPUS, ['project-after'], (name) => /^rollout-.*\.jsonl$/.test(name)), ...given.map((f) => resolve(f))];
   const work = mkdtempSync(join(tmpdir(), 'glassbox-codex-compat-'));
   const rows: Row[] = [];
   files.forEach((file, k) => {

@@ -1,5 +1,4 @@
 /** 0 done; 1 refused (validation failed, nothing written); 2 bad input; 70 a bug in Glassbox. */
-export const EXIT_OK = 0;
 export const EXIT_REFUSED = 1;
 export const EXIT_BAD_INPUT = 2;
 /** EX_SOFTWARE: only for what can only be a bug (an error nothing here explains). */

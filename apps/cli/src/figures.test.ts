@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deadShare } from '@glassbox/core';
 import { createHost, type EngineHost } from '@glassbox/host';
+import { okValue } from '@glassbox/host/test-seed';
 import type { ForkPreview, SessionRow, SessionsListResult, SnapshotView } from '@glassbox/contract';
 import { runCli } from './commands/cli-test-io';
 
@@ -38,12 +39,6 @@ function seed(): { dir: string; env: NodeJS.ProcessEnv; mappings: Record<string,
 /** Actions the wizard's preview plans, by scenario, for the sessions it plans any for (the rest plan none). */
 const PLANNED: Record<string, number[]> = { '01-superseded-reads': [9], '03-large-outputs': [2], '08-duplicates-and-ranges': [1], public: [11] };
 
-async function value<T>(p: Promise<{ ok: boolean; value?: unknown; error?: unknown }>): Promise<T> {
-  const r = await p;
-  if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`);
-  return r.value as T;
-}
-
 describe('one set of figures: list = header = wizard = inspect, for every fixture', () => {
   let s: ReturnType<typeof seed>;
   let host: EngineHost;
@@ -59,7 +54,7 @@ describe('one set of figures: list = header = wizard = inspect, for every fixtur
     host.close();
     host = createHost(s.env, { watch: false, samplesDir: null }, () => {}, { workers: 0 });
     await host.start();
-    rows = (await value<SessionsListResult>(host.handle('sessions:list', {}))).sessions;
+    rows = (await okValue<SessionsListResult>(host.handle('sessions:list', {}))).sessions;
   }, 120_000);
   afterAll(() => {
     host?.close();
@@ -76,7 +71,7 @@ describe('one set of figures: list = header = wizard = inspect, for every fixtur
       expect(mine.length).toBeGreaterThan(0);
       const planned: number[] = [];
       for (const row of mine) {
-        const view = await value<SnapshotView>(host.handle('session:snapshot', { path: row.path }));
+        const view = await okValue<SnapshotView>(host.handle('session:snapshot', { path: row.path }));
         const header = view.figures;
         // The list.
         expect(row.reclaimableTokens, row.path).toBe(header.reclaimableTokens);
@@ -85,7 +80,7 @@ describe('one set of figures: list = header = wizard = inspect, for every fixtur
         expect(header.windowTokens).toBe(view.snapshot.context.reportedTokens ?? view.snapshot.context.estimatedTokens);
         expect(header.reclaimableTokens).toBe(Math.max(0, view.snapshot.reclaimable.netTokens));
         // The wizard: its first step shows the snapshot's classes; its preview plans the same removals.
-        const preview = await value<ForkPreview>(host.handle('fork:preview', { path: row.path, classes: ['gone', 'stale-drift', 'stale-superseded', 'duplicate'] }));
+        const preview = await okValue<ForkPreview>(host.handle('fork:preview', { path: row.path, classes: ['gone', 'stale-drift', 'stale-superseded', 'duplicate'] }));
         expect(preview.tokensBefore).toBe(header.windowTokens);
         planned.push(preview.actions);
         if (preview.actions > 0) expect(preview.netReclaimed, row.path).toBe(header.reclaimableTokens);

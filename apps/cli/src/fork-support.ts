@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ForkError } from '@glassbox/store/fork';
+import { ForkError, type ResumeInstruction } from '@glassbox/store/fork';
 import type { CheckResult, ValidationReport } from '@glassbox/core';
 import { EXIT_BAD_INPUT, EXIT_REFUSED, UsageError } from './exit-codes';
 import type { Paint } from './render/palette';
@@ -48,4 +48,10 @@ export function carriedOver(sidecars: readonly { rel: string }[]): string {
   if (sidecars.length - history > 0) parts.push(`${sidecars.length - history} subagent/tool-result file(s)`);
   if (history > 0) parts.push(`${history} checkpoint backup(s)`);
   return parts.join(', ');
+}
+
+/** How to resume a session Glassbox wrote: the command (with its note), or why there is none. */
+export function resumeLines(resume: ResumeInstruction, p: Paint): string[] {
+  if (!resume.command) return [`Resume: ${resume.note ?? ''}`];
+  return ['Resume it:', `  ${resume.command}`, ...(resume.note ? [p.dim(`  (${resume.note})`)] : [])];
 }

@@ -1,4 +1,4 @@
-import type { ChainNode, NodeKind, ReadOp, Session, SubagentRef } from '@glassbox/core';
+import type { ChainNode, NodeKind, Session, SubagentRef } from '@glassbox/core';
 import { CLAUDE_BYTES_PER_TOKEN } from './tokens';
 import { KNOWN_RECORD_TYPES, isObject, str, type JsonObject } from './record-types';
 import { chooseLeaf } from './leaf';
@@ -316,5 +316,3 @@ export class TranscriptParser {
     }
   }
 }
-
-export type { NodeKind, ReadOp };

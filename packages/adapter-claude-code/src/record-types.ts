@@ -31,8 +31,5 @@ export const KNOWN_RECORD_TYPES: ReadonlySet<string> = new Set([
   'marble-origami-reset',
 ]);
 
-/** Types whose records carry a conversation message. */
-export const MESSAGE_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 'attachment', 'system']);
-
 // The JSON reading helpers are shared by every adapter (core).
 export { isObject, num, str, type Json, type JsonObject } from '@glassbox/core';

@@ -1,11 +1,10 @@
 import { buildForkFromLines, validateFromLines, type ForkAction, type ForkResult, type ValidateOptions, type ValidationReport } from '@glassbox/core';
 // The Codex adapter behind the agent seam: recognition, the fork builder and validator in core's
 // terms (fed a plan of the unchanged analysis), and the resume command.
-import { analyzeSession, planEviction, type AnalysisPorts } from '@glassbox/analysis';
+import { analyzeSession, planEviction } from '@glassbox/analysis';
+import { testPorts as ports } from './test-support/ports';
 import { recogniseClaudeCode } from '@glassbox/adapter-claude-code';
 import { AgentRegistry } from '@glassbox/core';
-import { readFileSync, statSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codexFormat } from './agent';
@@ -56,27 +55,6 @@ describe('recognition from the first lines', () => {
     expect(registry.recognise(linesOf(CLAUDE_TRANSCRIPT).slice(0, 40)).agent?.format.id).toBe('claude-code');
   });
 });
-
-const ports: AnalysisPorts = {
-  repo: {
-    kind: (p) => {
-      try {
-        return statSync(p).isDirectory() ? 'dir' : 'file';
-      } catch {
-        return 'missing';
-      }
-    },
-    readText: (p) => {
-      try {
-        return readFileSync(p, 'utf8');
-      } catch {
-        return null;
-      }
-    },
-  },
-  hash: (t) => createHash('sha256').update(t, 'utf8').digest('hex'),
-  now: () => new Date('2026-12-01T12:00:00Z'),
-};
 
 describe('fork through the seam: a plan of the analysis in, core’s fork result and validation report out', () => {
   it.each(['01-shell-reads-and-patch', '02-duplicates-deletes-errors', '03-long-session-compaction', '04-read-grammar-and-fork'])('%s', (name) => {

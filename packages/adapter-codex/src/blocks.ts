@@ -6,7 +6,7 @@ import { parseShellOutput } from './shell-output';
 import { oneLine } from './squeeze';
 
 /** Payloads smaller than this can never pay for a tombstone, so they are not hashed for deduplication. */
-export const HASH_MIN_BYTES = 128;
+const HASH_MIN_BYTES = 128;
 const PREVIEW_CHARS = 160;
 
 /** The first characters of a text on one line (whitespace collapsed, looked for in its first 320 characters). */
@@ -14,7 +14,7 @@ export function preview(text: string): string {
   return oneLine(text, PREVIEW_CHARS, PREVIEW_CHARS * 2);
 }
 
-export function textBlock(index: number, kind: BlockKind, text: string): Block {
+function textBlock(index: number, kind: BlockKind, text: string): Block {
   const bytes = utf8Bytes(text);
   return { index, kind, bytes, tokens: tokensOf(bytes), preview: preview(text) };
 }

@@ -9,7 +9,7 @@ import { isObject, str, type JsonObject } from './json';
  */
 export type Generation = 'bare' | 'envelope' | 'paginated';
 
-export const ENVELOPE_TYPES: ReadonlySet<string> = new Set([
+const ENVELOPE_TYPES: ReadonlySet<string> = new Set([
   'session_meta',
   'response_item',
   'event_msg',

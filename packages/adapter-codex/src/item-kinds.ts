@@ -4,10 +4,10 @@ export const OUTPUT_ITEMS = new Set(['function_call_output', 'custom_tool_call_o
 /** Items Codex records but does not send to the model. */
 export const CLIENT_ONLY_ITEMS = new Set(['ghost_snapshot']);
 /** The prefix Codex puts before a compaction summary it sends as a user message. */
-export const SUMMARY_PREFIX = 'Another language model started to solve this problem';
+const SUMMARY_PREFIX = 'Another language model started to solve this problem';
 
 /** Context Codex injects as user messages: environment, AGENTS.md, user instructions, turn aborts. */
-export function isContextText(text: string): boolean {
+function isContextText(text: string): boolean {
   const t = text.trimStart();
   return (
     t.startsWith('<environment_context>') ||

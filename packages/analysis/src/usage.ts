@@ -1,4 +1,4 @@
-import { contextTokens, type ChainNode, type Session, type TurnPoint, type Usage, type UsageRecord } from '@glassbox/core';
+import { contextTokens, maxUsage, type ChainNode, type Session, type TurnPoint, type UsageRecord } from '@glassbox/core';
 
 /** One API response: a usage record with the key that identifies it across files. */
 export interface Response extends UsageRecord {
@@ -53,17 +53,6 @@ export function responsesOf(session: Session, options: { sidechain?: boolean } =
 
 function responseKey(n: ChainNode): string {
   return `${n.messageId ?? n.uuid}:${n.requestId ?? ''}`;
-}
-
-function maxUsage(a: Usage, b: Usage): Usage {
-  return {
-    inputTokens: Math.max(a.inputTokens, b.inputTokens),
-    outputTokens: Math.max(a.outputTokens, b.outputTokens),
-    cacheCreationTokens: Math.max(a.cacheCreationTokens, b.cacheCreationTokens),
-    cacheReadTokens: Math.max(a.cacheReadTokens, b.cacheReadTokens),
-    cacheCreation5mTokens: Math.max(a.cacheCreation5mTokens, b.cacheCreation5mTokens),
-    cacheCreation1hTokens: Math.max(a.cacheCreation1hTokens, b.cacheCreation1hTokens),
-  };
 }
 
 /** Context size per main-thread API response, with compactions marked. */

@@ -23,3 +23,20 @@ export function parseObject(text: string): JsonObject | null {
     return null;
   }
 }
+
+/**
+ * The values of every `<key>…"` in a line, e.g. `"uuid":"` → the uuids it names, as written (no
+ * unescaping): a cheap filter before a line is parsed. In valid JSON an unescaped `"uuid":"` is a key.
+ */
+export function keyValues(line: string, key: string): string[] {
+  const out: string[] = [];
+  let at = line.indexOf(key);
+  while (at >= 0) {
+    const start = at + key.length;
+    const end = line.indexOf('"', start);
+    if (end < 0) break;
+    out.push(line.slice(start, end));
+    at = line.indexOf(key, end + 1);
+  }
+  return out;
+}

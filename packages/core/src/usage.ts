@@ -22,3 +22,15 @@ export const ZERO_USAGE: Usage = Object.freeze({
 export function contextTokens(u: Usage): number {
   return u.inputTokens + u.cacheCreationTokens + u.cacheReadTokens;
 }
+
+/** The larger of each figure: one response's usage, when the client wrote it on several records. */
+export function maxUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: Math.max(a.inputTokens, b.inputTokens),
+    outputTokens: Math.max(a.outputTokens, b.outputTokens),
+    cacheCreationTokens: Math.max(a.cacheCreationTokens, b.cacheCreationTokens),
+    cacheReadTokens: Math.max(a.cacheReadTokens, b.cacheReadTokens),
+    cacheCreation5mTokens: Math.max(a.cacheCreation5mTokens, b.cacheCreation5mTokens),
+    cacheCreation1hTokens: Math.max(a.cacheCreation1hTokens, b.cacheCreation1hTokens),
+  };
+}

@@ -8,11 +8,9 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FileOpened, ForkWritten, SnapshotView } from '@glassbox/contract';
-import { defaultEngine } from './engine-default';
-import { EngineHost } from './host';
+import type { EngineHost } from './host';
+import { call, seededHost } from './test-host';
 import { startUiServer, type UiServer } from './http-server';
-import { defaultAgents } from '@glassbox/agents';
-import { IndexCatalog } from './index-catalog';
 import { GENERATED, seedConfigDir, type Seeded } from './test-seed';
 
 const CLASSES = ['gone', 'stale-drift', 'stale-superseded', 'duplicate'];
@@ -46,37 +44,10 @@ async function start(mode: 'browser' | 'electron' = 'browser'): Promise<Started>
   mkdirSync(web);
   writeFileSync(join(web, 'index.html'), '<!doctype html><title>Glassbox</title>');
   writeFileSync(join(s.dir, 'secret.txt'), 'not for the web');
-  host = new EngineHost({
-    mode,
-    roots: [s.projectsDir],
-    dataDir: s.dataDir,
-    samplesDir: null,
-    engine: defaultEngine(),
-    agents: defaultAgents(),
-    catalog: () => new IndexCatalog({ roots: [s.projectsDir], dataDir: s.dataDir, workers: 0 }),
-  });
+  host = seededHost(s, { mode });
   await host.start();
   server = await startUiServer({ host, staticDir: web });
   return { server, seeded: s, outside };
-}
-
-interface Reply {
-  status: number;
-  body: string;
-  headers: Record<string, string | string[] | undefined>;
-}
-
-function call(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
-    });
-    req.on('error', reject);
-    if (options.body) req.write(options.body);
-    req.end();
-  });
 }
 
 interface Answer<T> {

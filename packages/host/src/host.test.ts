@@ -1,15 +1,14 @@
+import type { IndexCatalog } from './index-catalog';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateFork } from '@glassbox/adapter-claude-code';
 import type { ForkPreview, ForkWritten, SegmentDetail, SessionsListResult, SnapshotView } from '@glassbox/contract';
-import { defaultEngine } from './engine-default';
-import { EngineHost } from './host';
-import { defaultAgents } from '@glassbox/agents';
-import { IndexCatalog } from './index-catalog';
+import type { EngineHost } from './host';
+import { seededHost } from './test-host';
 import { createHost } from './index';
-import { GENERATED, REPO_ROOT, seedConfigDir, type Seeded } from './test-seed';
+import { GENERATED, REPO_ROOT, okValue, seedConfigDir, type Seeded } from './test-seed';
 
 let seeded: Seeded | null = null;
 let host: EngineHost | null = null;
@@ -24,23 +23,7 @@ afterEach(() => {
 });
 
 function scanHost(s: Seeded, repoMap: Record<string, string> = {}, watch = false): EngineHost {
-  return new EngineHost({
-    mode: 'browser',
-    roots: [s.projectsDir],
-    dataDir: s.dataDir,
-    samplesDir: null,
-    repoMap,
-    engine: defaultEngine(),
-    watch,
-    agents: defaultAgents(),
-    catalog: () => (catalog = new IndexCatalog({ roots: [s.projectsDir], dataDir: s.dataDir, workers: 0 })),
-  });
-}
-
-async function value<T>(p: Promise<{ ok: boolean; value?: unknown; error?: unknown }>): Promise<T> {
-  const r = await p;
-  if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`);
-  return r.value as T;
+  return seededHost(s, { repoMap, watch, onCatalog: (c) => (catalog = c) });
 }
 
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -50,14 +33,14 @@ describe('engine host', () => {
     seeded = seedConfigDir(['01-superseded-reads', '02-gone-drift-errors', '05-autocompact']);
     host = createHost(seeded.env, { watch: false, samplesDir: null });
     await host.start();
-    const list = await value<SessionsListResult>(host.handle('sessions:list', { sort: 'context' }));
+    const list = await okValue<SessionsListResult>(host.handle('sessions:list', { sort: 'context' }));
     expect(list.sessions.map((s) => s.path).sort()).toEqual(Object.values(seeded.sessions).sort());
     const first = list.sessions[0];
     expect(first?.contextTokens).toBeGreaterThan(0);
     // Sorted by context tokens, largest first.
     const ctx = list.sessions.map((s) => s.contextTokens ?? 0);
     expect([...ctx].sort((a, b) => b - a)).toEqual(ctx);
-    const found = await value<SessionsListResult>(host.handle('sessions:list', { query: 'low-stock' }));
+    const found = await okValue<SessionsListResult>(host.handle('sessions:list', { query: 'low-stock' }));
     // Titles match, and the index's full-text search over prompts and paths too (02 mentions low-stock).
     expect(found.sessions.map((s) => s.path)).toContain(seeded.sessions['01-superseded-reads']);
     expect(found.sessions.map((s) => s.path)).not.toContain(seeded.sessions['05-autocompact']);
@@ -68,24 +51,24 @@ describe('engine host', () => {
     host = scanHost(seeded, seeded.repoMap);
     await host.start();
     const path = seeded.sessions['02-gone-drift-errors'] as string;
-    const view = await value<SnapshotView>(host.handle('session:snapshot', { path }));
+    const view = await okValue<SnapshotView>(host.handle('session:snapshot', { path }));
     const classes = new Set(view.snapshot.segments.map((s) => s.class));
     for (const k of ['live', 'gone', 'stale-drift', 'stale-superseded']) expect(classes.has(k as never)).toBe(true);
     expect(view.repoNote).toContain('project-after');
 
     const gone = view.snapshot.segments.find((s) => s.class === 'gone');
-    const goneDetail = await value<SegmentDetail>(host.handle('segment:detail', { path, segmentId: gone?.id }));
+    const goneDetail = await okValue<SegmentDetail>(host.handle('segment:detail', { path, segmentId: gone?.id }));
     expect(goneDetail.explanation).toMatch(/no longer exists/);
     expect(goneDetail.explanation).toContain('docs/NOTES.md');
     expect(goneDetail.content.length).toBeGreaterThan(0);
 
     const drift = view.snapshot.segments.find((s) => s.class === 'stale-drift');
     expect(drift?.proof?.class === 'stale-drift' && drift.proof.diff.length).toBeGreaterThan(0);
-    const driftDetail = await value<SegmentDetail>(host.handle('segment:detail', { path, segmentId: drift?.id }));
+    const driftDetail = await okValue<SegmentDetail>(host.handle('segment:detail', { path, segmentId: drift?.id }));
     expect(driftDetail.explanation).toMatch(/changed since it was read/);
 
     const sup = view.snapshot.segments.find((s) => s.class === 'stale-superseded');
-    const supDetail = await value<SegmentDetail>(host.handle('segment:detail', { path, segmentId: sup?.id }));
+    const supDetail = await okValue<SegmentDetail>(host.handle('segment:detail', { path, segmentId: sup?.id }));
     expect(supDetail.provedBy).not.toBeNull();
     expect(view.snapshot.segments.some((s) => s.id === supDetail.provedBy?.segmentId)).toBe(true);
   });
@@ -94,13 +77,13 @@ describe('engine host', () => {
     seeded = seedConfigDir(['02-gone-drift-errors']);
     host = scanHost(seeded);
     const path = seeded.sessions['02-gone-drift-errors'] as string;
-    const view = await value<SnapshotView>(host.handle('session:snapshot', { path }));
+    const view = await okValue<SnapshotView>(host.handle('session:snapshot', { path }));
     const classes = new Set(view.snapshot.segments.map((s) => s.class));
     expect(classes.has('gone')).toBe(false);
     expect(classes.has('stale-drift')).toBe(false);
     const mapped = await host.handle('repo:map', { cwd: view.snapshot.session.cwd, folder: join(GENERATED, '02-gone-drift-errors/project-after') });
     expect(mapped.ok).toBe(true);
-    const again = await value<SnapshotView>(host.handle('session:snapshot', { path }));
+    const again = await okValue<SnapshotView>(host.handle('session:snapshot', { path }));
     expect(again.snapshot.segments.some((s) => s.class === 'gone')).toBe(true);
   });
 
@@ -108,11 +91,11 @@ describe('engine host', () => {
     seeded = seedConfigDir(['11-model-switch']);
     host = scanHost(seeded);
     const path = seeded.sessions['11-model-switch'] as string;
-    const byDefault = await value<SnapshotView>(host.handle('session:snapshot', { path }));
+    const byDefault = await okValue<SnapshotView>(host.handle('session:snapshot', { path }));
     expect(byDefault.snapshot.request?.model).toBe('claude-sonnet-4-6');
     expect(byDefault.snapshot.request?.models.sort()).toEqual(['claude-opus-4-8', 'claude-sonnet-4-6']);
     const thinking = (v: SnapshotView) => v.snapshot.segments.filter((s) => s.kind === 'thinking').map((s) => s.id);
-    const onOpus = await value<SnapshotView>(host.handle('session:snapshot', { path, model: 'claude-opus-4-8' }));
+    const onOpus = await okValue<SnapshotView>(host.handle('session:snapshot', { path, model: 'claude-opus-4-8' }));
     expect(onOpus.snapshot.request?.modelBasis).toBe('named by the caller');
     expect(thinking(onOpus)).toHaveLength(2);
     expect(thinking(onOpus).some((id) => thinking(byDefault).includes(id))).toBe(false);
@@ -127,14 +110,14 @@ describe('engine host', () => {
     const path = seeded.sessions['01-superseded-reads'] as string;
     const before = sha(path);
     const classes = ['gone', 'stale-drift', 'stale-superseded', 'duplicate'];
-    const preview = await value<ForkPreview>(host.handle('fork:preview', { path, classes }));
+    const preview = await okValue<ForkPreview>(host.handle('fork:preview', { path, classes }));
     expect(preview.canWrite).toBe(true);
     expect(preview.netReclaimed).toBeGreaterThan(0);
     expect(preview.tokensAfter).toBe(preview.tokensBefore - preview.netReclaimed);
     expect(preview.checks.every((c) => c.ok)).toBe(true);
     expect(preview.largest[0]?.class).toBe('stale-superseded');
 
-    const written = await value<ForkWritten>(host.handle('fork:write', { path, classes }));
+    const written = await okValue<ForkWritten>(host.handle('fork:write', { path, classes }));
     expect(existsSync(written.path)).toBe(true);
     // No folder is mapped and the recorded cwd is not on this machine (unless a harness run made it): no command that would fail.
     const cwd = '/tmp/cc-harness-work/01-superseded-reads/project';
@@ -143,7 +126,7 @@ describe('engine host', () => {
     expect(sha(path)).toBe(before);
     const lines = (p: string) => readFileSync(p, 'utf8').split('\n').filter((l) => l !== '');
     expect(validateFork(lines(path), lines(written.path)).ok).toBe(true);
-    const list = await value<SessionsListResult>(host.handle('sessions:list', {}));
+    const list = await okValue<SessionsListResult>(host.handle('sessions:list', {}));
     const row = list.sessions.find((s) => s.path === written.path);
     expect(row?.fork).toBe(true);
     expect(row?.id).toBe(written.sessionId);
@@ -154,19 +137,19 @@ describe('engine host', () => {
     host = scanHost(seeded, seeded.repoMap);
     await host.start();
     const path = seeded.sessions['01-superseded-reads'] as string;
-    const original = await value<SnapshotView>(host.handle('session:snapshot', { path }));
-    const written = await value<ForkWritten>(host.handle('fork:write', { path, classes: ['stale-superseded', 'duplicate'] }));
+    const original = await okValue<SnapshotView>(host.handle('session:snapshot', { path }));
+    const written = await okValue<ForkWritten>(host.handle('fork:write', { path, classes: ['stale-superseded', 'duplicate'] }));
     // With the folder mapped, the command runs there and names the fork's file.
     expect(written.resumeCommand).toBe(`cd ${seeded.repoMap['/tmp/cc-harness-work/01-superseded-reads/project']} && claude --resume ${written.path}`);
 
-    const list = await value<SessionsListResult>(host.handle('sessions:list', {}));
+    const list = await okValue<SessionsListResult>(host.handle('sessions:list', {}));
     const forkRow = list.sessions.find((r) => r.path === written.path);
     const origRow = list.sessions.find((r) => r.path === path);
     expect(forkRow?.forkOf).toMatchObject({ sessionId: original.snapshot.session.id, path, title: origRow?.title, kind: 'clean' });
     expect(origRow?.forks.map((f) => f.sessionId)).toEqual([written.sessionId]);
     expect(origRow?.forkOf).toBeNull();
 
-    const fork = await value<SnapshotView>(host.handle('session:snapshot', { path: written.path }));
+    const fork = await okValue<SnapshotView>(host.handle('session:snapshot', { path: written.path }));
     expect(fork.lineage.forkOf?.sessionId).toBe(original.snapshot.session.id);
     const tombstones = fork.snapshot.segments.filter((s) => s.class === 'tombstone');
     expect(tombstones.length).toBe(original.snapshot.segments.filter((s) => s.class === 'stale-superseded' || s.class === 'duplicate').filter((s) => !s.protected && s.evictableTokens > 40).length);
@@ -178,12 +161,12 @@ describe('engine host', () => {
     expect(fork.lineage.willSend?.estimatedTokens).toBe((original.snapshot.context.reportedTokens ?? 0) - written.netReclaimed);
     expect(original.lineage.willSend).toBeNull();
 
-    const verified = await value<{ ok: boolean; checks: { ok: boolean }[] }>(host.handle('fork:verify', { path: written.path }));
+    const verified = await okValue<{ ok: boolean; checks: { ok: boolean }[] }>(host.handle('fork:verify', { path: written.path }));
     expect(verified.ok).toBe(true);
     expect(verified.checks.every((c) => c.ok)).toBe(true);
 
     const t = tombstones[0];
-    const payload = await value<{ text: string; sha256: string; tombstone: string }>(host.handle('fork:payload', { path: written.path, segmentId: t?.id }));
+    const payload = await okValue<{ text: string; sha256: string; tombstone: string }>(host.handle('fork:payload', { path: written.path, segmentId: t?.id }));
     expect(t?.proof?.class === 'tombstone' && t.proof.sha256Prefix).toBe(payload.sha256.slice(0, 12));
     expect(payload.text.length).toBeGreaterThan(100);
     const missing = await host.handle('fork:payload', { path: written.path, segmentId: 'no-such-segment' });
@@ -191,9 +174,9 @@ describe('engine host', () => {
     const notFork = await host.handle('fork:verify', { path });
     expect(notFork.ok === false && notFork.error.message).toMatch(/^no fork .* in the archive/);
 
-    const undone = await value<ForkWritten>(host.handle('fork:undo', { path: written.path }));
+    const undone = await okValue<ForkWritten>(host.handle('fork:undo', { path: written.path }));
     expect(readFileSync(undone.path, 'utf8')).toBe(readFileSync(path, 'utf8').split(`"sessionId":"${original.snapshot.session.id}"`).join(`"sessionId":"${undone.sessionId}"`));
-    const after = await value<SessionsListResult>(host.handle('sessions:list', {}));
+    const after = await okValue<SessionsListResult>(host.handle('sessions:list', {}));
     expect(after.sessions.find((r) => r.path === undone.path)?.forkOf).toMatchObject({ sessionId: written.sessionId, kind: 'undo' });
   });
 
@@ -208,18 +191,18 @@ describe('engine host', () => {
     expect(refused.ok === false && refused.error.message).toBe(`Not mapped: ${join(seeded.dir, 'no-such-folder')} does not exist.`);
     const file = await host.handle('repo:map', { cwd, folder: path });
     expect(file.ok === false && file.error.message).toMatch(/is a file, not a folder/);
-    const info = await value<{ repoMap: Record<string, string> }>(host.handle('host:info', {}));
+    const info = await okValue<{ repoMap: Record<string, string> }>(host.handle('host:info', {}));
     expect(info.repoMap[cwd]).toBeUndefined();
 
-    const before = (await value<SessionsListResult>(host.handle('sessions:list', {}))).sessions[0];
+    const before = (await okValue<SessionsListResult>(host.handle('sessions:list', {}))).sessions[0];
     expect(before?.reclaimableTokens).toBe(0);
     const mapped = await host.handle('repo:map', { cwd, folder: seeded.repoMap[cwd] as string });
     expect(mapped.ok).toBe(true);
     host.close();
     host = createHost(env, { watch: false, samplesDir: null });
     await host.start();
-    const row = (await value<SessionsListResult>(host.handle('sessions:list', {}))).sessions[0];
-    const view = await value<SnapshotView>(host.handle('session:snapshot', { path }));
+    const row = (await okValue<SessionsListResult>(host.handle('sessions:list', {}))).sessions[0];
+    const view = await okValue<SnapshotView>(host.handle('session:snapshot', { path }));
     expect(view.repoNote).toBe(`${cwd} → ${seeded.repoMap[cwd]}`);
     expect(row?.reclaimableTokens).toBeGreaterThan(30_000);
     expect(row?.reclaimableTokens).toBe(view.figures.reclaimableTokens);
@@ -231,11 +214,11 @@ describe('engine host', () => {
     host = scanHost(seeded);
     const path = seeded.sessions['01-superseded-reads'] as string;
     const classes = ['gone', 'stale-drift', 'stale-superseded', 'duplicate'];
-    const all = await value<ForkPreview>(host.handle('fork:preview', { path, classes, protectTail: 1000 }));
+    const all = await okValue<ForkPreview>(host.handle('fork:preview', { path, classes, protectTail: 1000 }));
     expect(all.actions).toBe(0);
     expect(all.canWrite).toBe(false);
-    const none = await value<ForkPreview>(host.handle('fork:preview', { path, classes, protectTail: 0 }));
-    const dflt = await value<ForkPreview>(host.handle('fork:preview', { path, classes }));
+    const none = await okValue<ForkPreview>(host.handle('fork:preview', { path, classes, protectTail: 0 }));
+    const dflt = await okValue<ForkPreview>(host.handle('fork:preview', { path, classes }));
     expect(none.actions).toBeGreaterThanOrEqual(dflt.actions);
     expect(dflt.actions).toBeGreaterThan(0);
   });
@@ -244,7 +227,7 @@ describe('engine host', () => {
     seeded = seedConfigDir(['05-autocompact']);
     host = scanHost(seeded);
     const path = seeded.sessions['05-autocompact'] as string;
-    const preview = await value<ForkPreview>(host.handle('fork:preview', { path, classes: ['gone'] }));
+    const preview = await okValue<ForkPreview>(host.handle('fork:preview', { path, classes: ['gone'] }));
     expect(preview.canWrite).toBe(false);
     const r = await host.handle('fork:write', { path, classes: ['gone'] });
     expect(r.ok).toBe(false);
@@ -255,12 +238,12 @@ describe('engine host', () => {
     seeded = seedConfigDir([]);
     host = scanHost(seeded);
     const text = readFileSync(join(GENERATED, '01-superseded-reads/transcript.jsonl'), 'utf8');
-    const opened = await value<{ path: string; sessionId: string }>(host.handle('file:open', { name: 'dropped.jsonl', text }));
+    const opened = await okValue<{ path: string; sessionId: string }>(host.handle('file:open', { name: 'dropped.jsonl', text }));
     expect(opened.path.startsWith('upload:')).toBe(true);
-    const view = await value<SnapshotView>(host.handle('session:snapshot', { path: opened.path }));
+    const view = await okValue<SnapshotView>(host.handle('session:snapshot', { path: opened.path }));
     expect(view.external).toBe(true);
     const seg = view.snapshot.segments.find((s) => s.kind === 'tool-result');
-    const detail = await value<SegmentDetail>(host.handle('segment:detail', { path: opened.path, segmentId: seg?.id }));
+    const detail = await okValue<SegmentDetail>(host.handle('segment:detail', { path: opened.path, segmentId: seg?.id }));
     expect(detail.content.length).toBeGreaterThan(0);
     const fork = await host.handle('fork:preview', { path: opened.path, classes: ['duplicate'] });
     expect(fork.ok).toBe(false);

@@ -1,12 +1,11 @@
+import type { IndexCatalog } from './index-catalog';
 import { appendFileSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultEngine } from './engine-default';
-import { EngineHost } from './host';
+import type { EngineHost } from './host';
+import { call, seededHost } from './test-host';
 import { startUiServer, type UiServer } from './http-server';
-import { defaultAgents } from '@glassbox/agents';
-import { IndexCatalog } from './index-catalog';
 import { seedConfigDir, type Seeded } from './test-seed';
 
 let seeded: Seeded | null = null;
@@ -29,38 +28,10 @@ async function start(watch = false): Promise<{ server: UiServer; seeded: Seeded 
   const web = join(s.dir, 'web');
   mkdirSync(web);
   writeFileSync(join(web, 'index.html'), '<!doctype html><title>Glassbox</title>');
-  host = new EngineHost({
-    mode: 'browser',
-    roots: [s.projectsDir],
-    dataDir: s.dataDir,
-    samplesDir: null,
-    engine: defaultEngine(),
-    watch,
-    agents: defaultAgents(),
-    catalog: () => (catalog = new IndexCatalog({ roots: [s.projectsDir], dataDir: s.dataDir, workers: 0 })),
-  });
+  host = seededHost(s, { watch, onCatalog: (c) => (catalog = c) });
   await host.start();
   server = await startUiServer({ host, staticDir: web });
   return { server, seeded: s };
-}
-
-interface Reply {
-  status: number;
-  body: string;
-  headers: Record<string, string | string[] | undefined>;
-}
-
-function call(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
-    });
-    req.on('error', reject);
-    if (options.body) req.write(options.body);
-    req.end();
-  });
 }
 
 describe('browser-mode server', () => {

@@ -8,7 +8,7 @@ import { defaultAgents } from '@glassbox/agents';
 import type { CatalogChange, SessionCatalog } from './catalog';
 
 /** A session written to in the last few minutes is shown as live. */
-export const LIVE_MS = 5 * 60 * 1000;
+const LIVE_MS = 5 * 60 * 1000;
 
 const STAGE: Record<string, string> = { discover: 'Looking for sessions', list: 'Listing', summary: 'Reading', analysis: 'Analysing' };
 

@@ -1,7 +1,7 @@
 import type { JobKind, JobProgress } from '@glassbox/contract';
 
 /** A job is shown once it has run this long (a quick one never flickers into view). */
-export const SHOW_AFTER_MS = 200;
+const SHOW_AFTER_MS = 200;
 /** Progress is sent at most this often per job. */
 const EVERY_MS = 100;
 

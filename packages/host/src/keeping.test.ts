@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EventMap, KeepResultView, RestoredView, RetentionInfo, SessionChanged, SessionsListResult, SnapshotView } from '@glassbox/contract';
 import { createHost } from './index';
 import type { EngineHost } from './host';
-import { seedConfigDir, type Seeded } from './test-seed';
+import { okValue, seedConfigDir, type Seeded } from './test-seed';
 
 let seeded: Seeded | null = null;
 let host: EngineHost | null = null;
@@ -19,12 +19,6 @@ afterEach(() => {
 });
 
 const DAY = 86_400_000;
-
-async function value<T>(p: Promise<{ ok: boolean; value?: unknown; error?: unknown }>): Promise<T> {
-  const r = await p;
-  if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`);
-  return r.value as T;
-}
 
 /** Resolves with the first event of this kind that matches. */
 function next<E extends keyof EventMap>(h: EngineHost, event: E, match: (p: EventMap[E]) => boolean): Promise<EventMap[E]> {
@@ -58,19 +52,19 @@ describe('retention channels', () => {
     host = start(seeded);
     await host.start();
 
-    const info = await value<RetentionInfo>(host.handle('retention:info', {}));
+    const info = await okValue<RetentionInfo>(host.handle('retention:info', {}));
     expect(info.folders).toEqual([
       expect.objectContaining({ folder: seeded.configDir, client: 'Claude Code', days: 5, warning: expect.stringContaining('deleted after only 5 days') }),
     ]);
     expect(info.autoKeep).toBe(false);
 
-    const [row] = (await value<SessionsListResult>(host.handle('sessions:list', {}))).sessions;
+    const [row] = (await okValue<SessionsListResult>(host.handle('sessions:list', {}))).sessions;
     expect(row?.retention).toMatchObject({ client: 'Claude Code', decidedBy: `cleanupPeriodDays 5 in ${join(seeded.configDir, 'settings.json')}` });
     expect(Date.parse(row?.retention?.expiresAt ?? '')).toBeGreaterThan(Date.now() + 4 * DAY);
     expect(row?.kept).toBeNull();
 
     const changed = next(host, 'session:changed', (c) => c.path === path);
-    const kept = await value<KeepResultView>(host.handle('session:keep', { paths: [path] }));
+    const kept = await okValue<KeepResultView>(host.handle('session:keep', { paths: [path] }));
     expect(kept.outcomes).toEqual([{ path, status: 'kept', message: null, bytes: expect.any(Number), writtenBytes: expect.any(Number) }]);
     expect((await changed).row?.kept).toMatchObject({ current: true, versions: 1, gone: null });
 
@@ -78,11 +72,11 @@ describe('retention channels', () => {
     rmSync(path);
     rmSync(path.replace(/\.jsonl$/, ''), { recursive: true });
     await refreshed(host);
-    const [copy] = (await value<SessionsListResult>(host.handle('sessions:list', {}))).sessions;
+    const [copy] = (await okValue<SessionsListResult>(host.handle('sessions:list', {}))).sessions;
     expect(copy?.path).not.toBe(path);
     expect(copy?.kept).toMatchObject({ originalPath: path, gone: { byClient: false } });
     expect(copy?.subagents).toBe(1);
-    const view = await value<SnapshotView>(host.handle('session:snapshot', { path: copy?.path }));
+    const view = await okValue<SnapshotView>(host.handle('session:snapshot', { path: copy?.path }));
     expect(view.keeping?.kept?.gone).not.toBeNull();
     expect(view.snapshot.segments.length).toBeGreaterThan(0);
 
@@ -91,7 +85,7 @@ describe('retention channels', () => {
 
     const removed = next(host, 'session:changed', (c: SessionChanged) => c.path === copy?.path && c.reason === 'removed');
     const added = next(host, 'session:changed', (c: SessionChanged) => c.path === path && c.reason === 'added');
-    const restored = await value<RestoredView>(host.handle('session:restore', { path: copy?.path }));
+    const restored = await okValue<RestoredView>(host.handle('session:restore', { path: copy?.path }));
     expect(restored).toMatchObject({ sessionId: row?.id, path, files: 3 });
     expect(restored.resumeNote ?? restored.resumeCommand).toBeTruthy();
     expect(readFileSync(path).equals(original)).toBe(true);
@@ -107,7 +101,7 @@ describe('retention channels', () => {
     host = start(seeded);
     await host.start();
     const outside = join(dirname(seeded.configDir), 'elsewhere.jsonl');
-    const r = await value<KeepResultView>(host.handle('session:keep', { paths: [outside] }));
+    const r = await okValue<KeepResultView>(host.handle('session:keep', { paths: [outside] }));
     expect(r.outcomes[0]).toMatchObject({ status: 'failed', bytes: 0 });
     expect(existsSync(join(seeded.dataDir, 'archive', 'kept'))).toBe(false);
     for (const bad of [{}, { paths: [] }, { paths: 'x' }, { paths: [''] }, { paths: ['/a'], more: 1 }]) {
@@ -125,14 +119,14 @@ describe('retention channels', () => {
     host = start(seeded);
     await host.start();
     const kept = next(host, 'session:changed', (c) => c.path === path && c.row?.kept?.current === true);
-    const info = await value<RetentionInfo>(host.handle('retention:auto-keep', { enabled: true }));
+    const info = await okValue<RetentionInfo>(host.handle('retention:auto-keep', { enabled: true }));
     expect(info.autoKeep).toBe(true);
     expect((await kept).row?.kept?.versions).toBe(1);
     expect(JSON.parse(readFileSync(join(seeded.dataDir, 'settings.json'), 'utf8'))).toEqual({ autoKeep: true });
     host.close();
     host = start(seeded);
     await host.start();
-    expect((await value<RetentionInfo>(host.handle('retention:info', {}))).archive).toMatchObject({ sessions: 1, versions: 1 });
-    expect((await value<RetentionInfo>(host.handle('retention:auto-keep', { enabled: false }))).autoKeep).toBe(false);
+    expect((await okValue<RetentionInfo>(host.handle('retention:info', {}))).archive).toMatchObject({ sessions: 1, versions: 1 });
+    expect((await okValue<RetentionInfo>(host.handle('retention:auto-keep', { enabled: false }))).autoKeep).toBe(false);
   });
 });

@@ -87,7 +87,7 @@ export function detailOf(
 }
 
 /** The proof in one plain sentence. */
-export function explain(segment: Segment, snapshot: ClassifiedSnapshot): string {
+function explain(segment: Segment, snapshot: ClassifiedSnapshot): string {
   const p = segment.proof;
   if (!p) {
     if (segment.class !== 'live') return `Classified ${segment.class}.`;

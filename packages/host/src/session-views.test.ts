@@ -7,7 +7,7 @@ import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
 import type { ConversationView, CostView, SegmentDetail, SessionsListResult, SnapshotView } from '@glassbox/contract';
 import type { EngineHost } from './host';
 import { createHost } from './index';
-import { REPO_ROOT, seedConfigDir, type Seeded } from './test-seed';
+import { REPO_ROOT, okValue, seedConfigDir, type Seeded } from './test-seed';
 
 let seeded: Seeded | null = null;
 let host: EngineHost | null = null;
@@ -17,12 +17,6 @@ afterEach(() => {
   seeded?.cleanup();
   seeded = null;
 });
-
-async function value<T>(p: Promise<{ ok: boolean; value?: unknown; error?: unknown }>): Promise<T> {
-  const r = await p;
-  if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`);
-  return r.value as T;
-}
 
 async function open(names: string[]): Promise<{ host: EngineHost; seeded: Seeded }> {
   seeded = seedConfigDir(names);
@@ -35,7 +29,7 @@ describe('the window views of a real session', () => {
   it('snapshot: the model window and auto-compaction from the adapter, the cost, and what each response added', async () => {
     const { host, seeded } = await open(['05-autocompact']);
     const path = seeded.sessions['05-autocompact'] as string;
-    const view = await value<SnapshotView>(host.handle('session:snapshot', { path }));
+    const view = await okValue<SnapshotView>(host.handle('session:snapshot', { path }));
     // Recorded on claude-opus-4-8: a 1M window natively, compacted only when a request is refused.
     expect(view.context?.model).toBe('claude-opus-4-8');
     expect(view.context?.limits?.window).toBe(1_000_000);
@@ -43,7 +37,7 @@ describe('the window views of a real session', () => {
     expect(view.context?.limits?.autoCompact?.basis).toContain('2.1.197');
     expect(view.context?.remainderNote).toContain('system prompt');
     // The header's cost is the cost channel's total, at the adapter's dated prices.
-    const cost = await value<CostView>(host.handle('session:cost', { path }));
+    const cost = await okValue<CostView>(host.handle('session:cost', { path }));
     const loaded = loadSessionWithSubagents(path);
     const expected = computeCost(loaded.session, loaded.subagents, claudeCodeFormat.prices);
     expect(cost.total.cost).toBeCloseTo(expected.total.cost ?? NaN, 10);
@@ -57,7 +51,7 @@ describe('the window views of a real session', () => {
 
   it('set-up the transcript shows (listings, memory) is told apart from the conversation', async () => {
     const { host, seeded } = await open(['02-gone-drift-errors']);
-    const view = await value<SnapshotView>(host.handle('session:snapshot', { path: seeded.sessions['02-gone-drift-errors'] }));
+    const view = await okValue<SnapshotView>(host.handle('session:snapshot', { path: seeded.sessions['02-gone-drift-errors'] }));
     const listings = view.snapshot.segments.filter((s) => s.kind === 'attachment' && /listing/.test(s.source.label));
     expect(listings.length).toBeGreaterThan(0);
     const setupTokens = (view.context?.setup ?? []).reduce((n, p) => n + p.tokens, 0);
@@ -67,8 +61,8 @@ describe('the window views of a real session', () => {
   it('conversation: every resident segment in order, text as the model reads it, cut for the list', async () => {
     const { host, seeded } = await open(['02-gone-drift-errors']);
     const path = seeded.sessions['02-gone-drift-errors'] as string;
-    const view = await value<SnapshotView>(host.handle('session:snapshot', { path }));
-    const conv = await value<ConversationView>(host.handle('session:conversation', { path }));
+    const view = await okValue<SnapshotView>(host.handle('session:snapshot', { path }));
+    const conv = await okValue<ConversationView>(host.handle('session:conversation', { path }));
     expect(conv.items.map((i) => i.segmentId)).toEqual(view.snapshot.segments.map((s) => s.id));
     const gone = conv.items.find((i) => i.class === 'gone');
     expect(gone?.label).toContain('NOTES.md');
@@ -81,14 +75,14 @@ describe('the window views of a real session', () => {
   it('attachments are named by what they carry and shown as the text the model reads, not as JSON', async () => {
     const { host, seeded } = await open(['15-autocompact-twice']);
     const path = seeded.sessions['15-autocompact-twice'] as string;
-    const view = await value<SnapshotView>(host.handle('session:snapshot', { path }));
+    const view = await okValue<SnapshotView>(host.handle('session:snapshot', { path }));
     const reattached = view.snapshot.segments.filter((s) => s.kind === 'attachment' && s.source.label.startsWith('file '));
     expect(reattached.length).toBeGreaterThan(0);
-    const detail = await value<SegmentDetail>(host.handle('segment:detail', { path, segmentId: reattached[0]?.id }));
+    const detail = await okValue<SegmentDetail>(host.handle('segment:detail', { path, segmentId: reattached[0]?.id }));
     expect(detail.content).toContain('Called the Read tool');
     expect(detail.content).not.toMatch(/^\s*\{/);
     expect(detail.content).not.toContain('\\n');
-    const conv = await value<ConversationView>(host.handle('session:conversation', { path }));
+    const conv = await okValue<ConversationView>(host.handle('session:conversation', { path }));
     const item = conv.items.find((i) => i.segmentId === reattached[0]?.id);
     expect(item?.text.startsWith(detail.content.slice(0, 200))).toBe(true);
   });
@@ -98,15 +92,15 @@ describe('the window views of a real session', () => {
     const dir = join(REPO_ROOT, 'fixtures/corpus/public/MoonLadderStudios__MoonMind');
     const name = readdirSync(dir).find((n) => n.endsWith('.jsonl')) as string;
     const text = readFileSync(join(dir, name), 'utf8');
-    const opened = await value<{ path: string }>(host.handle('file:open', { name, text }));
-    const view = await value<SnapshotView>(host.handle('session:snapshot', { path: opened.path }));
+    const opened = await okValue<{ path: string }>(host.handle('file:open', { name, text }));
+    const view = await okValue<SnapshotView>(host.handle('session:snapshot', { path: opened.path }));
     expect(view.snapshot.session.agent).toBe('codex');
     // The rollout's own `model_context_window` (its last token count), and Codex's 90 % rule.
     const stated = [...text.matchAll(/"model_context_window":(\d+)/g)].map((m) => Number(m[1])).pop();
     expect(view.context?.limits?.window).toBe(stated);
     expect(view.context?.limits?.autoCompact).toMatchObject({ at: Math.round((stated ?? 0) * 0.9), proactive: true });
     expect(view.context?.remainderNote).toContain('Codex');
-    const cost = await value<CostView>(host.handle('session:cost', { path: opened.path }));
+    const cost = await okValue<CostView>(host.handle('session:cost', { path: opened.path }));
     expect(cost.total.responses).toBeGreaterThan(0);
   });
 
@@ -120,19 +114,19 @@ describe('the window views of a real session', () => {
     copyFileSync(seeded.sessions['01-superseded-reads'] as string, join(dir, 'copy.jsonl'));
     host = createHost({ ...seeded.env, GLASSBOX_DATA_DIR: join(seeded.dir, 'data2') }, { watch: false, samplesDir: null });
     await host.start();
-    const all = await value<SessionsListResult>(host.handle('sessions:list', {}));
+    const all = await okValue<SessionsListResult>(host.handle('sessions:list', {}));
     const names = all.sessions.map((s) => s.path.split('/').pop());
     expect(names).not.toContain('notes.jsonl');
     expect(names).not.toContain('empty.jsonl');
     expect(names).toContain('copy.jsonl');
     expect(all.total).toBe(all.sessions.length);
-    const found = await value<SessionsListResult>(host.handle('sessions:list', { query: 'low-stock' }));
+    const found = await okValue<SessionsListResult>(host.handle('sessions:list', { query: 'low-stock' }));
     expect(found.total).toBe(all.total);
     expect(found.sessions.length).toBeGreaterThan(0);
     for (const r of found.sessions) expect(r.matched).toBeTruthy();
-    const byFolder = await value<SessionsListResult>(host.handle('sessions:list', { query: 'gone-drift' }));
+    const byFolder = await okValue<SessionsListResult>(host.handle('sessions:list', { query: 'gone-drift' }));
     expect(byFolder.sessions.every((r) => r.matched?.startsWith('folder') || r.matched === 'project folder' || r.matched === 'title')).toBe(true);
-    const none = await value<SessionsListResult>(host.handle('sessions:list', { query: 'zzzz-no-such-thing' }));
+    const none = await okValue<SessionsListResult>(host.handle('sessions:list', { query: 'zzzz-no-such-thing' }));
     expect(none.sessions).toHaveLength(0);
     expect(none.total).toBe(all.total);
     // Cost per row, from the index (at list prices, with subagents).

@@ -6,7 +6,7 @@ import { segmentContent } from './segment-detail';
 import type { SourceBytes } from './source-bytes';
 
 /** Characters of each conversation item sent to the window; the inspector shows the whole text. */
-export const CONVERSATION_TEXT_CAP = 1200;
+const CONVERSATION_TEXT_CAP = 1200;
 
 /** The model's window, auto-compaction, and the set-up the transcript shows, from the agent's adapter. */
 export function contextView(format: AgentFormat, snapshot: ClassifiedSnapshot, session: Session): ContextView {

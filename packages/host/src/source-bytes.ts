@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readSlice } from '@glassbox/file-io';
 import type { AgentRegistry, Session } from '@glassbox/core';
 
 /**
@@ -13,16 +14,7 @@ export interface SourceBytes {
 
 export function fileBytes(path: string): SourceBytes {
   return {
-    line(offset, length) {
-      const fd = openSync(path, 'r');
-      try {
-        const buf = Buffer.alloc(length);
-        const n = readSync(fd, buf, 0, length, offset);
-        return buf.toString('utf8', 0, n);
-      } finally {
-        closeSync(fd);
-      }
-    },
+    line: (offset, length) => readSlice(path, offset, length),
     size: () => statSync(path).size,
   };
 }

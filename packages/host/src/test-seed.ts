@@ -1,4 +1,5 @@
-// Test support: a temporary CLAUDE_CONFIG_DIR seeded from the corpus copied into the repository.
+// Test support: a temporary CLAUDE_CONFIG_DIR seeded from the corpus copied into the repository, and
+// the value of a channel's result.
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -6,6 +7,13 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const GENERATED = join(REPO_ROOT, 'fixtures/corpus/generated');
+
+/** The value of a channel's result; the test fails with the error when the result is not ok. */
+export async function okValue<T>(p: Promise<{ ok: boolean; value?: unknown; error?: unknown }>): Promise<T> {
+  const r = await p;
+  if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`);
+  return r.value as T;
+}
 
 export interface Seeded {
   dir: string;

@@ -2,10 +2,6 @@ import { humanBytes, humanTokens } from '@glassbox/core';
 
 export { humanBytes, humanTokens };
 
-export function tokens(n: number | null | undefined): string {
-  return n === null || n === undefined ? '—' : `${humanTokens(n)} tokens`;
-}
-
 export function exact(n: number): string {
   return n.toLocaleString('en-US');
 }

@@ -46,11 +46,6 @@ export function sessionTitle(title: string | null | undefined, fallback: { proje
   return ['Untitled session', fallback.project ? `in ${fallback.project}` : null, date ? `(${date})` : null].filter(Boolean).join(' ');
 }
 
-/** Whether a title was made up by sessionTitle (shown dimmed). */
-export function isUntitled(title: string | null | undefined): boolean {
-  return sessionTitle(title, {}) === 'Untitled session';
-}
-
 /**
  * The key a project groups under: Windows paths compare without regard to case or separator (one
  * project whatever the drive letter's case), POSIX paths exactly.

@@ -13,10 +13,10 @@ import type {
 } from '@glassbox/contract';
 import { pickTransport } from './api';
 
-export type GroupBy = 'class' | 'source';
-export type CentreView = 'treemap' | 'conversation' | 'cost';
+type GroupBy = 'class' | 'source';
+type CentreView = 'treemap' | 'conversation' | 'cost';
 
-export interface Notice {
+interface Notice {
   kind: 'error' | 'info';
   message: string;
   hint?: string;

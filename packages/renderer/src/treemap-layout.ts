@@ -3,7 +3,7 @@ import { CLASS_LABEL } from './palette';
 import { squarify } from './squarify';
 import { isPathSource } from './labels';
 
-export type TileClass = SegmentClass | 'unattributed';
+type TileClass = SegmentClass | 'unattributed';
 
 /** One segment (or the unattributed remainder) as the treemap sees it: two grouping keys and a size. */
 export interface TreeLeaf {

@@ -1,9 +1,8 @@
-import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { AgentFormat, CompactionEvent, CompactionHistory, CompactionItem, LoadedSession, Session } from '@glassbox/core';
 import { compactionHistory, type AnalysisPorts, type HistoryOptions, type TranscriptPort } from '@glassbox/analysis';
 import { nodeAnalysisPorts } from './repo-port';
-import { scanLines } from '@glassbox/file-io';
+import { readSlice, scanLines } from '@glassbox/file-io';
 
 /** Where a transcript's lines come from: a file read in place, or bytes held in memory (a dropped file). */
 export interface LineSource {
@@ -16,16 +15,7 @@ export interface LineSource {
 export function fileLineSource(path: string): LineSource {
   return {
     scan: (lastLine, sink) => void scanLines(path, sink, 0, 0, lastLine),
-    line(offset, length) {
-      const fd = openSync(path, 'r');
-      try {
-        const buf = Buffer.alloc(length);
-        const n = readSync(fd, buf, 0, length, offset);
-        return buf.toString('utf8', 0, n);
-      } finally {
-        closeSync(fd);
-      }
-    },
+    line: (offset, length) => readSlice(path, offset, length),
   };
 }
 

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-export const DB_FILE_NAME = 'index.db';
+const DB_FILE_NAME = 'index.db';
 
 /**
  * The folder Glassbox keeps its index in: `GLASSBOX_DATA_DIR`, else `$XDG_DATA_HOME/glassbox`, else

@@ -40,7 +40,7 @@ export function notRegularFile(path: string): string | null {
 const ANCHOR_BYTES = 32;
 
 /** The bytes just before `offset`, as hex: a cheap check that what was read before is still there. */
-export function readAnchor(fd: number, offset: number): string {
+function readAnchor(fd: number, offset: number): string {
   const len = Math.min(ANCHOR_BYTES, offset);
   const buf = Buffer.alloc(len);
   const n = len > 0 ? readSync(fd, buf, 0, len, offset - len) : 0;

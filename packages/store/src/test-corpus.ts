@@ -47,8 +47,8 @@ export function copyPublic(root: string, source: string): string {
 }
 
 /** The Codex rollouts of the corpus: each generated scenario's sessions tree, and the two public 2025 ones. */
-export const CODEX_SCENARIOS = readdirSync(join(CORPUS, 'codex')).filter((n) => /^\d\d-/.test(n));
-export const CODEX_PUBLIC = join(CORPUS, 'public', 'MoonLadderStudios__MoonMind');
+const CODEX_SCENARIOS = readdirSync(join(CORPUS, 'codex')).filter((n) => /^\d\d-/.test(n));
+const CODEX_PUBLIC = join(CORPUS, 'public', 'MoonLadderStudios__MoonMind');
 
 /**
  * A Codex home shaped as Codex writes it: every generated scenario's `sessions/YYYY/MM/DD/` files, and

@@ -5,7 +5,7 @@ import type { MessageUsage, RecentMessage, SummaryState } from '@glassbox/core';
  * together (one per content block, tool results of parallel calls between them), so a reply can be
  * split by the end of a pass but never reappears after dozens of other replies.
  */
-export const RECENT_MESSAGES = 32;
+const RECENT_MESSAGES = 32;
 
 /**
  * Folds one pass's messages into the checkpoint's totals: a message already counted (its records

@@ -11,7 +11,7 @@ import type { CliIO } from '../io';
 import { addSessionOptions, modelOption, parseProtect, resolveSessionPath, type SessionOptions } from '../session-args';
 import { paint, type Paint } from '../render/palette';
 import { header, padLeft, row, truncateLeft, type Column } from '../render/layout';
-import { addArchiveOption, carriedOver, forkErrorToUsage, renderChecks } from '../fork-support';
+import { addArchiveOption, carriedOver, forkErrorToUsage, renderChecks, resumeLines } from '../fork-support';
 import { repoRootResolver } from '../mappings';
 import { AGENTS } from '../agents';
 import { parseAt, parseHorizon } from '../cache-args';
@@ -203,11 +203,7 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   io.out(`  manifest  ${result.manifestPath}`);
   for (const line of refusedLines(result.refused)) io.out(p.dim(line));
   io.out('');
-  if (resume.command) {
-    io.out('Resume it:');
-    io.out(`  ${resume.command}`);
-    if (resume.note) io.out(p.dim(`  (${resume.note})`));
-  } else io.out(`Resume: ${resume.note ?? ''}`);
+  for (const line of resumeLines(resume, p)) io.out(line);
   io.out(p.dim(`Undo: glassbox undo ${result.forkId}   ·   check again: glassbox verify ${result.forkId}`));
 }
 

@@ -8,7 +8,7 @@ import { economicsJson, renderEconomics } from '../render/economics';
 import { outJson, type CliIO } from '../io';
 import { addSessionOptions, loadAndAnalyze, type SessionOptions } from '../session-args';
 import { paint, type Paint } from '../render/palette';
-import { WIDTH, bar, header, padLeft, padRight, row, rule, truncate, truncateLeft, type Column } from '../render/layout';
+import { WIDTH, bar, header, padLeft, padRight, row, truncate, truncateLeft, type Column } from '../render/layout';
 import { snapshotJson } from '../render/snapshot-json';
 import { retentionLine } from '../kept-support';
 import { sourceTotals } from '../render/sources';
@@ -48,7 +48,7 @@ function lineageOf(snap: ClassifiedSnapshot, lineage: ForkLineage): InspectLinea
   return { forkOf, forks, willSend: forkWillSend(own, snap.context.reportedTokens, snap.turns.at(-1)?.line ?? 0) };
 }
 
-export function renderInspect(snap: ClassifiedSnapshot, p: Paint, top: number, economics?: ForkEconomics, lineage?: InspectLineage, retention?: string | null): string {
+function renderInspect(snap: ClassifiedSnapshot, p: Paint, top: number, economics?: ForkEconomics, lineage?: InspectLineage, retention?: string | null): string {
   const out: string[] = [];
   out.push(...sessionHeader(snap, p, retention));
   if (lineage?.forkOf) {
@@ -209,7 +209,7 @@ function deadList(snap: ClassifiedSnapshot, p: Paint, top: number): string[] {
   return out;
 }
 
-export function problemSection(snap: ClassifiedSnapshot, p: Paint): string[] {
+function problemSection(snap: ClassifiedSnapshot, p: Paint): string[] {
   const shown = snap.problems.filter((q) => q.severity !== 'info' || q.code === 'repo_missing');
   if (shown.length === 0) return [];
   const out = ['', p.bold(`Notes (${shown.length})`)];
@@ -217,5 +217,3 @@ export function problemSection(snap: ClassifiedSnapshot, p: Paint): string[] {
   if (shown.length > 10) out.push(p.dim(`  … ${shown.length - 10} more in --json`));
   return out;
 }
-
-export { rule };

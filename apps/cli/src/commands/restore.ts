@@ -7,6 +7,7 @@ import type { CliIO } from '../io';
 import { archiveDirFor, keepErrorToUsage } from '../kept-support';
 import { repoRootResolver } from '../mappings';
 import { paint } from '../render/palette';
+import { resumeLines } from '../fork-support';
 
 export function registerRestore(program: Command, io: CliIO): void {
   program
@@ -40,10 +41,6 @@ export function registerRestore(program: Command, io: CliIO): void {
       if (r.notPlaced.length > 0) io.out(`  left      ${r.notPlaced.join(', ')} in the archive (no place for it here)`);
       io.out(p.dim('  New files: the client counts its clean-up period from now. Keep it again to carry on keeping it.'));
       io.out('');
-      if (resume.command) {
-        io.out('Resume it:');
-        io.out(`  ${resume.command}`);
-        if (resume.note) io.out(p.dim(`  (${resume.note})`));
-      } else io.out(`Resume: ${resume.note ?? ''}`);
+      for (const line of resumeLines(resume, p)) io.out(line);
     });
 }

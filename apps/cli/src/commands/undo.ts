@@ -5,7 +5,7 @@ import { repoRootResolver } from '../mappings';
 import { AGENTS } from '../agents';
 import type { CliIO } from '../io';
 import { paint } from '../render/palette';
-import { addArchiveOption, carriedOver, forkErrorToUsage } from '../fork-support';
+import { addArchiveOption, carriedOver, forkErrorToUsage, resumeLines } from '../fork-support';
 
 export function registerUndo(program: Command, io: CliIO): void {
   const cmd = program
@@ -33,10 +33,6 @@ export function registerUndo(program: Command, io: CliIO): void {
     io.out(`  from      the archived original of fork ${r.manifest.restoredFrom ?? '?'} (sha256 ${r.manifest.original.sha256.slice(0, 16)}…, hash checked)`);
     io.out(p.dim('  The fork and the original were left as they were.'));
     io.out('');
-    if (resume.command) {
-      io.out('Resume it:');
-      io.out(`  ${resume.command}`);
-      if (resume.note) io.out(p.dim(`  (${resume.note})`));
-    } else io.out(`Resume: ${resume.note ?? ''}`);
+    for (const line of resumeLines(resume, p)) io.out(line);
   });
 }

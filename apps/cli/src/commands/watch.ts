@@ -59,7 +59,7 @@ export function registerWatch(program: Command, io: CliIO): void {
     });
 }
 
-export function changeLine(c: SessionChange): string {
+function changeLine(c: SessionChange): string {
   const time = new Date().toISOString().slice(11, 19);
   const r = c.row;
   if (!r) return `${time}  ${c.reason.padEnd(10)} ${c.kind === 'subagent' ? 'subagent ' : ''}${c.sessionId}  ${c.path}`;

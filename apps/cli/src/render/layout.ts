@@ -51,7 +51,3 @@ export function row(columns: Column[], cells: string[], colour?: (i: number, pad
 export function header(columns: Column[]): string {
   return row(columns, columns.map((c) => c.header));
 }
-
-export function rule(width = WIDTH): string {
-  return '─'.repeat(width);
-}

@@ -1,6 +1,6 @@
-import { buildForkFromLines, type ForkBuilder, type ForkOutcome, type ForkPrepared, type TombstoneFill } from '@glassbox/core';
+import { buildForkFromLines, keyValues, type ForkBuilder, type ForkOutcome, type ForkPrepared, type TombstoneFill } from '@glassbox/core';
 import { isObject, str, type Json } from '../record-types';
-import { isCompact, keyValues, keyValuesInBytes, parseRecord, parseShared, renameSessionIdText, rewriteSessionId, type ParsedLine } from './json-line';
+import { isCompact, keyValuesInBytes, parseRecord, parseShared, renameSessionIdText, rewriteSessionId, type ParsedLine } from './json-line';
 import { WRITE_TOOL_FIELDS, payloadBytes, textOf, tombstoneMirror, tombstoneToolInput } from './payloads';
 import type { AppliedAction, ForkAction, ForkResult, RefusedAction, RemovedPayload } from './types';
 

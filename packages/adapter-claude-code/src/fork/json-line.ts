@@ -38,24 +38,7 @@ export function parseShared(line: string): ParsedLine | null {
   return sharedParse;
 }
 
-/**
- * The values of every `<key>…"` in a line, e.g. `"uuid":"` → the uuids it names, as written (no
- * unescaping): a cheap filter before a line is parsed. In valid JSON an unescaped `"uuid":"` is a key.
- */
-export function keyValues(line: string, key: string): string[] {
-  const out: string[] = [];
-  let at = line.indexOf(key);
-  while (at >= 0) {
-    const start = at + key.length;
-    const end = line.indexOf('"', start);
-    if (end < 0) break;
-    out.push(line.slice(start, end));
-    at = line.indexOf(key, end + 1);
-  }
-  return out;
-}
-
-/** keyValues over a line's UTF-8 bytes, without decoding the line (the values are ASCII ids). */
+/** core's keyValues over a line's UTF-8 bytes, without decoding the line (the values are ASCII ids). */
 export function keyValuesInBytes(line: Buffer, key: string): string[] {
   const out: string[] = [];
   let at = line.indexOf(key, 0, 'latin1');
@@ -147,7 +130,7 @@ export function onlySessionIdRenamed(original: string, fork: string, oldId: stri
  * The inverse used by the validator: the fork line with its new session id put back to `oldId`, and
  * how many `sessionId` keys were put back (a fork renames exactly one per record).
  */
-export function restoreSessionIdText(forkLine: string, newId: string, oldId: string): { text: string; count: number } {
+function restoreSessionIdText(forkLine: string, newId: string, oldId: string): { text: string; count: number } {
   let count = 0;
   const text = forkLine.replace(SESSION_ID_TEXT, (whole, a: string, value: string, c: string) => {
     if (value !== newId) return whole;

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ForkAction } from './types';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const GENERATED = [
   '01-superseded-reads',
   '02-gone-drift-errors',
@@ -37,7 +37,7 @@ export function claudeTranscripts(): { name: string; path: string }[] {
   return out;
 }
 
-export function splitLines(text: string): string[] {
+function splitLines(text: string): string[] {
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   return lines;

@@ -1,4 +1,4 @@
-import type { ChainNode, Usage, UsageRecord } from '@glassbox/core';
+import { maxUsage, type ChainNode, type Usage, type UsageRecord } from '@glassbox/core';
 import { isObject, str, type JsonObject } from '../record-types';
 import type { ParseState } from './state';
 
@@ -92,17 +92,6 @@ function internModel(state: ParseState, model: string): string {
   if (known !== undefined) return known;
   state.models.set(model, model);
   return model;
-}
-
-function maxUsage(a: Usage, b: Usage): Usage {
-  return {
-    inputTokens: Math.max(a.inputTokens, b.inputTokens),
-    outputTokens: Math.max(a.outputTokens, b.outputTokens),
-    cacheCreationTokens: Math.max(a.cacheCreationTokens, b.cacheCreationTokens),
-    cacheReadTokens: Math.max(a.cacheReadTokens, b.cacheReadTokens),
-    cacheCreation5mTokens: Math.max(a.cacheCreation5mTokens, b.cacheCreation5mTokens),
-    cacheCreation1hTokens: Math.max(a.cacheCreation1hTokens, b.cacheCreation1hTokens),
-  };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Json } from '../record-types';
 import type { CompactionTrack } from './compaction-events';
 
 /** A tool result read before the call it answers (the TUI rewrites files out of order). */
-export interface PendingResult {
+interface PendingResult {
   block: Block;
   node: ChainNode;
   mirror: Json | undefined;

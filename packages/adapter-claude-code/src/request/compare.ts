@@ -22,7 +22,7 @@ export interface WindowItem {
 }
 
 /** A tool result as the request carries it. */
-export interface RequestResult {
+interface RequestResult {
   bytes: number;
   /** Bytes before the first reminder appended to a text result, and those reminders' text. */
   payloadBytes: number;

@@ -1,34 +1,12 @@
-import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyzeSession, planEviction, type AnalysisPorts } from '@glassbox/analysis';
+import { analyzeSession, planEviction } from '@glassbox/analysis';
+import { testPorts as ports } from '../test-support/ports';
 import { describe, expect, it } from 'vitest';
 import { readRolloutFile } from '../node/read-file';
 import { CODEX_CORPUS, firstRollout, linesOf } from '../test-support/corpus';
 import { buildCodexFork } from './apply';
 import { uuidV7 } from './ids';
 import { validateCodexFork } from './validate';
-
-const ports: AnalysisPorts = {
-  repo: {
-    kind: (p) => {
-      try {
-        return statSync(p).isDirectory() ? 'dir' : 'file';
-      } catch {
-        return 'missing';
-      }
-    },
-    readText: (p) => {
-      try {
-        return readFileSync(p, 'utf8');
-      } catch {
-        return null;
-      }
-    },
-  },
-  hash: (t) => createHash('sha256').update(t, 'utf8').digest('hex'),
-  now: () => new Date('2026-12-01T12:00:00Z'),
-};
 
 describe('the unchanged analysis on a Codex session, then its plan as a fork (02)', () => {
   const name = '02-duplicates-deletes-errors';

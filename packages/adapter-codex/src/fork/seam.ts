@@ -1,5 +1,6 @@
 import {
   buildForkFromLines,
+  keyValues,
   validateFromLines,
   type AppliedAction,
   type CheckResult,
@@ -159,19 +160,6 @@ class SeamValidator implements ForkValidator {
 function lineOfUuid(uuid: string): number {
   const m = /^L(\d+)$/.exec(uuid);
   return m ? Number(m[1]) : 0;
-}
-
-/** The values of every `"call_id":"…"` in a line, as written: a cheap filter before it is parsed. */
-function keyValues(line: string, key: string): string[] {
-  const out: string[] = [];
-  for (let at = line.indexOf(key); at >= 0; ) {
-    const start = at + key.length;
-    const end = line.indexOf('"', start);
-    if (end < 0) break;
-    out.push(line.slice(start, end));
-    at = line.indexOf(key, end + 1);
-  }
-  return out;
 }
 
 /**

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const CODEX_CORPUS = join(REPO_ROOT, 'fixtures/corpus/codex');
-export const MOONMIND = join(REPO_ROOT, 'fixtures/corpus/public/MoonLadderStudios__MoonMind');
+const MOONMIND = join(REPO_ROOT, 'fixtures/corpus/public/MoonLadderStudios__MoonMind');
 /** 0.57.0 and 0.58.0: the 2025 envelope generation. */
 export const MOONMIND_057 = join(MOONMIND, 'rollout-2025-11-12T17-48-11-019a7ae6-1945-7c63-98f2-210adb922af9.jsonl');
 export const MOONMIND_058 = join(MOONMIND, 'rollout-2025-11-13T18-21-11-019a802a-aab1-7c31-9831-d2510c7a74a2.jsonl');

@@ -36,7 +36,7 @@ export interface OpenSummary {
  * A snapshot as the host sends it: serialised here (the thread that answers requests never rebuilds
  * it as objects), with its figures and what the fork lineage needs of it.
  */
-export interface SnapshotParts {
+interface SnapshotParts {
   /** The ClassifiedSnapshot shown (problems reduced to positions), as JSON. */
   json: string;
   figures: WindowFigures;
@@ -73,7 +73,7 @@ export type WorkRequest =
   | { op: 'forget'; key: string };
 
 /** What each request answers: `missing` when an upload is no longer held. */
-export interface WorkResults {
+interface WorkResults {
   open: OpenSummary;
   upload: OpenSummary;
   /** The window as the host sends it; null when the session cannot be shown (see `summary.fatal`). */

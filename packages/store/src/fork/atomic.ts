@@ -3,6 +3,16 @@ import { closeSync, fchmodSync, fsyncSync, linkSync, openSync, renameSync, unlin
 import { basename, dirname, join } from 'node:path';
 
 /** An error the user can act on: what happened and what to do, never a stack trace. */
+/** Opens a source read-only; a file that is gone or unreadable is a ForkError naming it. */
+export function openSourceReadOnly(path: string): number {
+  try {
+    return openSync(path, 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ForkError('source_unreadable', code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot be read (${code ?? 'error'})`);
+  }
+}
+
 export class ForkError extends Error {
   constructor(
     readonly code:

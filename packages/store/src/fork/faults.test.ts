@@ -11,9 +11,8 @@ import { afterEach, describe, expect, it, type TestContext } from 'vitest';
 import { Archive } from './archive';
 import { ForkError } from './atomic';
 import { undoFork, verifyFork } from './ops';
-import { planFromFile } from './plan-lines';
-import { scratchSession, tree, type Scratch } from './test-support';
-import { writeFork, type WriteForkOptions, type WriteForkResult } from './writer';
+import { plannedForkOptions, scratchSession, tree, type Scratch } from './test-support';
+import { writeFork, type WriteForkResult } from './writer';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -24,15 +23,6 @@ function scratch(name: string): Scratch {
   const s = scratchSession(name);
   cleanups.push(() => rmSync(s.root, { recursive: true, force: true }));
   return s;
-}
-
-function options(s: Scratch, extra: Partial<WriteForkOptions> = {}): WriteForkOptions {
-  return {
-    sourcePath: s.sourcePath,
-    archiveDir: s.archiveDir,
-    prepare: (src) => ({ actions: planFromFile(src.path, { repoRoot: s.repoRoot }).actions, cwd: '/somewhere' }),
-    ...extra,
-  };
 }
 
 function written(r: WriteForkResult): Extract<WriteForkResult, { status: 'written' }> {
@@ -100,7 +90,7 @@ describe('side files come only from the session’s own folders', () => {
     const dots = join(s.projectDir, '...jsonl');
     cpSync(s.sourcePath, dots);
     const before = tree(s.root).filter((f) => !f.startsWith('archive/'));
-    const r = written(writeFork(options(s, { sourcePath: dots })));
+    const r = written(writeFork(plannedForkOptions(s, { sourcePath: dots })));
     expect(r.manifest.sidecars).toEqual([]);
     expect(r.sidecarDir).toBeNull();
     const after = tree(s.root).filter((f) => !f.startsWith('archive/'));
@@ -115,7 +105,7 @@ describe('side files come only from the session’s own folders', () => {
     const link = join(s.projectDir, s.sessionId, 'tool-results', 'x.txt');
     symlinkSync(secret, link);
     const before = tree(s.projectDir);
-    const e = forkError(() => writeFork(options(s)));
+    const e = forkError(() => writeFork(plannedForkOptions(s)));
     expect(e.code).toBe('unsafe_side_file');
     expect(e.message).toContain(`${link} is a symbolic link`);
     expect(tree(s.projectDir)).toEqual(before);
@@ -128,11 +118,11 @@ describe('side files come only from the session’s own folders', () => {
     const results = join(s.projectDir, s.sessionId, 'tool-results');
     const loop = join(results, 'loop');
     symlinkSync('loop', loop);
-    expect(forkError(() => writeFork(options(s))).message).toContain(`${loop} is a symbolic link`);
+    expect(forkError(() => writeFork(plannedForkOptions(s))).message).toContain(`${loop} is a symbolic link`);
     rmSync(loop);
     const fifo = join(results, 'pipe.txt');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
-    const e = forkError(() => writeFork(options(s)));
+    const e = forkError(() => writeFork(plannedForkOptions(s)));
     expect(e.code).toBe('unsafe_side_file');
     expect(e.message).toContain(`${fifo} is a FIFO (named pipe)`);
     rmSync(fifo);
@@ -140,14 +130,14 @@ describe('side files come only from the session’s own folders', () => {
     cpSync(results, moved, { recursive: true });
     rmSync(results, { recursive: true });
     symlinkSync(moved, results);
-    expect(forkError(() => writeFork(options(s))).message).toContain(`${results} is a symbolic link`);
+    expect(forkError(() => writeFork(plannedForkOptions(s))).message).toContain(`${results} is a symbolic link`);
   });
 });
 
 describe('an edited manifest', () => {
   it('cannot steer undo outside the session’s folders: side-file paths and the fork path are checked first', () => {
     const s = scratch('03-large-outputs');
-    const r = written(writeFork(options(s)));
+    const r = written(writeFork(plannedForkOptions(s)));
     expect(r.manifest.sidecars.length).toBeGreaterThan(0);
     const path = new Archive(s.archiveDir).manifestPath(r.forkId);
     const original = readFileSync(path, 'utf8');
@@ -186,7 +176,7 @@ describe('permissions', () => {
     chmodSync(s.sourcePath, 0o640);
     const sideFile = join(s.projectDir, s.sessionId, 'tool-results', readdirSync(join(s.projectDir, s.sessionId, 'tool-results'))[0] as string);
     chmodSync(sideFile, 0o604);
-    const r = written(writeFork(options(s)));
+    const r = written(writeFork(plannedForkOptions(s)));
     expect(statSync(r.forkPath).mode & 0o777).toBe(0o640);
     const carried = join(r.sidecarDir as string, 'tool-results', sideFile.split('/').pop() as string);
     expect(statSync(carried).mode & 0o777).toBe(0o604);
@@ -204,7 +194,7 @@ describe('the disk says no', () => {
     const s = sessionOn(disk.dir, '03-large-outputs');
     const before = tree(s.root);
     disk.readOnly();
-    const e = forkError(() => writeFork(options(s)));
+    const e = forkError(() => writeFork(plannedForkOptions(s)));
     expect(e.code).toBe('unwritable');
     expect(e.message).toMatch(/EROFS.*nothing was written/);
     expect(tree(s.root)).toEqual(before);
@@ -224,14 +214,14 @@ describe('the disk says no', () => {
         break;
       }
     }
-    const e = forkError(() => writeFork(options(s)));
+    const e = forkError(() => writeFork(plannedForkOptions(s)));
     expect(e.code).toBe('unwritable');
     expect(e.message).toMatch(/ENOSPC.*nothing was written/);
     expect(tree(s.root)).toEqual(before);
     expect(existsSync(join(s.archiveDir, 'forks')) ? readdirSync(join(s.archiveDir, 'forks')) : []).toEqual([]);
     // Once there is room again, the same fork is written and verifies.
     for (const f of readdirSync(disk.dir).filter((n) => n.startsWith('filler-'))) rmSync(join(disk.dir, f));
-    const r = written(writeFork(options(s)));
+    const r = written(writeFork(plannedForkOptions(s)));
     expect(verifyFork(r.forkId, { archiveDir: s.archiveDir }).report.ok).toBe(true);
   });
 });
@@ -242,8 +232,8 @@ describe('leftovers of a process that died mid-write', () => {
     const archive = new Archive(s.archiveDir);
     // Two forks written for real; then the files an older build left when killed mid-write: its manifest
     // (written first, then) and the fork's temporary file, with the pid of a process that has exited.
-    const interrupted = written(writeFork(options(s)));
-    const deleted = written(writeFork(options(s)));
+    const interrupted = written(writeFork(plannedForkOptions(s)));
+    const deleted = written(writeFork(plannedForkOptions(s)));
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     const deadPid = Number(dead.stdout);
     rmSync(interrupted.forkPath);
@@ -257,7 +247,7 @@ describe('leftovers of a process that died mid-write', () => {
     // A fork the person deleted (no temporary file of it) keeps its manifest: undo can still restore.
     rmSync(deleted.forkPath);
 
-    written(writeFork(options(s)));
+    written(writeFork(plannedForkOptions(s)));
     expect(existsSync(temp)).toBe(false);
     expect(existsSync(objectTemp)).toBe(false);
     expect(existsSync(archive.manifestPath(interrupted.forkId))).toBe(false);

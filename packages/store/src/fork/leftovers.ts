@@ -1,17 +1,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { finalNameOf, leftoverPid } from './atomic';
-
-/** Whether a process with this pid is running (one of another user's counts: it may be writing). */
-function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { processAlive } from '../process-alive';
 
 /** What a sweep found of an interrupted fork: a manifest to drop when its fork never got its name. */
 export interface LeftoverHooks {

@@ -1,8 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, statSync, type BigIntStats } from 'node:fs';
+import { closeSync, fstatSync, readSync, statSync, type BigIntStats } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { ForkError } from './atomic';
+import { ForkError, openSourceReadOnly } from './atomic';
 import type { ForkJob } from './job';
 
 const CHUNK = 1 << 20;
@@ -79,12 +79,7 @@ export class ExactLineReader {
     sha256 = false,
   ) {
     this.hash = sha256 ? createHash('sha256') : null;
-    try {
-      this.fd = openSync(path, 'r');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new ForkError('source_unreadable', code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot be read (${code ?? 'error'})`);
-    }
+    this.fd = openSourceReadOnly(path);
     this.stamp = stampOf(fstatSync(this.fd, { bigint: true }));
     this.size = this.stamp.size;
   }
@@ -213,13 +208,7 @@ export function scanExact(
  * find the bytes a pass read) and, when asked, their sha-256.
  */
 export function checksumFile(path: string, options: { job?: ForkJob; stage?: string; sha256?: boolean } = {}): { sha256: string | null; crc32: number; bytes: number; stamp: SourceStamp } {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ForkError('source_unreadable', code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot be read (${code ?? 'error'})`);
-  }
+  const fd = openSourceReadOnly(path);
   try {
     const stamp = stampOf(fstatSync(fd, { bigint: true }));
     const hash = options.sha256 ? createHash('sha256') : null;

@@ -1,5 +1,6 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { readWhole } from '@glassbox/file-io';
 import { buildForkFromLines, validateFromLines, type AgentFormat } from '@glassbox/core';
 import { ForkError } from './atomic';
 import { sha256Hex } from './archive';
@@ -16,10 +17,10 @@ export interface SidecarFile {
   mode: number;
 }
 
-export const SIDECAR_DIRS = ['subagents', 'tool-results'] as const;
+const SIDECAR_DIRS = ['subagents', 'tool-results'] as const;
 
 /** Carried-over files whose `rel` starts with this are checkpoint backups, kept outside the projects folder. */
-export const FILE_HISTORY = 'file-history/';
+const FILE_HISTORY = 'file-history/';
 
 /**
  * The session id a session file's name gives, when it is a plain name (`<id>.jsonl`); null for names
@@ -148,14 +149,7 @@ function readSideFile(path: string): Buffer {
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new ForkError('unsafe_side_file', `${path} is ${describeKind(st)}: a session's side files must be regular files, so no fork was written.`);
-    const buf = Buffer.allocUnsafe(st.size);
-    let off = 0;
-    while (off < st.size) {
-      const n = readSync(fd, buf, off, st.size - off, off);
-      if (n <= 0) break;
-      off += n;
-    }
-    return off === st.size ? buf : buf.subarray(0, off);
+    return readWhole(fd, st.size);
   } finally {
     closeSync(fd);
   }

@@ -1,5 +1,6 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { ForkError } from './atomic';
+import { closeSync, fstatSync } from 'node:fs';
+import { readWhole } from '@glassbox/file-io';
+import { ForkError, openSourceReadOnly } from './atomic';
 import { sha256Hex } from './archive';
 
 export interface SourceSnapshot {
@@ -10,24 +11,10 @@ export interface SourceSnapshot {
 }
 
 /** Reads a file through a read-only descriptor: the original is never opened for writing. */
-export function readReadOnly(path: string): Buffer {
-  let fd: number;
+function readReadOnly(path: string): Buffer {
+  const fd = openSourceReadOnly(path);
   try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ForkError('source_unreadable', code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot be read (${code ?? 'error'})`);
-  }
-  try {
-    const size = fstatSync(fd).size;
-    const buf = Buffer.allocUnsafe(size);
-    let off = 0;
-    while (off < size) {
-      const n = readSync(fd, buf, off, size - off, off);
-      if (n <= 0) break;
-      off += n;
-    }
-    return off === size ? buf : buf.subarray(0, off);
+    return readWhole(fd, fstatSync(fd).size);
   } finally {
     closeSync(fd);
   }

@@ -4,6 +4,8 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, chmodSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { planFromFile } from './plan-lines';
+import type { WriteForkOptions } from './writer';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 
@@ -37,6 +39,16 @@ export function scratchSession(name: string): Scratch {
 function makeWritable(path: string): void {
   chmodSync(path, statSync(path).isDirectory() ? 0o755 : 0o644);
   if (statSync(path).isDirectory()) for (const n of readdirSync(path)) makeWritable(join(path, n));
+}
+
+/** writeFork's options for a scratch session, planned by the real planner with the scenario's project as it was left. */
+export function plannedForkOptions(s: Scratch, extra: Partial<WriteForkOptions> = {}): WriteForkOptions {
+  return {
+    sourcePath: s.sourcePath,
+    archiveDir: s.archiveDir,
+    prepare: (src) => ({ actions: planFromFile(src.path, { repoRoot: s.repoRoot }).actions, cwd: '/somewhere' }),
+    ...extra,
+  };
 }
 
 /** Every file under a folder, relative, sorted: to prove that a failure left nothing behind. */

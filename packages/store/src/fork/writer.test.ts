@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Archive, sha256Hex } from './archive';
 import { ForkError } from './atomic';
 import { showSegment, undoFork, verifyFork } from './ops';
-import { planFromFile, planFromLines } from './plan-lines';
-import { lastResultAction, linesOf, scratchSession, tree, type Scratch } from './test-support';
-import { writeFork, type WriteForkOptions } from './writer';
+import { planFromLines } from './plan-lines';
+import { lastResultAction, linesOf, plannedForkOptions, scratchSession, tree, type Scratch } from './test-support';
+import { writeFork } from './writer';
 import { forkJob } from './job';
 import { rmSync } from 'node:fs';
 
@@ -19,15 +19,6 @@ function scratch(name: string): Scratch {
   const s = scratchSession(name);
   scratches.push(s);
   return s;
-}
-
-function options(s: Scratch, extra: Partial<WriteForkOptions> = {}): WriteForkOptions {
-  return {
-    sourcePath: s.sourcePath,
-    archiveDir: s.archiveDir,
-    prepare: (src) => ({ actions: planFromFile(src.path, { repoRoot: s.repoRoot }).actions, cwd: '/somewhere' }),
-    ...extra,
-  };
 }
 
 function expectForkError(fn: () => unknown, code: ForkError['code']): ForkError {
@@ -45,7 +36,7 @@ describe('writeFork', () => {
   it('writes a validated sibling, archives the original, and leaves the original untouched', () => {
     const s = scratch('01-superseded-reads');
     const before = readFileSync(s.sourcePath);
-    const result = writeFork(options(s));
+    const result = writeFork(plannedForkOptions(s));
     expect(result.status).toBe('written');
     if (result.status !== 'written') return;
     expect(result.forkPath).toBe(join(s.projectDir, `${result.forkId}.jsonl`));
@@ -69,7 +60,7 @@ describe('writeFork', () => {
 
   it('carries subagent and tool-result files over, renaming the session inside subagent transcripts', () => {
     const s = scratch('04-subagent-compact-multiturn');
-    const result = writeFork(options(s, { prepare: (src) => ({ actions: [lastResultAction(linesOf(src.path))] }) }));
+    const result = writeFork(plannedForkOptions(s, { prepare: (src) => ({ actions: [lastResultAction(linesOf(src.path))] }) }));
     expect(result.status).toBe('written');
     if (result.status !== 'written') return;
     expect(result.sidecarDir).toBe(join(s.projectDir, result.forkId));
@@ -88,7 +79,7 @@ describe('writeFork', () => {
 
   it('verify, show and undo work from the fork id alone', () => {
     const s = scratch('03-large-outputs');
-    const result = writeFork(options(s));
+    const result = writeFork(plannedForkOptions(s));
     if (result.status !== 'written') throw new Error('not written');
     const v = verifyFork(result.forkId, { archiveDir: s.archiveDir });
     expect(v.report.ok).toBe(true);
@@ -120,7 +111,7 @@ describe('writeFork', () => {
   it('starts again once when the source grows while the fork is prepared', () => {
     const s = scratch('01-superseded-reads');
     const extra = readFileSync(s.sourcePath, 'utf8').split('\n').filter((l) => l.includes('"type":"last-prompt"')).pop()!;
-    const result = writeFork(options(s, { beforeCommit: (attempt) => (attempt === 1 ? appendFileSync(s.sourcePath, extra + '\n') : undefined) }));
+    const result = writeFork(plannedForkOptions(s, { beforeCommit: (attempt) => (attempt === 1 ? appendFileSync(s.sourcePath, extra + '\n') : undefined) }));
     expect(result.status).toBe('written');
     if (result.status !== 'written') return;
     expect(result.attempts).toBe(2);
@@ -132,7 +123,7 @@ describe('writeFork', () => {
     const s = scratch('01-superseded-reads');
     const extra = readFileSync(s.sourcePath, 'utf8').split('\n').filter((l) => l.includes('"type":"last-prompt"')).pop()!;
     const before = tree(s.projectDir);
-    const e = expectForkError(() => writeFork(options(s, { beforeCommit: () => appendFileSync(s.sourcePath, extra + '\n') })), 'source_changed');
+    const e = expectForkError(() => writeFork(plannedForkOptions(s, { beforeCommit: () => appendFileSync(s.sourcePath, extra + '\n') })), 'source_changed');
     expect(e.message).toMatch(/changed while the fork was being prepared.*Nothing was written/);
     expect(tree(s.projectDir)).toEqual(before);
     expect(tree(join(s.archiveDir, 'forks'))).toEqual([]);
@@ -143,7 +134,7 @@ describe('writeFork', () => {
     const id = '0badc0de-0000-4000-8000-000000000000';
     writeFileSync(join(s.projectDir, `${id}.jsonl`), 'someone else\n');
     const before = tree(s.projectDir);
-    const e = expectForkError(() => writeFork(options(s, { newSessionId: id })), 'exists');
+    const e = expectForkError(() => writeFork(plannedForkOptions(s, { newSessionId: id })), 'exists');
     expect(e.message).toContain(`${id}.jsonl already exists`);
     expect(readFileSync(join(s.projectDir, `${id}.jsonl`), 'utf8')).toBe('someone else\n');
     expect(tree(s.projectDir)).toEqual(before);
@@ -157,7 +148,7 @@ describe('writeFork', () => {
     writeFileSync(join(s.projectDir, id, 'mine.txt'), 'keep');
     const before = tree(s.projectDir);
     expectForkError(
-      () => writeFork(options(s, { newSessionId: id, prepare: (src) => ({ actions: [lastResultAction(linesOf(src.path))] }) })),
+      () => writeFork(plannedForkOptions(s, { newSessionId: id, prepare: (src) => ({ actions: [lastResultAction(linesOf(src.path))] }) })),
       'exists',
     );
     expect(tree(s.projectDir)).toEqual(before);
@@ -184,7 +175,7 @@ describe('writeFork', () => {
     });
     expect(target).toBeDefined();
     const before = tree(s.projectDir);
-    const result = writeFork(options(s, { prepare: () => ({ actions: [{ ...target!, target: 'tool-result', tombstone: '[glassbox: removed]' }] }) }));
+    const result = writeFork(plannedForkOptions(s, { prepare: () => ({ actions: [{ ...target!, target: 'tool-result', tombstone: '[glassbox: removed]' }] }) }));
     expect(result.status).toBe('refused');
     if (result.status !== 'refused') return;
     expect(result.report.checks.filter((c) => !c.ok).map((c) => c.id)).toEqual(['tokens']);
@@ -194,7 +185,7 @@ describe('writeFork', () => {
 
   it('says so when an archive object is corrupted on disk, and writes nothing', () => {
     const s = scratch('03-large-outputs');
-    const result = writeFork(options(s));
+    const result = writeFork(plannedForkOptions(s));
     if (result.status !== 'written') throw new Error('not written');
     const archive = new Archive(s.archiveDir);
     const objectPath = join(s.archiveDir, 'objects', result.originalSha256.before.slice(0, 2), result.originalSha256.before);
@@ -220,14 +211,14 @@ describe('writeFork', () => {
       () => stages.includes('writing the fork'),
       (stage) => void (stages.includes(stage) || stages.push(stage)),
     );
-    const e = expectForkError(() => writeFork(options(s, { job })), 'cancelled');
+    const e = expectForkError(() => writeFork(plannedForkOptions(s, { job })), 'cancelled');
     expect(e.message).toMatch(/nothing was written/);
     expect(stages).toContain('writing the fork');
     // Every file as it was (the archive's folders may exist, empty).
     const files = (t: string[]) => t.filter((f) => !f.endsWith('/'));
     expect(files(tree(s.root))).toEqual(files(before));
     // Once not cancelled, the same fork is written.
-    expect(writeFork(options(s)).status).toBe('written');
+    expect(writeFork(plannedForkOptions(s)).status).toBe('written');
   });
 
   it('refuses a file that is not valid UTF-8 (a fork could not keep its bytes), and writes nothing', () => {
@@ -237,7 +228,7 @@ describe('writeFork', () => {
     const at = bytes.lastIndexOf(Buffer.from('"type":"'));
     writeFileSync(s.sourcePath, Buffer.concat([bytes.subarray(0, at), Buffer.from([0xff]), bytes.subarray(at + 1)]));
     const before = tree(s.root);
-    const e = expectForkError(() => writeFork(options(s)), 'source_not_utf8');
+    const e = expectForkError(() => writeFork(plannedForkOptions(s)), 'source_not_utf8');
     expect(e.message).toMatch(/not valid UTF-8 \(line \d+\)/);
     expect(tree(s.root).filter((f) => !f.endsWith('/'))).toEqual(before.filter((f) => !f.endsWith('/')));
   });
@@ -246,7 +237,7 @@ describe('writeFork', () => {
     const s = scratch('01-superseded-reads');
     const history = tree(join(s.root, 'file-history', s.sessionId));
     expect(history.length).toBeGreaterThan(0);
-    const result = writeFork(options(s));
+    const result = writeFork(plannedForkOptions(s));
     if (result.status !== 'written') throw new Error('not written');
     expect(tree(join(s.root, 'file-history', result.forkId))).toEqual(history);
     for (const f of history) {
@@ -261,7 +252,7 @@ describe('writeFork', () => {
     const id = '0badc0de-0000-4000-8000-000000000002';
     mkdirSync(join(s.root, 'file-history', id));
     const before = tree(s.root);
-    const e = expectForkError(() => writeFork(options(s, { newSessionId: id })), 'exists');
+    const e = expectForkError(() => writeFork(plannedForkOptions(s, { newSessionId: id })), 'exists');
     expect(e.message).toContain(join('file-history', id));
     expect(tree(s.root).filter((f) => !f.startsWith('archive/'))).toEqual(before.filter((f) => !f.startsWith('archive/')));
     expect(tree(join(s.archiveDir, 'forks'))).toEqual([]);

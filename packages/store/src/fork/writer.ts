@@ -25,7 +25,7 @@ export interface ForkSource {
 }
 
 /** A plan for the writer: the actions, and the fork builder its index pass prepared for `forkId`, if it has one. */
-export interface ForkPlan {
+interface ForkPlan {
   actions: PlanAction[];
   cwd?: string | null;
   indexed?: IndexedFork | null;

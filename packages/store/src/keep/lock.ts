@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { KeepError, errorCode } from './errors';
+import { processAlive } from '../process-alive';
 
 /**
  * Keeps and prunes exclude each other, so a prune never deletes a chunk a keep running at the same
@@ -15,16 +16,6 @@ export type LockKind = 'keep' | 'prune';
 const WAIT_STEP_MS = 50;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function holders(dir: string, own: string): { kind: LockKind; name: string }[] {
   let names: string[];
   try {
@@ -36,7 +27,7 @@ function holders(dir: string, own: string): { kind: LockKind; name: string }[] {
   for (const name of names) {
     const m = /^(keep|prune)-(\d+)-[0-9a-f]{8}$/.exec(name);
     if (!m || name === own) continue;
-    if (!alive(Number(m[2]))) {
+    if (!processAlive(Number(m[2]))) {
       try {
         unlinkSync(join(dir, name));
       } catch {

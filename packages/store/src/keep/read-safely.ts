@@ -1,5 +1,6 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { readWhole } from '@glassbox/file-io';
 
 /** A regular file found under a part's folder, by its path relative to that folder. */
 export interface FoundFile {
@@ -90,14 +91,7 @@ export function readRegular(path: string, skipped: Skipped[]): ReadFile | null {
       skipped.push({ path, reason: `is ${kindOf(st)}` });
       return null;
     }
-    const buf = Buffer.allocUnsafe(st.size);
-    let off = 0;
-    while (off < st.size) {
-      const n = readSync(fd, buf, off, st.size - off, off);
-      if (n <= 0) break;
-      off += n;
-    }
-    return { bytes: off === st.size ? buf : buf.subarray(0, off), mtimeMs: st.mtimeMs, mode: st.mode & 0o777 };
+    return { bytes: readWhole(fd, st.size), mtimeMs: st.mtimeMs, mode: st.mode & 0o777 };
   } finally {
     closeSync(fd);
   }

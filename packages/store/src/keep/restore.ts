@@ -7,6 +7,7 @@ import { sweepLeftovers } from '../fork/leftovers';
 import { assemble } from './assemble';
 import { keepSession } from './keep';
 import { KeepError, errorCode } from './errors';
+import { entryExists } from './entry-exists';
 import { KeptArchive, type KeptSession } from './kept-archive';
 import type { KeptManifest } from './manifest';
 
@@ -50,7 +51,7 @@ export function restoreSession(kept: KeptSession, options: RestoreOptions): Rest
   }
   const m = version === kept.versions.at(-1)?.name ? kept.latest : archive.read(kept.key, version);
   const target = m.original.path;
-  if (exists(target)) {
+  if (entryExists(target)) {
     throw new KeepError('exists', `${target} is there: a restore never writes over a file. It was left as it was and nothing was written.`);
   }
   const retention = options.agents.byId(m.agent).locator.retention;
@@ -66,7 +67,7 @@ export function restoreSession(kept: KeptSession, options: RestoreOptions): Rest
     for (const f of part.files) {
       const path = part.kind === 'folder' ? join(place.path, ...f.rel.split('/')) : place.path;
       const bytes = assemble(archive, f, path);
-      if (exists(path)) {
+      if (entryExists(path)) {
         if (sameBytes(path, f.sha256)) alreadyThere.push(path);
         else throw new KeepError('exists', `${path} is there with other bytes than the kept copy: a restore never writes over a file, so nothing was written.`);
         continue;
@@ -111,15 +112,6 @@ export function restoreSession(kept: KeptSession, options: RestoreOptions): Rest
   return { path: target, sessionId: m.sessionId, manifest: m, written: created, alreadyThere, notPlaced };
 }
 
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function sameBytes(path: string, sha: string): boolean {
   try {
     return lstatSync(path).isFile() && sha256Hex(readFileSync(path)) === sha;
@@ -131,7 +123,7 @@ function sameBytes(path: string, sha: string): boolean {
 /** mkdir -p, remembering which folders it made (to remove them again on failure). */
 function makeDirs(dir: string, made: string[]): void {
   const missing: string[] = [];
-  for (let d = dir; !exists(d); d = dirname(d)) {
+  for (let d = dir; !entryExists(d); d = dirname(d)) {
     missing.unshift(d);
     if (dirname(d) === d) break;
   }

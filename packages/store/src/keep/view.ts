@@ -1,9 +1,10 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { AgentRegistry } from '@glassbox/core';
 import { sha256Hex } from '../fork/archive';
 import { replaceFileAtomic } from '../fork/atomic';
 import { assemble } from './assemble';
+import { entryExists } from './entry-exists';
 import { KeptArchive, type KeptSession } from './kept-archive';
 
 /**
@@ -43,15 +44,6 @@ export function viewPathOf(viewDir: string, kept: KeptSession): string {
   return join(viewRootOf(viewDir, kept.latest.agent), o.project || basename(dirname(o.path)), basename(o.path));
 }
 
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export interface ViewSync {
   /** View copies by original path, for every kept session whose original is gone. */
   copies: Map<string, string>;
@@ -81,7 +73,7 @@ export function syncView(archiveDir: string, agents: AgentRegistry, now: () => D
   for (const kept of archive.sessions(problems)) {
     const m = kept.latest;
     if (!agents.has(m.agent) || !agents.byId(m.agent).locator.retention) continue;
-    if (exists(m.original.path)) {
+    if (entryExists(m.original.path)) {
       if (kept.gone) archive.clearGone(kept.key);
       continue;
     }
