@@ -28,17 +28,26 @@ function timed(run: () => void): Timing {
   return { ms: performance.now() - t, cpuMs: (u.user + u.system) / 1000 };
 }
 
-/** One fork of `path` as `clean --fork --min-savings 0` makes it; the fork and the archive are removed after. */
-function forkOnce(path: string): { actions: number; ok: boolean } {
+/**
+ * One fork of `path` as `clean --fork --min-savings 0` makes it, timed; the fork and the archive are
+ * removed after, outside the time (deleting a fork is no part of making one).
+ */
+function forkOnce(path: string): { actions: number; ok: boolean; timing: Timing } {
   const archiveDir = mkdtempSync(join(tmpdir(), 'glassbox-bench-fork-'));
+  let forkPath: string | null = null;
   try {
     const forkId = randomUUID();
-    const planned = planFromFile(path, { minimumSavings: 0, forkSessionId: forkId });
-    const r = writeFork({ sourcePath: path, archiveDir, newSessionId: forkId, prepare: () => ({ actions: planned.actions, cwd: planned.session.cwd, indexed: planned.indexed, session: planned.session }) });
-    if (r.status !== 'written') return { actions: 0, ok: false };
-    rmSync(r.forkPath, { force: true });
-    return { actions: r.applied.length, ok: r.report.ok };
+    let result = { actions: 0, ok: false };
+    const timing = timed(() => {
+      const planned = planFromFile(path, { minimumSavings: 0, forkSessionId: forkId });
+      const r = writeFork({ sourcePath: path, archiveDir, newSessionId: forkId, prepare: () => ({ actions: planned.actions, cwd: planned.session.cwd, indexed: planned.indexed, session: planned.session }) });
+      if (r.status !== 'written') return;
+      forkPath = r.forkPath;
+      result = { actions: r.applied.length, ok: r.report.ok };
+    });
+    return { ...result, timing };
   } finally {
+    if (forkPath) rmSync(forkPath, { force: true });
     rmSync(archiveDir, { recursive: true, force: true });
   }
 }
@@ -58,7 +67,8 @@ function child(path: string, runs: number): void {
   let maxRss = 0;
   let result = { actions: 0, ok: false };
   for (let i = 0; i < runs; i++) {
-    const f = timed(() => (result = forkOnce(path)));
+    const { timing: f, ...once } = forkOnce(path);
+    result = once;
     if (i === 0) maxRss = process.resourceUsage().maxRSS * 1024;
     const b = timed(() => floor(path));
     best = {

@@ -75,6 +75,13 @@ export interface ForkResult extends ForkOutcome {
   lines: string[];
 }
 
+/** A fork's line as its original's bytes with `[start, end)` replaced by `insert`. */
+export interface LineSplice {
+  start: number;
+  end: number;
+  insert: Uint8Array;
+}
+
 /**
  * Builds a fork in two passes over the original's lines, so that no side ever holds the file: the
  * index pass finds what the actions name (keeping only the lines they touch), `prepare` applies them,
@@ -97,6 +104,13 @@ export interface ForkBuilder {
   prepare(fill?: TombstoneFill): ForkPrepared;
   /** Pass 2: the fork's line for each line of the original, in the same order as pass 1. */
   transform(text: string, line: number): string;
+  /**
+   * Pass 2 with the line's raw UTF-8 bytes at hand as well (instead of `transform`, when the reader has
+   * them): a line that only changes a range of ASCII bytes (a renamed session id) is given as that
+   * splice of its original's bytes, so no text is built or encoded for it; any other line as text.
+   * The bytes are valid during the call only.
+   */
+  transformBytes?(bytes: Uint8Array, text: string, line: number): string | LineSplice;
   /** After pass 2. */
   finish(): ForkOutcome;
 }
@@ -107,6 +121,12 @@ export interface ForkBuilder {
  */
 export interface ForkValidator {
   pair(original: string | undefined, fork: string | undefined, line: number): void;
+  /**
+   * `pair` when the caller holds both lines as bytes (the fork's exactly as written): a validator can
+   * compare them without decoding the fork's line, and decodes it only when they differ by more than
+   * it can tell from the bytes. Both are valid during the call only.
+   */
+  pairBytes?(original: { text: string; bytes: Uint8Array }, fork: Uint8Array, line: number): void;
   finish(): ValidationReport;
 }
 

@@ -1,6 +1,6 @@
-import { buildForkFromLines, keyValues, type ForkBuilder, type ForkOutcome, type ForkPrepared, type TombstoneFill } from '@glassbox/core';
+import { buildForkFromLines, keyValues, type ForkBuilder, type ForkOutcome, type ForkPrepared, type LineSplice, type TombstoneFill } from '@glassbox/core';
 import { isObject, str, type Json } from '../record-types';
-import { isCompact, keyValuesInBytes, parseRecord, parseShared, renameSessionIdText, rewriteSessionId, type ParsedLine } from './json-line';
+import { isCompact, keyValuesInBytes, parseRecord, parseShared, renameSessionIdText, rewriteSessionId, sessionIdSplice, type ParsedLine } from './json-line';
 import { WRITE_TOOL_FIELDS, payloadBytes, textOf, tombstoneMirror, tombstoneToolInput } from './payloads';
 import type { AppliedAction, ForkAction, ForkResult, RefusedAction, RemovedPayload } from './types';
 
@@ -38,11 +38,13 @@ export class ClaudeForkBuilder implements ForkBuilder {
   /** The fork's text of each touched line, by 1-based line. */
   private readonly changed = new Map<number, string>();
   private prepared: ForkPrepared | null = null;
+  private readonly newIdBytes: Buffer;
 
   constructor(
     private readonly actions: readonly ForkAction[],
     private readonly newSessionId: string,
   ) {
+    this.newIdBytes = Buffer.from(newSessionId, 'utf8');
     this.uuids = new Set(actions.map((a) => a.uuid));
     for (const a of actions) if (a.line !== undefined) this.namedLines.add(a.line);
     const ids = actions.map((a) => a.toolUseId);
@@ -121,17 +123,31 @@ export class ClaudeForkBuilder implements ForkBuilder {
   }
 
   transform(text: string, line: number): string {
-    if (!this.prepared) this.prepare();
-    const own = this.changed.get(line);
-    // A record's own session id is read from the line parsed once for the whole pass (the validator
-    // reads the same parse); lines that are not records pass through as they are.
-    const p = text.trim() === '' ? null : parseShared(text);
-    const sid = p ? str(p.record['sessionId']) : undefined;
-    if (sid) this.sessionIds.add(sid);
+    const { own, parsed, sid } = this.look(text, line);
     if (own !== undefined) return own;
     if (!sid) return text;
     // A line that cannot be rewritten safely keeps its old id; the validator then refuses the fork.
-    return renameSessionIdText(text, this.newSessionId) ?? rewriteSessionId(text, p as ParsedLine, this.newSessionId) ?? text;
+    return renameSessionIdText(text, this.newSessionId) ?? rewriteSessionId(text, parsed as ParsedLine, this.newSessionId) ?? text;
+  }
+
+  transformBytes(bytes: Uint8Array, text: string, line: number): string | LineSplice {
+    const { own, parsed, sid } = this.look(text, line);
+    if (own !== undefined) return own;
+    if (!sid) return { start: 0, end: 0, insert: NOTHING };
+    return sessionIdSplice(bytes, this.newIdBytes) ?? rewriteSessionId(text, parsed as ParsedLine, this.newSessionId) ?? text;
+  }
+
+  /**
+   * A line of pass 2: its rewritten text when an action touched it, and the record's own session id,
+   * read from the line parsed once for the whole pass (the validator reads the same parse). Lines that
+   * are not records pass through as they are.
+   */
+  private look(text: string, line: number): { own: string | undefined; parsed: ParsedLine | null; sid: string | undefined } {
+    if (!this.prepared) this.prepare();
+    const parsed = text.trim() === '' ? null : parseShared(text);
+    const sid = parsed ? str(parsed.record['sessionId']) : undefined;
+    if (sid) this.sessionIds.add(sid);
+    return { own: this.changed.get(line), parsed, sid };
   }
 
   finish(): ForkOutcome {
@@ -248,6 +264,8 @@ function applyOne(
   if (isObject(mirror)) removed.push(...tombstoneMirror(toolName, mirror, original, action.tombstone));
   return { action, line, toolName, removed, bytesBefore, bytesAfter };
 }
+
+const NOTHING = new Uint8Array(0);
 
 function byteLen(text: string): number {
   return payloadBytes(text);

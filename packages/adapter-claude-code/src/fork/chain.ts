@@ -45,9 +45,12 @@ export class ChainReader {
     this.parser = new TranscriptParser({ path, chainOnly: true });
   }
 
-  /** The next line; `record`: its record when the caller parsed it (the same for both sides of an unchanged line). */
-  push(text: string, record?: JsonObject | null): void {
-    const len = utf8Bytes(text);
+  /**
+   * The next line; `record`: its record when the caller parsed it (the same for both sides of an
+   * unchanged line); `byteLength`: the line's length in bytes when the caller knows it.
+   */
+  push(text: string, record?: JsonObject | null, byteLength?: number): void {
+    const len = byteLength ?? utf8Bytes(text);
     this.line++;
     const stripped = text.endsWith('\r') ? text.slice(0, -1) : text;
     this.parser.push(stripped, this.line, this.offset, len, record ?? undefined);

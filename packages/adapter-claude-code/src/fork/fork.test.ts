@@ -1,7 +1,45 @@
 import { describe, expect, it } from 'vitest';
 import { buildFork } from './apply';
 import { validateFork } from './validate';
-import { GENERATED, NEW_ID, candidateActions, generatedPath, readLines } from './test-corpus';
+import { GENERATED, NEW_ID, buildForkAsBytes, candidateActions, claudeTranscripts, generatedPath, readLines } from './test-corpus';
+import { createForkBuilder } from './apply';
+import type { LineSplice } from '@glassbox/core';
+
+describe('pass 2 from bytes (the file writer) gives the bytes of pass 2 from text', () => {
+  for (const { name, path } of claudeTranscripts()) {
+    it(name, () => {
+      const lines = readLines(path);
+      const actions = candidateActions(lines);
+      const asText = buildFork(lines, actions, NEW_ID).lines;
+      const asBytes = buildForkAsBytes(lines, actions, NEW_ID);
+      expect(asBytes.map((b) => b.toString('utf8'))).toEqual(asText);
+    });
+  }
+
+  it('a line whose session id cannot be spliced as bytes (two keys, an escape) takes the text path, with the same result', () => {
+    const lines = readLines(generatedPath('01-superseded-reads'));
+    const i = lines.findIndex((l) => l.includes('"sessionId":"') && l.includes('"type":"user"'));
+    const r = JSON.parse(lines[i] as string) as Record<string, unknown>;
+    const nested = JSON.stringify({ ...r, toolUseResult: { sessionId: r['sessionId'] } });
+    const escaped = (lines[i] as string).replace(`"sessionId":"${String(r['sessionId'])}"`, `"sessionId":"${String(r['sessionId']).replace('-', '\\u002d')}"`);
+    const viaBytes = (text: string): string | LineSplice => {
+      const builder = createForkBuilder([], NEW_ID);
+      builder.index(text, 1);
+      builder.prepare();
+      return builder.transformBytes(Buffer.from(text, 'utf8'), text, 1);
+    };
+    const viaText = (text: string): string => buildFork([text], [], NEW_ID).lines[0] as string;
+    for (const text of [nested, escaped]) {
+      const out = viaBytes(text);
+      expect(typeof out).toBe('string');
+      expect(out).toBe(viaText(text));
+    }
+    // The record's own id renamed, the nested one kept; the escaped id is left for the validator to refuse.
+    const back = JSON.parse(viaText(nested)) as { sessionId: string; toolUseResult: { sessionId: string } };
+    expect([back.sessionId, back.toolUseResult.sessionId]).toEqual([NEW_ID, r['sessionId']]);
+    expect(viaText(escaped)).toBe(escaped);
+  });
+});
 
 describe('buildFork on the generated corpus', () => {
   for (const name of GENERATED) {

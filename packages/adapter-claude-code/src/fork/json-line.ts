@@ -105,6 +105,25 @@ export function renameSessionIdText(line: string, newId: string): string | null 
   return line.slice(0, start) + newId + line.slice(end);
 }
 
+const SESSION_ID_KEY = Buffer.from('"sessionId":"', 'latin1');
+const BACKSLASH = 0x5c;
+
+/**
+ * renameSessionIdText on a line's UTF-8 bytes: the range of the one `"sessionId":"…"` value, to be
+ * replaced by `newId`'s bytes, so the line is neither decoded nor re-encoded. Null when the line has
+ * no such key, more than one, or an escape in the value (the text paths decide those).
+ */
+export function sessionIdSplice(line: Uint8Array, newId: Uint8Array): { start: number; end: number; insert: Uint8Array } | null {
+  const buf = Buffer.from(line.buffer, line.byteOffset, line.byteLength);
+  const at = buf.indexOf(SESSION_ID_KEY);
+  if (at < 0 || buf.indexOf(SESSION_ID_KEY, at + 1) >= 0) return null;
+  const start = at + SESSION_ID_KEY.length;
+  const end = buf.indexOf(QUOTE, start);
+  if (end < 0) return null;
+  if (buf.subarray(start, end).indexOf(BACKSLASH) >= 0) return null;
+  return { start, end, insert: newId };
+}
+
 /**
  * Whether a fork line is its original line with the record's session id renamed from `oldId` to
  * `newId` and nothing else: what `restoreSessionIdText` decides, quickly for the compact form Claude
@@ -124,6 +143,36 @@ export function onlySessionIdRenamed(original: string, fork: string, oldId: stri
   }
   const restored = restoreSessionIdText(fork, newId, oldId);
   return restored.count === 1 && restored.text === original;
+}
+
+/**
+ * onlySessionIdRenamed's quick rule on the lines' UTF-8 bytes (native compares, nothing decoded): the
+ * first `"sessionId":"<oldId>"` renamed to `newId` and every other byte the same. False says only that
+ * this rule does not decide; the text rule may still.
+ */
+export function sessionIdRenamedInBytes(original: Buffer, fork: Buffer, oldId: string, newId: string): boolean {
+  const oldKey = sessionIdKey(oldId);
+  const newKey = sessionIdKey(newId);
+  if (fork.length - original.length !== newKey.length - oldKey.length) return false;
+  const at = original.indexOf(oldKey);
+  if (at < 0) return false;
+  return (
+    fork.compare(newKey, 0, newKey.length, at, at + newKey.length) === 0 &&
+    fork.compare(original, 0, at, 0, at) === 0 &&
+    fork.compare(original, at + oldKey.length, original.length, at + newKey.length, fork.length) === 0
+  );
+}
+
+/** `"sessionId":"<id>"` as bytes, for the last few ids asked (a pass meets one or two). */
+const keys = new Map<string, Buffer>();
+function sessionIdKey(id: string): Buffer {
+  let key = keys.get(id);
+  if (!key) {
+    if (keys.size >= 8) keys.clear();
+    key = Buffer.from(`"sessionId":"${id}"`, 'utf8');
+    keys.set(id, key);
+  }
+  return key;
 }
 
 /**

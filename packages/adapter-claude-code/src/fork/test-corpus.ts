@@ -3,7 +3,10 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { LineSplice, ValidateOptions, ValidationReport } from '@glassbox/core';
 import type { ForkAction } from './types';
+import { createForkBuilder } from './apply';
+import { createForkValidator } from './validate';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const GENERATED = [
@@ -74,4 +77,34 @@ export function candidateActions(lines: readonly string[]): ForkAction[] {
     });
   });
   return out;
+}
+
+/** A builder's line as bytes: its text encoded, or its splice applied to the original's bytes. */
+function spliced(original: Buffer, line: string | LineSplice): Buffer {
+  if (typeof line === 'string') return Buffer.from(line, 'utf8');
+  return Buffer.concat([original.subarray(0, line.start), line.insert, original.subarray(line.end)]);
+}
+
+/** A fork built as the file writer builds it: pass 2 through transformBytes, the lines as bytes. */
+export function buildForkAsBytes(lines: readonly string[], actions: readonly ForkAction[], newSessionId: string): Buffer[] {
+  const builder = createForkBuilder(actions, newSessionId);
+  lines.forEach((text, i) => builder.index(text, i + 1));
+  builder.prepare();
+  return lines.map((text, i) => {
+    const bytes = Buffer.from(text, 'utf8');
+    return spliced(bytes, builder.transformBytes(bytes, text, i + 1));
+  });
+}
+
+/** validateFork fed as the file writer feeds it: each pair as bytes (pairBytes), a side that ends early as text. */
+export function validateForkAsBytes(original: readonly string[], fork: readonly string[], options: ValidateOptions = {}): ValidationReport {
+  const v = createForkValidator(options);
+  const n = Math.max(original.length, fork.length);
+  for (let i = 0; i < n; i++) {
+    const o = original[i];
+    const f = fork[i];
+    if (o !== undefined && f !== undefined) v.pairBytes({ text: o, bytes: Buffer.from(o, 'utf8') }, Buffer.from(f, 'utf8'), i + 1);
+    else v.pair(o, f, i + 1);
+  }
+  return v.finish();
 }

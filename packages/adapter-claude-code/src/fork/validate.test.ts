@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildFork } from './apply';
-import { validateFork, type ValidationReport } from './validate';
-import { NEW_ID, candidateActions, generatedPath, readLines } from './test-corpus';
+import { validateFork as validateAsText, type ValidationReport } from './validate';
+import { NEW_ID, candidateActions, generatedPath, readLines, validateForkAsBytes } from './test-corpus';
 
 // Records are edited freely here, as a damaged fork would be.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -29,7 +29,12 @@ function findLine(pred: (r: Rec) => boolean, base: readonly string[] = lines): n
   return i;
 }
 
-describe('validateFork catches what a fork must not introduce', () => {
+// Every case both ways a validator is fed: line pairs as text (forks held in memory) and as bytes
+// (the file writer, which tells a renamed line from its bytes and decodes only the others).
+describe.each([
+  ['as text', validateAsText],
+  ['as bytes', validateForkAsBytes],
+])('validateFork (%s) catches what a fork must not introduce', (_, validateFork) => {
   it('passes the good fork', () => {
     expect(failed(validateFork(lines, good.lines))).toEqual([]);
   });
@@ -74,6 +79,17 @@ describe('validateFork catches what a fork must not introduce', () => {
     const i = findLine((r) => r.type === 'assistant' && r.message.content[0]?.type === 'tool_use');
     const report = validateFork(lines, edit(i, (r) => (r.message.content = [{ type: 'text', text: 'hi' }])));
     expect(failed(report)).toEqual(expect.arrayContaining(['orphans', 'untouched']));
+  });
+
+  it('one byte changed beside the renamed session id', () => {
+    const i = findLine((r) => r.type === 'user' && typeof r.message?.content === 'string' && r.message.content.length > 3, good.lines);
+    const out = good.lines.slice();
+    const text = out[i] as string;
+    const at = text.indexOf('"content":"') + '"content":"'.length;
+    out[i] = text.slice(0, at) + (text[at] === 'x' ? 'y' : 'x') + text.slice(at + 1);
+    const report = validateFork(lines, out);
+    expect(failed(report)).toContain('untouched');
+    expect(report.checks.find((c) => c.id === 'untouched')!.failures[0]!.line).toBe(i + 1);
   });
 
   it('a sessionId left unchanged on one record', () => {

@@ -1,7 +1,8 @@
 import { validateFromLines, type ForkValidator, type Session } from '@glassbox/core';
 import type { JsonObject } from '../record-types';
 import { ChainReader, liveChain, type LiveChain } from './chain';
-import { onlySessionIdRenamed, parseShared } from './json-line';
+import { onlySessionIdRenamed, parseShared, sessionIdRenamedInBytes } from './json-line';
+import { utf8Bytes } from '../hash';
 import { Structure, factsOf, type LineFacts } from './structure';
 import { compareTouched, type Rec } from './touched';
 import type { CheckFailure, CheckResult as CoreCheckResult, ValidateOptions, ValidationReport } from '@glassbox/core';
@@ -59,6 +60,10 @@ class Check {
   }
 }
 
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 function parse(text: string | undefined): JsonObject | null {
   if (text === undefined || text.trim() === '') return null;
   return parseShared(text)?.record ?? null;
@@ -112,43 +117,80 @@ export class ClaudeForkValidator implements ForkValidator {
   }
 
   pair(ot: string | undefined, ft: string | undefined, line: number): void {
-    if (ot !== undefined) this.originalLines = line;
-    if (ft !== undefined) this.forkLines = line;
-    const orec = parse(ot);
-    if (ot !== undefined) this.originalChain?.push(ot, orec);
-    const ofacts = ot === undefined ? null : factsOf(orec, ot);
-    if (ofacts) {
-      this.so.add(line, ofacts);
-      if (ofacts.uuid) this.lineOfUuid.set(ofacts.uuid, line);
-    }
+    const o = this.original(ot, line);
     if (ft === undefined) return;
-    // The fork's session id: the one its first record carries.
-    if (this.forkId === null && ft.includes('"sessionId"')) {
-      const sid = parse(ft)?.['sessionId'];
-      if (typeof sid === 'string') this.forkId = sid;
-    }
-    const forkId = this.forkId;
+    this.forkLines = line;
+    if (this.forkId === null && ft.includes('"sessionId"')) this.noteForkId(ft);
     if (ot === undefined) {
       const frec = parse(ft);
       this.forkChain.push(ft, frec);
       this.sf.add(line, factsOf(frec, ft));
       return;
     }
-    const oid = ofacts?.sessionId;
-    if (ft === ot) {
-      this.forkChain.push(ft, orec);
-      this.sf.add(line, ofacts as LineFacts);
-      return;
+    if (ft === ot) return this.same(ot, o, line);
+    const forkId = this.forkId;
+    // The same record but for its session id, which the live chain does not depend on.
+    if (o.record && o.facts?.sessionId !== undefined && forkId && onlySessionIdRenamed(ot, ft, o.facts.sessionId, forkId)) return this.renamed(ot, o, forkId, utf8Bytes(ft), line);
+    this.changed(ot, o, ft, line);
+  }
+
+  /**
+   * `pair` from bytes: an unchanged line or one whose session id alone was renamed is told from the
+   * bytes (native compares), and the fork's line is decoded only when it differs by more.
+   */
+  pairBytes(original: { text: string; bytes: Uint8Array }, forkBytes: Uint8Array, line: number): void {
+    const ot = original.text;
+    const o = this.original(ot, line);
+    this.forkLines = line;
+    const ob = asBuffer(original.bytes);
+    const fb = asBuffer(forkBytes);
+    if (this.forkId === null && fb.indexOf('"sessionId"', 0, 'latin1') >= 0) this.noteForkId(fb.toString('utf8'));
+    if (ob.equals(fb)) return this.same(ot, o, line, ob.length);
+    const forkId = this.forkId;
+    const oid = o.facts?.sessionId;
+    if (o.record && oid !== undefined && forkId) {
+      if (sessionIdRenamedInBytes(ob, fb, oid, forkId)) return this.renamed(ot, o, forkId, fb.length, line);
+      const ft = fb.toString('utf8');
+      if (onlySessionIdRenamed(ot, ft, oid, forkId)) return this.renamed(ot, o, forkId, fb.length, line);
+      return this.changed(ot, o, ft, line);
     }
-    if (orec && oid !== undefined && forkId) {
-      if (onlySessionIdRenamed(ot, ft, oid, forkId)) {
-        // The same record but for its session id, which the live chain does not depend on.
-        this.forkChain.push(ft, orec);
-        this.sf.add(line, { ...(ofacts as LineFacts), sessionId: forkId });
-        return;
-      }
-    }
-    // The line changed beyond its session id.
+    this.changed(ot, o, fb.toString('utf8'), line);
+  }
+
+  /** The original's side of a line: parsed once (the builder's parse of it is reused), its facts noted. */
+  private original(ot: string | undefined, line: number): { record: JsonObject | null; facts: LineFacts | null } {
+    if (ot === undefined) return { record: null, facts: null };
+    this.originalLines = line;
+    const record = parse(ot);
+    this.originalChain?.push(ot, record);
+    const facts = factsOf(record, ot);
+    this.so.add(line, facts);
+    if (facts.uuid) this.lineOfUuid.set(facts.uuid, line);
+    return { record, facts };
+  }
+
+  /** The fork's session id: the one its first record carries. */
+  private noteForkId(ft: string): void {
+    const sid = parse(ft)?.['sessionId'];
+    if (typeof sid === 'string') this.forkId = sid;
+  }
+
+  private same(ot: string, o: { record: JsonObject | null; facts: LineFacts | null }, line: number, byteLength?: number): void {
+    this.forkChain.push(ot, o.record, byteLength);
+    this.sf.add(line, o.facts as LineFacts);
+  }
+
+  private renamed(ot: string, o: { record: JsonObject | null; facts: LineFacts | null }, forkId: string, forkByteLength: number, line: number): void {
+    // The original's record stands for the fork's: they differ in nothing the chain reads.
+    this.forkChain.push(ot, o.record, forkByteLength);
+    this.sf.add(line, { ...(o.facts as LineFacts), sessionId: forkId });
+  }
+
+  /** A line that changed beyond its session id: parsed and compared. */
+  private changed(ot: string, o: { record: JsonObject | null; facts: LineFacts | null }, ft: string, line: number): void {
+    const orec = o.record;
+    const oid = o.facts?.sessionId;
+    const forkId = this.forkId;
     const frec = parse(ft);
     this.forkChain.push(ft, frec);
     const ffacts = factsOf(frec, ft);
@@ -164,9 +206,9 @@ export class ClaudeForkValidator implements ForkValidator {
     if (oid !== undefined && ffacts.sessionId === undefined) this.check('session-id').fail({ line, detail: 'the record lost its sessionId' });
     if (oid === undefined && ffacts.sessionId !== undefined) this.check('session-id').fail({ line, detail: 'the record gained a sessionId' });
     this.touched.push(line);
-    const o: Rec = { line, text: ot, record: orec };
-    const f: Rec = { line, text: ft, record: frec };
-    compareTouched(o, f, (id, failure) => this.check(id).fail(failure), oid, forkId);
+    const or: Rec = { line, text: ot, record: orec };
+    const fr: Rec = { line, text: ft, record: frec };
+    compareTouched(or, fr, (id, failure) => this.check(id).fail(failure), oid, forkId);
   }
 
   finish(): ValidationReport {

@@ -2,7 +2,7 @@ import type { AgentFormat, ForkAction, ForkBuilder, ForkOutcome, ForkPrepared, S
 import type { IncomingObject } from './archive';
 import type { ForkJob } from './job';
 import { ExactLineReader, sameStamp, scanExact, type LinePass, type SourceStamp } from './lines';
-import type { LineOutput } from './output';
+import { LineBytes, type LineOutput } from './output';
 
 /** The source's bytes are not the ones a previous pass read (a live session appending, a rewrite). */
 export class SourceMoved extends Error {
@@ -69,21 +69,23 @@ export function forkPass(
   // The original's sha-256 names its archive object; otherwise a CRC-32 tells the bytes are the index pass's.
   const reader = new ExactLineReader(path, archive ? (chunk) => archive.write(chunk) : undefined, options.job, options.output ? 'writing the fork' : 'checking the fork', archive !== undefined);
   let source: LinePass;
+  // Without an output (a check of the fork) the fork's lines are still assembled, for the validator.
+  const output = options.output ?? new LineBytes(() => undefined);
   try {
     if (!sameStamp(reader.stamp, indexed.pass.stamp)) throw new SourceMoved(path);
-    const output = options.output;
-    let held: string | null = null;
     let line = 0;
-    for (let text = reader.next(); text !== null; text = reader.next()) {
-      const fork = builder.transform(text, ++line);
-      validator.pair(text, fork, line);
-      if (output) {
-        if (held !== null) output.line(held, true);
-        held = fork;
-      }
+    for (let bytes = reader.nextBytes(); bytes !== null; bytes = reader.nextBytes()) {
+      const text = reader.decode(bytes);
+      line++;
+      // A builder that can give a renamed line as a splice of its bytes spares encoding it again, a
+      // validator that reads bytes spares decoding it: most lines change only their session id.
+      const fork = builder.transformBytes ? builder.transformBytes(bytes, text, line) : builder.transform(text, line);
+      const written = output.append(bytes, fork);
+      if (validator.pairBytes) validator.pairBytes({ text, bytes }, written, line);
+      else validator.pair(text, typeof fork === 'string' ? fork : written.toString('utf8'), line);
     }
     source = reader.finish();
-    if (output && held !== null) output.line(held, source.endsWithNewline);
+    if (source.endsWithNewline && output.lines > 0) output.newline();
   } catch (error) {
     reader.close();
     throw error;

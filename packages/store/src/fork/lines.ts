@@ -169,7 +169,8 @@ export class ExactLineReader {
     return whole;
   }
 
-  private decode(bytes: Buffer): string {
+  /** A line's bytes as text; a line that is not valid UTF-8 ends the pass with a ForkError. */
+  decode(bytes: Buffer): string {
     // Checked on the bytes (natively, faster than a second look at the text): undecodable bytes would
     // become U+FFFD and the fork could not give them back.
     const text = bytes.toString('utf8');

@@ -2,9 +2,73 @@ import { createHash } from 'node:crypto';
 import { closeSync, fchmodSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
+import type { LineSplice } from '@glassbox/core';
 import { ForkError, describe, safeUnlink, tempPathFor } from './atomic';
 
-const FLUSH_BYTES = 1 << 20;
+const BUFFER_BYTES = 1 << 22;
+
+/**
+ * Lines assembled as bytes in one reusable buffer: a line given as a splice of its original's bytes
+ * is copied (never decoded or re-encoded), a line given as text is encoded once. Full buffers go to
+ * `drain`.
+ */
+export class LineBytes {
+  private buf: Buffer;
+  private used = 0;
+  private count = 0;
+
+  constructor(
+    private readonly drain: (bytes: Buffer) => void,
+    size = BUFFER_BYTES,
+  ) {
+    this.buf = Buffer.allocUnsafe(size);
+  }
+
+  /**
+   * Appends the next line, after a newline unless it is the first, and returns its bytes (without the
+   * newline): valid until the next call.
+   */
+  append(original: Uint8Array, line: string | LineSplice): Buffer {
+    const separator = this.count > 0 ? 1 : 0;
+    const size = typeof line === 'string' ? Buffer.byteLength(line, 'utf8') : original.byteLength - (line.end - line.start) + line.insert.byteLength;
+    this.reserve(separator + size);
+    if (separator) this.buf[this.used++] = 10;
+    const at = this.used;
+    if (typeof line === 'string') this.buf.write(line, at, 'utf8');
+    else {
+      this.buf.set(original.subarray(0, line.start), at);
+      this.buf.set(line.insert, at + line.start);
+      this.buf.set(original.subarray(line.end), at + line.start + line.insert.byteLength);
+    }
+    this.used = at + size;
+    this.count++;
+    return this.buf.subarray(at, at + size);
+  }
+
+  /** A final newline (after the last line, when the original ended with one). */
+  newline(): void {
+    this.reserve(1);
+    this.buf[this.used++] = 10;
+  }
+
+  get lines(): number {
+    return this.count;
+  }
+
+  /** Hands over what is buffered. */
+  flush(): void {
+    if (this.used === 0) return;
+    this.drain(this.buf.subarray(0, this.used));
+    this.used = 0;
+  }
+
+  private reserve(bytes: number): void {
+    if (this.used + bytes <= this.buf.length) return;
+    this.flush();
+    // One line longer than the buffer: a buffer of its size (the next lines use it too).
+    if (bytes > this.buf.length) this.buf = Buffer.allocUnsafe(bytes);
+  }
+}
 
 /**
  * A new file written line by line under a temporary name beside its final one (see atomic.ts),
@@ -15,10 +79,8 @@ export class LineOutput {
   private fd: number | null;
   private readonly hash = createHash('sha256');
   private crc = 0;
-  private pending: string[] = [];
-  private pendingLength = 0;
   private written = 0;
-  private count = 0;
+  private readonly bytes = new LineBytes((chunk) => this.write(chunk));
 
   constructor(
     readonly finalPath: string,
@@ -32,21 +94,23 @@ export class LineOutput {
     }
   }
 
-  /** One line; `newline` is false only for a last line the original also ended without one. */
-  line(text: string, newline: boolean): void {
-    this.pending.push(newline ? text + '\n' : text);
-    this.pendingLength += text.length + 1;
-    this.count++;
-    if (this.pendingLength >= FLUSH_BYTES) this.flush();
+  /** The next line (see LineBytes.append): its bytes as they will be written, valid until the next call. */
+  append(original: Uint8Array, line: string | LineSplice): Buffer {
+    return this.bytes.append(original, line);
+  }
+
+  /** Ends the file with a newline (when the original ended with one). */
+  newline(): void {
+    this.bytes.newline();
   }
 
   get lines(): number {
-    return this.count;
+    return this.bytes.lines;
   }
 
   /** Flushes the file to disk with its final mode; the temporary file stays until published or discarded. */
   close(): { sha256: string; crc32: number; bytes: number } {
-    this.flush();
+    this.bytes.flush();
     try {
       if (this.fd !== null) {
         // The exact mode, whatever the umask: a fork is as readable as its original, no more.
@@ -74,11 +138,8 @@ export class LineOutput {
     safeUnlink(this.temp);
   }
 
-  private flush(): void {
-    if (this.pending.length === 0 || this.fd === null) return;
-    const buf = Buffer.from(this.pending.join(''), 'utf8');
-    this.pending = [];
-    this.pendingLength = 0;
+  private write(buf: Buffer): void {
+    if (this.fd === null) return;
     this.hash.update(buf);
     this.crc = crc32(buf, this.crc);
     try {
