@@ -207,7 +207,9 @@ export interface AgentRetention {
   /**
    * The rule that applies to a session file, from the settings the client reads (`cwd`: the working
    * directory recorded in the session, whose project settings may apply). Reads settings files;
-   * a malformed one is reported in the rule's sources, never thrown.
+   * a malformed one is reported in the rule's sources, never thrown. The rule depends on the session's
+   * configuration folder (configFolderOf) and `cwd` alone: callers may reuse it for every session of
+   * the same pair.
    */
   ruleFor(sessionPath: string, cwd: string | null): RetentionRule;
   /** The configuration folder the client cleans that holds this session (null: one it never cleans). */

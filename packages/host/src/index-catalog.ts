@@ -54,8 +54,9 @@ export class IndexCatalog implements SessionCatalog {
 
   list(sort: SessionSort = 'activity'): SessionRow[] {
     // The brief rows: a list of thousands reads a quarter of the columns (an app starting on a made index shows it at once).
+    // Unsorted: the list's handler sorts what it shows (catalog.sortRows), once.
     return this.index
-      .brief({ sort: SORT[sort] })
+      .brief({ sort: SORT[sort], unsorted: true })
       .filter((r) => r.kind === 'session' && isSession(r))
       .map((r) => this.toRow(r));
   }
@@ -170,9 +171,9 @@ export class IndexCatalog implements SessionCatalog {
       id: r.sessionId,
       path: r.path,
       projectDir: r.project,
-      project: r.cwd ? (r.cwd.split(/[\\/]/).filter(Boolean).pop() ?? r.project) : r.project,
+      project: (r.cwd && lastSegment(r.cwd)) || r.project,
       cwd: r.cwd,
-      title: r.title ?? r.firstPrompt?.split('\n')[0]?.slice(0, 140) ?? null,
+      title: r.title ?? (r.firstPrompt === null ? null : firstLine(r.firstPrompt).slice(0, 140)),
       lastActivity: r.lastActivity,
       bytes: r.size,
       contextTokens: r.contextTokens,
@@ -208,4 +209,17 @@ function isSession(r: BriefRow): boolean {
   if (r.stage === 'unreadable') return !/transcript.*; not read$/.test(r.problemNote ?? '');
   if (r.stage === 'listed') return true;
   return r.turns > 0 || r.apiMessages > 0 || r.firstPrompt !== null || r.title !== null;
+}
+
+/** The last non-empty segment of a path, either separator (a cwd recorded on Windows too); '' when none. */
+function lastSegment(path: string): string {
+  let end = path.length;
+  while (end > 0 && (path[end - 1] === '/' || path[end - 1] === '\\')) end--;
+  const start = Math.max(path.lastIndexOf('/', end - 1), path.lastIndexOf('\\', end - 1)) + 1;
+  return path.slice(start, end);
+}
+
+function firstLine(text: string): string {
+  const nl = text.indexOf('\n');
+  return nl < 0 ? text : text.slice(0, nl);
 }

@@ -17,6 +17,8 @@ export interface ListQuery {
   /** Ascending instead of the key's natural order (newest, biggest first). */
   reverse?: boolean;
   limit?: number;
+  /** Rows in no particular order: the caller sorts them itself (`sort` and `reverse` are then ignored). */
+  unsorted?: boolean;
   /** Also list subagent files as rows of their own. */
   includeSubagents?: boolean;
 }
@@ -98,7 +100,7 @@ function subagentTotals(db: Db): Map<string, SubAgg> {
 }
 
 function sortAndLimit<R extends Sortable>(out: R[], q: ListQuery): R[] {
-  sortRows(out, q.sort ?? 'activity', q.reverse === true);
+  if (q.unsorted !== true) sortRows(out, q.sort ?? 'activity', q.reverse === true);
   return q.limit !== undefined && q.limit >= 0 ? out.slice(0, q.limit) : out;
 }
 

@@ -96,6 +96,24 @@ ALTER TABLE files ADD COLUMN window_tokens INTEGER;
 ALTER TABLE files ADD COLUMN analysis_repo TEXT;
 `,
   },
+  {
+    version: 4,
+    name: 'summary checkpoints in a table of their own',
+    sql: `
+-- A file's summary checkpoint (a few KB of JSON each) beside its row, not in it: a list of thousands
+-- then reads a files table a third of the size, and never pages through checkpoints to reach the
+-- columns after them. files.state is no longer written.
+CREATE TABLE file_state (
+  file_id INTEGER PRIMARY KEY,
+  state TEXT NOT NULL
+);
+INSERT INTO file_state (file_id, state) SELECT id, state FROM files WHERE state IS NOT NULL;
+UPDATE files SET state = NULL WHERE state IS NOT NULL;
+CREATE TRIGGER files_state_gone AFTER DELETE ON files BEGIN
+  DELETE FROM file_state WHERE file_id = old.id;
+END;
+`,
+  },
 ];
 
 export function migrationChecksum(m: Migration): string {

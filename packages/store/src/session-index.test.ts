@@ -187,6 +187,46 @@ describe('incremental re-index', () => {
     await index.close();
   });
 
+  it('an index written before checkpoints had their own table keeps resuming appends from its checkpoints', async () => {
+    const { root, dbPath } = setup();
+    const project = copyScenario(root, '02-gone-drift-errors');
+    const name = readdirSync(project).find((n) => n.endsWith('.jsonl')) as string;
+    const path = join(project, name);
+    const [head, rest] = splitAtLine(readFileSync(path), 0.5);
+    writeFileSync(path, head);
+    let index = openIndex({ dbPath, roots: [root], workers: 0 });
+    await index.refresh({ analyze: false });
+    await index.close();
+    // The database as schema 3 left it: the checkpoint in files.state, no file_state table.
+    const db = new Database(dbPath);
+    db.exec(`UPDATE files SET state = (SELECT state FROM file_state WHERE file_id = files.id);
+      DROP TRIGGER files_state_gone; DROP TABLE file_state; DELETE FROM schema_migrations WHERE version = 4;`);
+    expect((db.prepare('SELECT count(*) AS n FROM files WHERE state IS NOT NULL').get() as { n: number }).n).toBe(1);
+    db.close();
+
+    index = openIndex({ dbPath, roots: [root], workers: 0 });
+    appendFileSync(path, rest);
+    const r = await index.refresh({ analyze: false });
+    expect([r.appended, r.bytesRead]).toEqual([1, rest.length]);
+    const fresh = openIndex({ dbPath: join(tree.dir, 'fresh.db'), roots: [root], workers: 0 });
+    await fresh.refresh({ analyze: false });
+    expect(figures(index.get(path)[0] as SessionRow)).toEqual(figures(fresh.get(path)[0] as SessionRow));
+    await fresh.close();
+    await index.close();
+    const after = new Database(dbPath, { readonly: true });
+    expect(after.prepare('SELECT count(*) AS n FROM files WHERE state IS NOT NULL').get()).toEqual({ n: 0 });
+    expect(after.prepare('SELECT count(*) AS n FROM file_state').get()).toEqual({ n: 1 });
+    // A row removed takes its checkpoint with it.
+    after.close();
+    unlinkSync(path);
+    index = openIndex({ dbPath, roots: [root], workers: 0 });
+    await index.refresh({ analyze: false });
+    await index.close();
+    const gone = new Database(dbPath, { readonly: true });
+    expect(gone.prepare('SELECT count(*) AS n FROM file_state').get()).toEqual({ n: 0 });
+    gone.close();
+  });
+
   it('resumed after every single line, ends with the same figures as one full read (replies split by parallel calls included)', async () => {
     const { root, dbPath } = setup();
     const project = copyScenario(root, '01-superseded-reads');

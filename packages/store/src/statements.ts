@@ -29,6 +29,7 @@ export interface FileRow {
   level: StageLevel;
   parsed_offset: number;
   parsed_lines: number;
+  /** The summary checkpoint: stored in `file_state` (read with stateOf); null in rows read from `files`. */
   state: string | null;
   search_seq: number;
   turns: number;
@@ -78,11 +79,11 @@ const FILE_COLUMNS: (keyof NewFileRow)[] = [
   'analysis_error', 'indexed_at', 'window_tokens', 'analysis_repo',
 ];
 
-/**
- * Every column of a file row but its summary checkpoint (`state`, a few KB of JSON each): what a list
- * shows. A list of thousands of sessions reads half as many bytes without it.
- */
-export const LIST_COLUMNS = ['id', ...FILE_COLUMNS.filter((c) => c !== 'state'), 'NULL AS state'].join(', ');
+/** The columns of `files` a row is written to: all but the checkpoint, which `file_state` holds. */
+const STORED_COLUMNS = FILE_COLUMNS.filter((c) => c !== 'state');
+
+/** Every column of a file row: what a list shows (the checkpoint is never read for a list). */
+export const LIST_COLUMNS = ['id', ...STORED_COLUMNS, 'NULL AS state'].join(', ');
 
 /** What a brief row (rows.ts, BriefRow) is made of. */
 export const BRIEF_COLUMN_NAMES = [
@@ -112,18 +113,23 @@ export interface AnalysisColumns {
  * path in one statement (an upsert), never "look, then insert".
  */
 export function prepareStatements(db: Db) {
-  const upsertFile = db.prepare<NewFileRow, { id: number }>(
-    `INSERT INTO files (${FILE_COLUMNS.join(', ')}) VALUES (${FILE_COLUMNS.map((c) => '@' + c).join(', ')}) ` +
-      `ON CONFLICT(path) DO UPDATE SET ${FILE_COLUMNS.filter((c) => c !== 'path').map((c) => `${c} = excluded.${c}`).join(', ')} RETURNING id`,
+  const upsertFile = db.prepare<Omit<NewFileRow, 'state'>, { id: number }>(
+    `INSERT INTO files (${STORED_COLUMNS.join(', ')}) VALUES (${STORED_COLUMNS.map((c) => '@' + c).join(', ')}) ` +
+      `ON CONFLICT(path) DO UPDATE SET ${STORED_COLUMNS.filter((c) => c !== 'path').map((c) => `${c} = excluded.${c}`).join(', ')} RETURNING id`,
   );
-  const updateFile = db.prepare<FileRow, never>(
-    `UPDATE files SET ${FILE_COLUMNS.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`,
-  );
+  const updateFile = db.prepare<Omit<FileRow, 'state'>, never>(`UPDATE files SET ${STORED_COLUMNS.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`);
+  const putState = db.prepare<[number, string], never>('INSERT INTO file_state (file_id, state) VALUES (?, ?) ON CONFLICT(file_id) DO UPDATE SET state = excluded.state');
+  const dropState = db.prepare<[number], never>('DELETE FROM file_state WHERE file_id = ?');
+  /** A row's checkpoint beside it (none when the row has none). */
+  const saveState = (id: number, state: string | null): void => {
+    if (state === null) dropState.run(id);
+    else putState.run(id, state);
+  };
   return {
     allFiles: db.prepare<[], FileRow>('SELECT * FROM files'),
     /** What a refresh compares against: identity and fingerprint only (a warm refresh reads nothing else). */
     fileKeys: db.prepare<[], FileKey>(`SELECT ${FILE_KEY_COLUMNS.join(', ')} FROM files`),
-    stateOf: db.prepare<[number], { state: string | null }>('SELECT state FROM files WHERE id = ?'),
+    stateOf: db.prepare<[number], { state: string | null }>('SELECT state FROM file_state WHERE file_id = ?'),
     /** A subagent file changed: its session's analysis (which links the subagent windows) is stale. */
     invalidateAnalysis: db.prepare<[string], never>('UPDATE files SET analyzed_offset = NULL WHERE path = ?'),
     staleAnalyses: db.prepare<[], FileRow>(
@@ -134,11 +140,23 @@ export function prepareStatements(db: Db) {
     filesBySession: db.prepare<[string], FileRow>('SELECT * FROM files WHERE session_id = ? ORDER BY kind, path'),
     filesBySessionPrefix: db.prepare<[string], FileRow>("SELECT * FROM files WHERE session_id LIKE ? || '%' ORDER BY kind, path"),
     subagentsOf: db.prepare<[string], FileRow>('SELECT * FROM files WHERE parent_path = ? ORDER BY path'),
-    /** Inserts the row, or replaces every column of the row with the same path; gives its id. */
+    /** Inserts the row, or replaces every column of the row with the same path (its checkpoint too); gives its id. */
     upsertFile: {
-      run: (row: NewFileRow): number => (upsertFile.get(row) as { id: number }).id,
+      run: (row: NewFileRow): number => {
+        const { state, ...stored } = row;
+        const id = (upsertFile.get(stored) as { id: number }).id;
+        saveState(id, state);
+        return id;
+      },
     },
-    updateFile,
+    /** Replaces every column of a row, its checkpoint too. */
+    updateFile: {
+      run: (row: FileRow): void => {
+        const { state, ...stored } = row;
+        updateFile.run(stored);
+        saveState(row.id, state);
+      },
+    },
     updateAnalysis: db.prepare<AnalysisColumns, never>(
       'UPDATE files SET analyzed_offset = @analyzed_offset, estimated_tokens = @estimated_tokens, reclaimable_tokens = @reclaimable_tokens, ' +
         'reclaimable_json = @reclaimable_json, window_tokens = @window_tokens, analysis_repo = @analysis_repo, analysis_error = @analysis_error ' +

@@ -68,6 +68,7 @@ export class RowMarks {
   mark<R extends Markable>(rows: R[]): R[] {
     const { byOriginal, byView } = this.keptIndex();
     const rules = new Map<string, RetentionRule>();
+    const configs = new Map<string, string>();
     for (const r of rows) {
       if (r.kind !== 'session') continue;
       const view = byView.get(r.path);
@@ -79,7 +80,12 @@ export class RowMarks {
       if (kept) r.kept = keptMark(kept, r, false);
       const retention = this.agents.has(r.agent) ? this.agents.byId(r.agent).locator.retention : undefined;
       if (!retention) continue;
-      const key = `${r.agent}\0${dirname(r.path)}\0${r.cwd ?? ''}`;
+      // A rule depends on the configuration folder and the cwd alone (AgentRetention.ruleFor): one
+      // look at the settings per pair, not per row.
+      const dir = dirname(r.path);
+      let config = configs.get(dir);
+      if (config === undefined) configs.set(dir, (config = retention.configFolderOf(r.path) ?? dir));
+      const key = `${r.agent}\0${config}\0${r.cwd ?? ''}`;
       let rule = rules.get(key);
       if (rule === undefined) {
         rule = retention.ruleFor(r.path, r.cwd);
