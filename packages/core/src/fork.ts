@@ -75,6 +75,13 @@ export interface ForkResult extends ForkOutcome {
   lines: string[];
 }
 
+/** A line of a file: its number (from 1), the byte offset where it starts, and its length in bytes. */
+export interface LineRef {
+  line: number;
+  offset: number;
+  length: number;
+}
+
 /** A fork's line as its original's bytes with `[start, end)` replaced by `insert`. */
 export interface LineSplice {
   start: number;
@@ -96,6 +103,13 @@ export interface ForkBuilder {
    * has them: a builder then decodes only the lines it needs. The bytes are valid during the call only.
    */
   indexBytes?(bytes: Uint8Array, line: number): void;
+  /**
+   * Pass 1 without reading the file again, when the plan's parse of the same bytes is at hand: the
+   * lines (with their places in the file, from the session's records) this builder's index needs, to
+   * be fed to `index` in order — a builder fed them prepares what a full pass would. Null when it
+   * needs every line (an action the session cannot place).
+   */
+  indexLines?(session: Session): readonly LineRef[] | null;
   /**
    * After pass 1, once: applies the actions to the lines they name. `fill` may rewrite an action's
    * tombstone from the payload it replaces (Glassbox names the removed bytes' hash in it); the action

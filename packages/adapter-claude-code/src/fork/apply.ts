@@ -1,4 +1,4 @@
-import { buildForkFromLines, keyValues, type ForkBuilder, type ForkOutcome, type ForkPrepared, type LineSplice, type TombstoneFill } from '@glassbox/core';
+import { buildForkFromLines, keyValues, type ForkBuilder, type ForkOutcome, type ForkPrepared, type LineRef, type LineSplice, type Session, type TombstoneFill } from '@glassbox/core';
 import { isObject, str, type Json } from '../record-types';
 import { isCompact, keyValuesInBytes, parseRecord, parseShared, renameSessionIdText, rewriteSessionId, sessionIdSplice, type ParsedLine } from './json-line';
 import { WRITE_TOOL_FIELDS, payloadBytes, textOf, tombstoneMirror, tombstoneToolInput } from './payloads';
@@ -82,6 +82,29 @@ export class ClaudeForkBuilder implements ForkBuilder {
       const wanted = this.wantedTools;
       if (wanted === null || keyValuesInBytes(buf, '"id":"').some((v) => wanted.has(v))) this.noteToolNames(decoded());
     }
+  }
+
+  /**
+   * The lines the index needs, placed by the plan's parse: each action's own line (which must hold
+   * its record there) and the line of each call whose results it replaces (for the tool's name).
+   * Fed only these, the builder prepares what a pass over every line would: an action applies to the
+   * line it names when that line holds its record, and every name it needs is on those lines.
+   */
+  indexLines(session: Session): readonly LineRef[] | null {
+    if (this.wantedTools === null) return null;
+    const refs = new Map<number, LineRef>();
+    const place = (uuid: string, line: number | undefined): boolean => {
+      const node = session.nodes.get(uuid);
+      if (!node || (line !== undefined && node.line !== line)) return false;
+      refs.set(node.line, { line: node.line, offset: node.offset, length: node.length });
+      return true;
+    };
+    for (const a of this.actions) if (a.line === undefined || !place(a.uuid, a.line)) return null;
+    for (const id of this.wantedTools) {
+      const call = session.toolCalls.get(id);
+      if (!call || !place(call.useUuid, call.useLine)) return null;
+    }
+    return [...refs.values()].sort((a, b) => a.line - b.line);
   }
 
   prepare(fill?: TombstoneFill): ForkPrepared {

@@ -1,7 +1,7 @@
 import type { AgentFormat, ForkAction, ForkBuilder, ForkOutcome, ForkPrepared, Session, TombstoneFill, ValidationReport } from '@glassbox/core';
 import type { IncomingObject } from './archive';
 import type { ForkJob } from './job';
-import { ExactLineReader, sameStamp, scanExact, type LinePass, type SourceStamp } from './lines';
+import { ExactLineReader, checksumFile, readLines, sameStamp, scanExact, type LinePass, type SourceStamp } from './lines';
 import { LineBytes, type LineOutput } from './output';
 
 /** The source's bytes are not the ones a previous pass read (a live session appending, a rewrite). */
@@ -37,6 +37,31 @@ export function indexPass(
     sha256: options.sha256 === true,
   });
   if (options.expect !== undefined && !sameStamp(options.expect, pass.stamp)) throw new SourceMoved(path);
+  return { newSessionId, builder, prepared: builder.prepare(options.fill), pass };
+}
+
+/**
+ * The index pass from the plan's parse of the same bytes, when the builder can say which lines it
+ * needs (ForkBuilder.indexLines): only those lines are read (each checked to be a whole line), and the
+ * file's CRC-32 is taken in one plain read for the passes after to compare against. Otherwise, or
+ * when a placed line is not where the parse put it, the full index pass.
+ */
+export function indexFromPlan(
+  format: AgentFormat,
+  path: string,
+  session: Session,
+  actions: readonly ForkAction[],
+  newSessionId: string,
+  options: { job?: ForkJob; expect: SourceStamp; fill?: TombstoneFill },
+): IndexedFork {
+  const builder = format.createForkBuilder(actions, newSessionId);
+  const refs = builder.indexLines?.(session) ?? null;
+  const lines = refs ? readLines(path, refs, options.expect) : null;
+  if (!refs || !lines) return indexPass(format, path, actions, newSessionId, options);
+  const sum = checksumFile(path, { ...(options.job ? { job: options.job } : {}), stage: 'finding what to remove' });
+  if (!sameStamp(options.expect, sum.stamp)) throw new SourceMoved(path);
+  refs.forEach((r, i) => builder.index(lines[i] as string, r.line));
+  const pass: LinePass = { lines: session.stats.lines, bytes: sum.bytes, endsWithNewline: sum.lastByte === 10, crc32: sum.crc32, sha256: null, stamp: sum.stamp };
   return { newSessionId, builder, prepared: builder.prepare(options.fill), pass };
 }
 

@@ -208,7 +208,10 @@ export function scanExact(
  * A file's bytes, read in chunks through a read-only descriptor: their CRC-32 (a re-read that must
  * find the bytes a pass read) and, when asked, their sha-256.
  */
-export function checksumFile(path: string, options: { job?: ForkJob; stage?: string; sha256?: boolean } = {}): { sha256: string | null; crc32: number; bytes: number; stamp: SourceStamp } {
+export function checksumFile(
+  path: string,
+  options: { job?: ForkJob; stage?: string; sha256?: boolean } = {},
+): { sha256: string | null; crc32: number; bytes: number; stamp: SourceStamp; lastByte: number } {
   const fd = openSourceReadOnly(path);
   try {
     const stamp = stampOf(fstatSync(fd, { bigint: true }));
@@ -216,6 +219,7 @@ export function checksumFile(path: string, options: { job?: ForkJob; stage?: str
     let crc = 0;
     const buf = Buffer.allocUnsafe(CHUNK);
     let pos = 0;
+    let lastByte = -1;
     while (pos < stamp.size) {
       options.job?.throwIfCancelled();
       const n = readSync(fd, buf, 0, Math.min(CHUNK, stamp.size - pos), pos);
@@ -224,9 +228,10 @@ export function checksumFile(path: string, options: { job?: ForkJob; stage?: str
       hash?.update(chunk);
       crc = crc32(chunk, crc);
       pos += n;
+      lastByte = chunk[n - 1] ?? -1;
       options.job?.progress(options.stage ?? 'checking', pos, stamp.size);
     }
-    return { sha256: hash?.digest('hex') ?? null, crc32: crc, bytes: pos, stamp };
+    return { sha256: hash?.digest('hex') ?? null, crc32: crc, bytes: pos, stamp, lastByte };
   } finally {
     closeSync(fd);
   }
@@ -235,4 +240,36 @@ export function checksumFile(path: string, options: { job?: ForkJob; stage?: str
 /** The sha-256 of a file's bytes (see checksumFile). */
 export function hashFile(path: string, job?: ForkJob, stage = 'checking'): string {
   return checksumFile(path, { ...(job ? { job } : {}), stage, sha256: true }).sha256 as string;
+}
+
+/**
+ * The text of a few lines of a file, each read where a parse placed it (`offset`, up to the newline
+ * after `length` bytes), through a read-only descriptor of the file as `expect` stamps it. Null when
+ * any is not a whole valid-UTF-8 line there (no newline just before it, or none where it should end),
+ * or the file is no longer the one stamped: the caller reads the file instead.
+ */
+export function readLines(path: string, refs: readonly { offset: number; length: number }[], expect: SourceStamp): string[] | null {
+  const fd = openSourceReadOnly(path);
+  try {
+    if (!sameStamp(expect, stampOf(fstatSync(fd, { bigint: true })))) return null;
+    const out: string[] = [];
+    for (const r of refs) {
+      // The byte before the line, the line, and the byte after (a `\r` of a CRLF line is the line's).
+      const start = Math.max(0, r.offset - 1);
+      const want = r.offset - start + r.length + 2;
+      const buf = Buffer.allocUnsafe(want);
+      const n = readSync(fd, buf, 0, want, start);
+      const before = r.offset === 0 ? 10 : buf[0];
+      const body = buf.subarray(r.offset - start, n);
+      let end = body.indexOf(10);
+      if (end < 0 && start + (r.offset - start) + body.length === expect.size) end = body.length;
+      if (before !== 10 || end < r.length || end > r.length + 1) return null;
+      const bytes = body.subarray(0, end);
+      if (!isUtf8(bytes)) return null;
+      out.push(bytes.toString('utf8'));
+    }
+    return out;
+  } finally {
+    closeSync(fd);
+  }
 }

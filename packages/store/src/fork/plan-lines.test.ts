@@ -6,7 +6,12 @@ import { analyzeSession } from '@glassbox/analysis';
 import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
 import { nodeAnalysisPorts } from '../repo-port';
 import { CORPUS, SCENARIOS } from '../test-corpus';
-import { planFromLines } from './plan-lines';
+import { agentForFile, defaultAgents } from '@glassbox/agents';
+import { forkPass, indexFromPlan, indexPass, type IndexedFork } from './fork-pass';
+import { readLines, stampOfPath, type SourceStamp } from './lines';
+import { planFromFile, planFromLines } from './plan-lines';
+
+const NEW_ID = '00000000-2222-4333-8444-555555555555';
 import { readSource } from './source';
 
 function sessionOf(scenario: string): string {
@@ -72,5 +77,46 @@ describe('the plan accounts for every dead segment', () => {
     expect(plan.actions).toEqual([]);
     expect(plan.excluded.some((e) => e.reason === 'below-minimum-savings')).toBe(true);
     expect(plan.reasons.map((r) => r.code)).toContain('below_minimum_savings');
+  });
+});
+
+describe('the index from the plan’s parse (only the lines the builder needs) prepares what a pass over every line does', () => {
+  for (const scenario of SCENARIOS) {
+    it(scenario, () => {
+      const path = sessionOf(scenario);
+      const repoRoot = join(CORPUS, 'generated', scenario, 'project-after');
+      const planned = planFromFile(path, { repoRoot, withSpent: true, classes: [...DEAD_CLASSES], protectTail: 0, minimumSavings: 0, forkSessionId: NEW_ID });
+      if (planned.actions.length === 0) return;
+      const format = agentForFile(defaultAgents(), path).format;
+      const stamp = stampOfPath(path) as SourceStamp;
+      // The plan took the placed lines: the builder placed every one of its actions, and each is read
+      // where the parse put it, exactly.
+      const refs = format.createForkBuilder(planned.actions, NEW_ID).indexLines?.(planned.session) ?? null;
+      expect(refs).not.toBeNull();
+      const lines = readSource(path).lines;
+      expect(readLines(path, refs ?? [], stampOfPath(path) as SourceStamp)).toEqual((refs ?? []).map((r) => lines[r.line - 1]));
+      const full = indexPass(format, path, planned.actions, NEW_ID, { expect: stamp });
+      const placed = planned.indexed as IndexedFork;
+      expect(placed.prepared).toEqual(full.prepared);
+      expect([placed.pass.crc32, placed.pass.bytes, placed.pass.endsWithNewline]).toEqual([full.pass.crc32, full.pass.bytes, full.pass.endsWithNewline]);
+      // And the fork pass after it gives the same fork, validated.
+      const a = forkPass(format, path, placed, { original: planned.session });
+      const b = forkPass(format, path, full, { original: planned.session });
+      expect(a.report.ok).toBe(true);
+      expect(a.outcome).toEqual(b.outcome);
+    });
+  }
+
+  it('falls back to the full pass when an action names a line its record is not on', () => {
+    const path = sessionOf('01-superseded-reads');
+    const planned = planFromFile(path, { withSpent: true, classes: [...DEAD_CLASSES], protectTail: 0, minimumSavings: 0, forkSessionId: NEW_ID });
+    const format = agentForFile(defaultAgents(), path).format;
+    const moved = planned.actions.map((a, i) => (i === 0 ? { ...a, line: (a.line ?? 1) + 1 } : a));
+    expect(format.createForkBuilder(moved, NEW_ID).indexLines?.(planned.session)).toBeNull();
+    const stamp = stampOfPath(path) as SourceStamp;
+    const viaPlan = indexFromPlan(format, path, planned.session, moved, NEW_ID, { expect: stamp });
+    const full = indexPass(format, path, moved, NEW_ID, { expect: stamp });
+    expect(viaPlan.prepared).toEqual(full.prepared);
+    expect(viaPlan.prepared.refused.map((r) => r.code)).toContain('line_mismatch');
   });
 });

@@ -5,7 +5,7 @@ import { analyzeSession, cacheModel, economicsOf, planEviction, withRefusals, ty
 import { nodeAnalysisPorts } from '../repo-port';
 import { sha256Hex } from './archive';
 import { ForkError } from './atomic';
-import { SourceMoved, indexPass, type IndexedFork } from './fork-pass';
+import { SourceMoved, indexFromPlan, type IndexedFork } from './fork-pass';
 import type { ForkJob } from './job';
 import { sameStamp, stampOfPath, type SourceStamp } from './lines';
 import type { PlanAction } from './writer';
@@ -95,7 +95,8 @@ export function planAndIndex(path: string, options: FilePlanOptions = {}): { pla
   let indexed: IndexedFork | null = null;
   const planned = planSession(session, options, agent.format, (actions, fill) => {
     try {
-      indexed = indexPass(agent.format, path, actions, options.forkSessionId ?? PREVIEW_SESSION_ID, { expect: stamp, fill, ...(options.job ? { job: options.job } : {}) });
+      // The lines the builder needs are placed by this parse: read only those (the full pass otherwise).
+      indexed = indexFromPlan(agent.format, path, session, actions, options.forkSessionId ?? PREVIEW_SESSION_ID, { expect: stamp, fill, ...(options.job ? { job: options.job } : {}) });
     } catch (error) {
       throw error instanceof SourceMoved ? changedWhilePlanned(path) : error;
     }
