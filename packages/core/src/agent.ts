@@ -191,8 +191,12 @@ export interface AgentLocator {
    * `progress` hears how far the read is (and may throw CancelledError to stop it: that one is thrown).
    */
   load(path: string, options?: LoadOptions): LoadedSession;
-  /** Parses one file alone (for benchmarks, plans, and subagent windows opened on their own). */
-  parseFile(path: string, options?: { progress?: ReadProgress }): Session;
+  /**
+   * Parses one file alone (for benchmarks, plans, and subagent windows opened on their own).
+   * `onBytes` (optional for an agent to honour) sees every byte parsed, in order, as it is read: a
+   * plan checksums exactly the bytes it was made from.
+   */
+  parseFile(path: string, options?: { progress?: ReadProgress; onBytes?: (chunk: Uint8Array) => void }): Session;
   /** Other files `load` reads with a session (its subagents' transcripts), so callers can check them first. */
   companionFiles?(sessionPath: string): string[];
   /** When the agent's own client deletes sessions, for agents whose client does (Claude Code). */

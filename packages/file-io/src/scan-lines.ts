@@ -16,7 +16,7 @@ export interface ScanResult {
  * Reads a file line by line in fixed-size chunks, with each line's number and byte offset. The file is
  * opened read-only and never held whole. Starting from `fromOffset` (a line start) resumes a scan;
  * `lastLine` ends it after that line (the file as it was when that line was its last). `onProgress`
- * hears the bytes read after each chunk (and may throw to stop the scan).
+ * hears the bytes read after each chunk (and may throw to stop the scan); `onChunk` sees the chunk.
  */
 export function scanLines(
   path: string,
@@ -25,6 +25,8 @@ export function scanLines(
   fromLine = 0,
   lastLine = Infinity,
   onProgress?: (bytesRead: number, size: number) => void,
+  /** Every chunk's bytes as read (valid during the call only). */
+  onChunk?: (chunk: Buffer) => void,
 ): ScanResult {
   const fd = openSync(path, 'r');
   try {
@@ -44,6 +46,7 @@ export function scanLines(
       const n = readSync(fd, whole, 0, Math.min(whole.length, size - pos), pos);
       if (n <= 0) break;
       const buf = whole.subarray(0, n);
+      onChunk?.(buf);
       pos += n;
       onProgress?.(pos, size);
       lastByte = buf[n - 1] ?? -1;

@@ -13,7 +13,7 @@ export const claudeCodeLocator: AgentLocator = {
   discover: discoverFiles,
   describe: describeOpenedFile,
   load: (path, options) => loadSessionWithSubagents(path, options),
-  parseFile: (path, options) => readSessionFile(path, options?.progress).session,
+  parseFile: (path, options) => readSessionFile(path, options?.progress, options?.onBytes).session,
   companionFiles: subagentCandidates,
   retention: claudeCodeRetention(),
 };

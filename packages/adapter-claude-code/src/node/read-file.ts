@@ -15,13 +15,14 @@ export interface ReadSessionResult {
 
 /**
  * Parses a transcript file. A missing or unreadable path gives a session with one fatal problem, not a
- * throw; `progress` hears each chunk read, and a CancelledError it throws stops the read and is thrown.
+ * throw; `progress` hears each chunk read, and a CancelledError it throws stops the read and is thrown;
+ * `onBytes` sees each chunk's bytes.
  */
-export function readSessionFile(path: string, progress?: ReadProgress): ReadSessionResult {
+export function readSessionFile(path: string, progress?: ReadProgress, onBytes?: (chunk: Uint8Array) => void): ReadSessionResult {
   const parser = new TranscriptParser({ path, fallbackId: basename(path).replace(/\.jsonl$/i, '') });
   let scan: ScanResult;
   try {
-    scan = scanLines(path, (text, line, offset, len) => parser.push(text, line, offset, len), 0, 0, Infinity, progress);
+    scan = scanLines(path, (text, line, offset, len) => parser.push(text, line, offset, len), 0, 0, Infinity, progress, onBytes);
   } catch (error) {
     if (isCancelled(error)) throw error;
     const session = parser.finish(true);

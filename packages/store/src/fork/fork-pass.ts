@@ -42,9 +42,10 @@ export function indexPass(
 
 /**
  * The index pass from the plan's parse of the same bytes, when the builder can say which lines it
- * needs (ForkBuilder.indexLines): only those lines are read (each checked to be a whole line), and the
- * file's CRC-32 is taken in one plain read for the passes after to compare against. Otherwise, or
- * when a placed line is not where the parse put it, the full index pass.
+ * needs (ForkBuilder.indexLines): only those lines are read (each checked to be a whole line where the
+ * parse put it). The passes after compare against the CRC-32 of the bytes the parse read (`parsed`),
+ * or of one plain read of the file when the parse did not report them. Otherwise, or when a placed
+ * line is not where the parse put it, the full index pass.
  */
 export function indexFromPlan(
   format: AgentFormat,
@@ -52,16 +53,27 @@ export function indexFromPlan(
   session: Session,
   actions: readonly ForkAction[],
   newSessionId: string,
-  options: { job?: ForkJob; expect: SourceStamp; fill?: TombstoneFill },
+  options: {
+    job?: ForkJob;
+    expect: SourceStamp;
+    fill?: TombstoneFill;
+    /** The CRC-32 of the bytes the session was parsed from, when the parse gave them (else the file is read for it). */
+    parsed?: { crc32: number; bytes: number; lastByte: number } | null;
+  },
 ): IndexedFork {
+  const { parsed, ...rest } = options;
   const builder = format.createForkBuilder(actions, newSessionId);
   const refs = builder.indexLines?.(session) ?? null;
   const lines = refs ? readLines(path, refs, options.expect) : null;
-  if (!refs || !lines) return indexPass(format, path, actions, newSessionId, options);
-  const sum = checksumFile(path, { ...(options.job ? { job: options.job } : {}), stage: 'finding what to remove' });
-  if (!sameStamp(options.expect, sum.stamp)) throw new SourceMoved(path);
+  if (!refs || !lines) return indexPass(format, path, actions, newSessionId, rest);
+  let sum = parsed;
+  if (!sum) {
+    const read = checksumFile(path, { ...(options.job ? { job: options.job } : {}), stage: 'finding what to remove' });
+    if (!sameStamp(options.expect, read.stamp)) throw new SourceMoved(path);
+    sum = read;
+  }
   refs.forEach((r, i) => builder.index(lines[i] as string, r.line));
-  const pass: LinePass = { lines: session.stats.lines, bytes: sum.bytes, endsWithNewline: sum.lastByte === 10, crc32: sum.crc32, sha256: null, stamp: sum.stamp };
+  const pass: LinePass = { lines: session.stats.lines, bytes: sum.bytes, endsWithNewline: sum.lastByte === 10, crc32: sum.crc32, sha256: null, stamp: options.expect };
   return { newSessionId, builder, prepared: builder.prepare(options.fill), pass };
 }
 

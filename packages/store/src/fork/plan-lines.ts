@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { crc32 } from 'node:zlib';
 import type { Agent, AgentFormat, ClassifiedSnapshot, DeadClass, EvictionPlan, ForkEconomics, ForkPrepared, Session, TombstoneFill } from '@glassbox/core';
 import { agentForFile, agentForLines, defaultAgents } from '@glassbox/agents';
 import { analyzeSession, cacheModel, economicsOf, planEviction, withRefusals, type PlanOptions, type PriceTable } from '@glassbox/analysis';
@@ -90,13 +91,23 @@ export function planAndIndex(path: string, options: FilePlanOptions = {}): { pla
   const stamp = stampOfPath(path);
   if (!stamp) throw new ForkError('source_unreadable', `${path}: no such file`);
   options.job?.progress('reading the session', 0, stamp.size);
-  const session = agent.locator.parseFile(path);
+  // The bytes the plan is made from, checksummed as they are parsed: what later passes must find again.
+  const read = { crc32: 0, bytes: 0, lastByte: -1 };
+  const session = agent.locator.parseFile(path, {
+    onBytes: (chunk) => {
+      read.crc32 = crc32(chunk, read.crc32);
+      read.bytes += chunk.byteLength;
+      read.lastByte = chunk[chunk.byteLength - 1] ?? read.lastByte;
+    },
+  });
+  // An agent that does not report its bytes, or a file that grew before it was opened: checksummed apart.
+  const parsed = read.bytes === stamp.size ? read : null;
   options.job?.throwIfCancelled();
   let indexed: IndexedFork | null = null;
   const planned = planSession(session, options, agent.format, (actions, fill) => {
     try {
       // The lines the builder needs are placed by this parse: read only those (the full pass otherwise).
-      indexed = indexFromPlan(agent.format, path, session, actions, options.forkSessionId ?? PREVIEW_SESSION_ID, { expect: stamp, fill, ...(options.job ? { job: options.job } : {}) });
+      indexed = indexFromPlan(agent.format, path, session, actions, options.forkSessionId ?? PREVIEW_SESSION_ID, { expect: stamp, fill, parsed, ...(options.job ? { job: options.job } : {}) });
     } catch (error) {
       throw error instanceof SourceMoved ? changedWhilePlanned(path) : error;
     }
