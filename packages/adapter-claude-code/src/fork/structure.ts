@@ -45,16 +45,22 @@ export class Structure {
   readonly invalid = new Set<number>();
   readonly uuids = new Map<string, number>();
   readonly sessionIds = new Set<string>();
-  private readonly parents: [number, string][] = [];
+  /** Each parentUuid and its line, in two lists (no pair allocated per line). */
+  private readonly parentLines: number[] = [];
+  private readonly parentIds: string[] = [];
   private readonly uses = new Set<string>();
   private readonly results = new Set<string>();
   readonly empty = new Set<string>();
 
-  add(line: number, f: LineFacts): void {
+  /** A line's facts; `sessionId` stands for the facts' own (a fork's line renamed, all else the same). */
+  add(line: number, f: LineFacts, sessionId = f.sessionId): void {
     if (f.invalid) this.invalid.add(line);
     if (f.uuid) this.uuids.set(f.uuid, (this.uuids.get(f.uuid) ?? 0) + 1);
-    if (f.parent) this.parents.push([line, f.parent]);
-    if (f.sessionId) this.sessionIds.add(f.sessionId);
+    if (f.parent) {
+      this.parentLines.push(line);
+      this.parentIds.push(f.parent);
+    }
+    if (sessionId) this.sessionIds.add(sessionId);
     for (const u of f.uses) this.uses.add(u);
     for (const r of f.results) this.results.add(r);
     for (const e of f.empties) this.empty.add(`${line}:${e}`);
@@ -62,7 +68,11 @@ export class Structure {
 
   /** `<line>:<parent>` for every parentUuid that names no record of the file. */
   dangling(): Set<string> {
-    return new Set(this.parents.filter(([, p]) => !this.uuids.has(p)).map(([l, p]) => `${l}:${p}`));
+    const out = new Set<string>();
+    this.parentIds.forEach((p, i) => {
+      if (!this.uuids.has(p)) out.add(`${this.parentLines[i] ?? 0}:${p}`);
+    });
+    return out;
   }
 
   orphanResults(): Set<string> {

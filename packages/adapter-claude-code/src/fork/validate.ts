@@ -183,7 +183,7 @@ export class ClaudeForkValidator implements ForkValidator {
   private renamed(ot: string, o: { record: JsonObject | null; facts: LineFacts | null }, forkId: string, forkByteLength: number, line: number): void {
     // The original's record stands for the fork's: they differ in nothing the chain reads.
     this.forkChain.push(ot, o.record, forkByteLength);
-    this.sf.add(line, { ...(o.facts as LineFacts), sessionId: forkId });
+    this.sf.add(line, o.facts as LineFacts, forkId);
   }
 
   /** A line that changed beyond its session id: parsed and compared. */
