@@ -19,7 +19,8 @@ export function responsesOf(session: Session, options: { sidechain?: boolean } =
       prev.usage = maxUsage(prev.usage, p.usage);
       continue;
     }
-    const r: Response = { key, messageId: p.messageId, model: p.model, line: p.line, usage: { ...p.usage }, isSidechain: p.isSidechain };
+    // The record's own usage object, not a copy: nothing changes a usage in place (maxUsage makes a new one).
+    const r: Response = { key, messageId: p.messageId, model: p.model, line: p.line, usage: p.usage, isSidechain: p.isSidechain };
     if (p.requestId) r.requestId = p.requestId;
     if (p.timestamp) r.timestamp = p.timestamp;
     if (p.synthetic) r.synthetic = true;
@@ -40,7 +41,7 @@ export function responsesOf(session: Session, options: { sidechain?: boolean } =
       messageId: n.messageId ?? n.uuid,
       model: n.model ?? 'unknown',
       line: n.line,
-      usage: { ...n.usage },
+      usage: n.usage,
       isSidechain: n.isSidechain,
     };
     if (n.requestId) r.requestId = n.requestId;
