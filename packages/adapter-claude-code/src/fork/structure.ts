@@ -13,9 +13,12 @@ export interface LineFacts {
   empties: string[];
 }
 
+/** What most lines have of uses, results and empties: none (shared, never written to). */
+const NONE: readonly string[] = Object.freeze([]);
+
 export function factsOf(record: JsonObject | null, text: string): LineFacts {
-  if (!record) return { invalid: text.trim() !== '', uses: [], results: [], empties: [] };
-  const f: LineFacts = { invalid: false, uses: [], results: [], empties: [] };
+  if (!record) return { invalid: text.trim() !== '', uses: NONE as string[], results: NONE as string[], empties: NONE as string[] };
+  const f: LineFacts = { invalid: false, uses: NONE as string[], results: NONE as string[], empties: NONE as string[] };
   const uuid = str(record['uuid']);
   if (uuid) f.uuid = uuid;
   const parent = str(record['parentUuid']);
@@ -24,17 +27,22 @@ export function factsOf(record: JsonObject | null, text: string): LineFacts {
   if (sid) f.sessionId = sid;
   const content = contentOf(record);
   const type = record['type'];
-  if ((type === 'user' || type === 'assistant') && (content === '' || (Array.isArray(content) && content.length === 0))) f.empties.push('message.content');
+  const empty = (where: string): void => void (f.empties === NONE ? (f.empties = [where]) : f.empties.push(where));
+  if ((type === 'user' || type === 'assistant') && (content === '' || (Array.isArray(content) && content.length === 0))) empty('message.content');
   if (Array.isArray(content)) {
     content.forEach((b, j) => {
       if (!isObject(b)) return;
-      if (b['type'] === 'tool_use' && typeof b['id'] === 'string') f.uses.push(b['id']);
+      if (b['type'] === 'tool_use' && typeof b['id'] === 'string') {
+        if (f.uses === NONE) f.uses = [];
+        f.uses.push(b['id']);
+      }
       if (b['type'] === 'tool_result') {
+        if (f.results === NONE) f.results = [];
         f.results.push(str(b['tool_use_id']) ?? '');
         const c = b['content'];
-        if (c === '' || (Array.isArray(c) && c.length === 0)) f.empties.push(`message.content[${j}].content`);
+        if (c === '' || (Array.isArray(c) && c.length === 0)) empty(`message.content[${j}].content`);
       }
-      if (b['type'] === 'text' && b['text'] === '') f.empties.push(`message.content[${j}].text`);
+      if (b['type'] === 'text' && b['text'] === '') empty(`message.content[${j}].text`);
     });
   }
   return f;
