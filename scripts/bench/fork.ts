@@ -39,8 +39,17 @@ function forkOnce(path: string): { actions: number; ok: boolean; timing: Timing 
     const forkId = randomUUID();
     let result = { actions: 0, ok: false };
     const timing = timed(() => {
-      const planned = planFromFile(path, { minimumSavings: 0, forkSessionId: forkId });
-      const r = writeFork({ sourcePath: path, archiveDir, newSessionId: forkId, prepare: () => ({ actions: planned.actions, cwd: planned.session.cwd, indexed: planned.indexed, session: planned.session }) });
+      // As `clean --fork` and the app write a fork: the plan made inside the write, while the
+      // original is copied into the archive on another thread.
+      const r = writeFork({
+        sourcePath: path,
+        archiveDir,
+        newSessionId: forkId,
+        prepare: (src) => {
+          const planned = planFromFile(src.path, { minimumSavings: 0, forkSessionId: src.forkId });
+          return { actions: planned.actions, cwd: planned.session.cwd, indexed: planned.indexed, session: planned.session };
+        },
+      });
       if (r.status !== 'written') return;
       forkPath = r.forkPath;
       result = { actions: r.applied.length, ok: r.report.ok };

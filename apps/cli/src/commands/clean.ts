@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DEAD_CLASSES, humanBytes, humanTokens, isDeadClass, type DeadClass, type EvictionPlan } from '@glassbox/core';
 import type { RefusedAction, ValidationReport } from '@glassbox/core';
-import { planFromFile, previewFork, resumeInstruction, sameStamp, stampOfPath, writeFork, type FilePlan, type ForkPreview, type LinesPlan, type PlanLinesOptions, type WriteForkResult } from '@glassbox/store/fork';
+import { planFromFile, previewFork, resumeInstruction, writeFork, type FilePlan, type ForkPreview, type LinesPlan, type PlanLinesOptions, type WriteForkResult } from '@glassbox/store/fork';
 import { EXIT_REFUSED, UsageError } from '../exit-codes';
 import { isInKeptView } from '@glassbox/store/keep';
 import type { CliIO } from '../io';
@@ -125,37 +125,36 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
     return;
   }
 
-  // The fork's id is chosen first, so the plan's index pass is the one the write goes on with.
+  // The fork's id is chosen first, so the plan's index pass is the one the write goes on with. The
+  // plan is made inside the write (again if the file changes meanwhile), so that the original's copy
+  // into the archive runs on another thread while the plan reads the file.
   const forkId = randomUUID();
-  let planned: FilePlan;
-  try {
-    planned = planFromFile(path, { ...planOptions, forkSessionId: forkId });
-  } catch (error) {
-    forkErrorToUsage(error);
-  }
-  failOnUnreadable(planned);
-  if (planned.plan.actions.length === 0) {
-    if (opts.json) io.out(JSON.stringify({ mode: 'fork', status: 'nothing-to-do', plan: planJson(planned.plan), economics: economicsJson(planned.economics) }, null, 2));
-    else io.out([...renderPlan(planned, path, p), '', ...renderExclusions(planned.plan, p), '', 'No fork was written: there is nothing worth removing.'].join('\n'));
-    return;
-  }
+  let last: FilePlan | null = null;
   let result: WriteForkResult;
   try {
     const writeOptions: Parameters<typeof writeFork>[0] = {
       sourcePath: path,
       env: io.env,
       newSessionId: forkId,
-      // The plan just made, while the file is the one it was made from; a new one if it changed.
       prepare: (src) => {
-        const again = sameStamp(planned.stamp, stampOfPath(src.path)) ? planned : planFromFile(src.path, { ...planOptions, forkSessionId: src.forkId });
+        const again = planFromFile(src.path, { ...planOptions, forkSessionId: src.forkId });
+        last = again;
+        failOnUnreadable(again);
+        if (again.plan.actions.length === 0) throw new NothingToRemove();
         return { actions: again.actions, cwd: again.session.cwd, indexed: again.indexed, session: again.session };
       },
     };
     if (opts.archive) writeOptions.archiveDir = resolve(opts.archive);
     result = writeFork(writeOptions);
   } catch (error) {
-    forkErrorToUsage(error);
+    if (!(error instanceof NothingToRemove) || !last) forkErrorToUsage(error);
+    const plan: FilePlan = last;
+    if (opts.json) io.out(JSON.stringify({ mode: 'fork', status: 'nothing-to-do', plan: planJson(plan.plan), economics: economicsJson(plan.economics) }, null, 2));
+    else io.out([...renderPlan(plan, path, p), '', ...renderExclusions(plan.plan, p), '', 'No fork was written: there is nothing worth removing.'].join('\n'));
+    return;
   }
+  const planned = last as FilePlan | null;
+  if (!planned) throw new Error('a fork was written without a plan');
   if (result.status === 'refused') {
     io.exitCode = EXIT_REFUSED;
     if (opts.json) {
@@ -208,6 +207,9 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
 }
 
 /** A file that holds no session is bad input (exit 2), not an empty plan. */
+/** The plan found nothing worth removing: no fork is written. */
+class NothingToRemove extends Error {}
+
 function failOnUnreadable(planned: LinesPlan): void {
   const fatal = planned.session.problems.find((q) => q.severity === 'error');
   if (fatal && (fatal.code === 'file_empty' || fatal.code === 'not_a_transcript' || fatal.code === 'file_missing' || fatal.code === 'file_unreadable')) throw new UsageError(fatal.message);

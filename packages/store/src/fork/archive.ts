@@ -246,6 +246,11 @@ export class IncomingObject {
     }
   }
 
+  /** The open file, for a thread that writes it (see ArchiveCopy); -1 once closed. */
+  get descriptor(): number {
+    return this.fd ?? -1;
+  }
+
   write(chunk: Buffer): void {
     if (this.fd === null) return;
     try {

@@ -201,7 +201,10 @@ describe('the disk says no', () => {
     expect(existsSync(join(s.archiveDir, 'forks')) ? readdirSync(join(s.archiveDir, 'forks')) : []).toEqual([]);
   });
 
-  it('a full disk: refused with the reason, no partial fork, no temporary file, no manifest', (ctx) => {
+  it.for([
+    { how: 'by the fork pass', archiveThread: 'never' as const },
+    { how: 'on a thread', archiveThread: 'always' as const },
+  ])('a full disk (the original archived $how): refused with the reason, no partial fork, no temporary file, no manifest', ({ archiveThread }, ctx) => {
     const disk = tmpfs(ctx, '3m');
     if (!disk) return;
     const s = sessionOn(disk.dir, '03-large-outputs');
@@ -214,14 +217,14 @@ describe('the disk says no', () => {
         break;
       }
     }
-    const e = forkError(() => writeFork(plannedForkOptions(s)));
+    const e = forkError(() => writeFork(plannedForkOptions(s, { archiveThread })));
     expect(e.code).toBe('unwritable');
     expect(e.message).toMatch(/ENOSPC.*nothing was written/);
     expect(tree(s.root)).toEqual(before);
     expect(existsSync(join(s.archiveDir, 'forks')) ? readdirSync(join(s.archiveDir, 'forks')) : []).toEqual([]);
     // Once there is room again, the same fork is written and verifies.
     for (const f of readdirSync(disk.dir).filter((n) => n.startsWith('filler-'))) rmSync(join(disk.dir, f));
-    const r = written(writeFork(plannedForkOptions(s)));
+    const r = written(writeFork(plannedForkOptions(s, { archiveThread })));
     expect(verifyFork(r.forkId, { archiveDir: s.archiveDir }).report.ok).toBe(true);
   });
 });

@@ -1,6 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { LineBytes } from './output';
+import { LineBytes, LineOutput } from './output';
+import { REPO_ROOT } from './test-support';
 
 /** What LineBytes must give: the lines joined by newlines, a splice applied to its original's bytes. */
 function expected(lines: { original: string; line: string | { start: number; end: number; insert: string } }[], finalNewline: boolean): Buffer {
@@ -43,5 +49,42 @@ describe('LineBytes assembles a fork line by line', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('LineOutput hashes what it writes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'glassbox-output-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // Real lines, more than one buffer's worth (4 MB), so the thread reads back while the file grows.
+  const lines = readFileSync(join(REPO_ROOT, 'fixtures/corpus/generated/03-large-outputs/transcript.jsonl'), 'utf8').split('\n').filter(Boolean);
+
+  it.for([
+    { how: 'on this thread', digestThread: false },
+    { how: 'on a thread that reads the file back', digestThread: true },
+  ])('$how: the sha-256, CRC-32 and length of the bytes on disk', ({ digestThread }) => {
+    const out = new LineOutput(join(dir, `fork-${digestThread}.jsonl`), 0o644, { digestThread, waitForThread: true });
+    let total = 0;
+    for (let round = 0; total < 6 << 20; round++) {
+      for (const l of lines) {
+        const bytes = Buffer.from(l, 'utf8');
+        out.append(bytes, { start: 0, end: 0, insert: Buffer.alloc(0) });
+        total += bytes.length + 1;
+      }
+    }
+    out.newline();
+    const got = out.close();
+    const onDisk = readFileSync(out.temp);
+    expect(got.bytes).toBe(onDisk.length);
+    expect(got.sha256).toBe(createHash('sha256').update(onDisk).digest('hex'));
+    expect(got.crc32).toBe(crc32(onDisk));
+    out.discard();
+    expect(existsSync(out.temp)).toBe(false);
+  });
+
+  it('discarded while the thread reads: the thread lets go and the temporary file is gone', () => {
+    const out = new LineOutput(join(dir, 'discarded.jsonl'), 0o600, { digestThread: true, waitForThread: true });
+    for (let i = 0; i < 2000; i++) for (const l of lines.slice(0, 3)) out.append(Buffer.from(l, 'utf8'), { start: 0, end: 0, insert: Buffer.alloc(0) });
+    out.discard();
+    expect(existsSync(out.temp)).toBe(false);
   });
 });

@@ -1,9 +1,11 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { closeSync, fchmodSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { LineSplice } from '@glassbox/core';
 import { ForkError, describe, safeUnlink, tempPathFor } from './atomic';
+import { ABORT, ClaimedThread, SEQ } from './claimed-thread';
+import { checksumFile } from './lines';
 
 const BUFFER_BYTES = 1 << 22;
 
@@ -70,28 +72,78 @@ export class LineBytes {
   }
 }
 
+// The fork's bytes hashed as they land: the thread reads back from the temporary file what the writer
+// says is written (extra[0]), until the writer gives the final length (extra[1], -1 until then).
+const DIGEST = `
+const { fd, chunk } = workerData;
+const { readSync } = require('node:fs');
+const { createHash } = require('node:crypto');
+const { crc32 } = require('node:zlib');
+const marks = new BigInt64Array(workerData.extra, 0, 2);
+const hash = createHash('sha256');
+const buf = Buffer.allocUnsafe(chunk);
+let pos = 0;
+let crc = 0;
+for (;;) {
+  if (Atomics.load(flags, ${ABORT}) !== 0) return { error: 'cancelled' };
+  const seq = Atomics.load(flags, ${SEQ});
+  const written = Number(Atomics.load(marks, 0));
+  while (pos < written) {
+    const n = readSync(fd, buf, 0, Math.min(chunk, written - pos), pos);
+    if (n <= 0) return { error: 'the fork could not be read back' };
+    const piece = buf.subarray(0, n);
+    hash.update(piece);
+    crc = crc32(piece, crc);
+    pos += n;
+  }
+  const final = Number(Atomics.load(marks, 1));
+  if (final >= 0 && pos >= final) return { sha256: hash.digest('hex'), crc32: crc, bytes: pos };
+  Atomics.wait(flags, ${SEQ}, seq, 1000);
+}
+`;
+
+interface Digest {
+  sha256: string;
+  crc32: number;
+  bytes: number;
+}
+
 /**
  * A new file written line by line under a temporary name beside its final one (see atomic.ts),
  * hashed as it is written: the fork, streamed as its lines are made. Nothing is published here.
+ * A big fork is hashed on a thread of its own that reads back what was written (`digestThread`), so
+ * the writing thread only copies and writes; if that thread has not begun by the end, the file is
+ * read back here instead.
  */
 export class LineOutput {
   readonly temp: string;
   private fd: number | null;
-  private readonly hash = createHash('sha256');
+  private readonly hash: Hash | null;
   private crc = 0;
   private written = 0;
   private readonly bytes = new LineBytes((chunk) => this.write(chunk));
+  private readonly digest: ClaimedThread<Digest> | null = null;
+  private readonly marks: BigInt64Array | null = null;
 
   constructor(
     readonly finalPath: string,
     private readonly mode: number,
+    /** `waitForThread` (tests): returns once the thread has begun, so the thread does the hashing. */
+    options: { digestThread?: boolean; waitForThread?: boolean } = {},
   ) {
     this.temp = tempPathFor(finalPath);
     try {
-      this.fd = openSync(this.temp, 'wx', 0o600);
+      this.fd = openSync(this.temp, options.digestThread ? 'wx+' : 'wx', 0o600);
     } catch (error) {
       throw new ForkError('unwritable', `cannot write in ${dirname(finalPath)} (${describe(error)}); nothing was written`);
     }
+    if (options.digestThread) {
+      this.digest = new ClaimedThread<Digest>('', DIGEST, { fd: this.fd, chunk: 1 << 20 }, 16);
+      this.marks = new BigInt64Array(this.digest.extra, 0, 2);
+      Atomics.store(this.marks, 1, -1n);
+      this.hash = null;
+      if (options.waitForThread) this.digest.awaitClaim();
+    } else this.hash = createHash('sha256');
   }
 
   /** The next line (see LineBytes.append): its bytes as they will be written, valid until the next call. */
@@ -109,24 +161,47 @@ export class LineOutput {
   }
 
   /** Flushes the file to disk with its final mode; the temporary file stays until published or discarded. */
-  close(): { sha256: string; crc32: number; bytes: number } {
+  close(): Digest {
     this.bytes.flush();
     try {
       if (this.fd !== null) {
         // The exact mode, whatever the umask: a fork is as readable as its original, no more.
         if (this.mode !== 0o600) fchmodSync(this.fd, this.mode);
         fsyncSync(this.fd);
-        closeSync(this.fd);
-        this.fd = null;
       }
     } catch (error) {
       this.discard();
       throw new ForkError('unwritable', `cannot write in ${dirname(this.finalPath)} (${describe(error)}); nothing was written`);
     }
-    return { sha256: this.hash.digest('hex'), crc32: this.crc, bytes: this.written };
+    const digest = this.finalDigest();
+    if (this.fd !== null) {
+      closeSync(this.fd);
+      this.fd = null;
+    }
+    return digest;
+  }
+
+  /** The hash of what was written: from the thread, from this thread's own hash, or read back. */
+  private finalDigest(): Digest {
+    if (this.hash) return { sha256: this.hash.digest('hex'), crc32: this.crc, bytes: this.written };
+    const digest = this.digest as ClaimedThread<Digest>;
+    if (!digest.claim()) {
+      const back = checksumFile(this.temp, { sha256: true });
+      return { sha256: back.sha256 as string, crc32: back.crc32, bytes: back.bytes };
+    }
+    Atomics.store(this.marks as BigInt64Array, 1, BigInt(this.written));
+    digest.poke();
+    const got = digest.wait();
+    if ('error' in got || got.bytes !== this.written) {
+      this.discard();
+      throw new ForkError('unwritable', `cannot read back ${this.temp} (${'error' in got ? got.error : 'short'}); nothing was written`);
+    }
+    return got;
   }
 
   discard(): void {
+    // The digest thread lets go of the file before it is closed.
+    this.digest?.stop();
     if (this.fd !== null) {
       try {
         closeSync(this.fd);
@@ -140,8 +215,10 @@ export class LineOutput {
 
   private write(buf: Buffer): void {
     if (this.fd === null) return;
-    this.hash.update(buf);
-    this.crc = crc32(buf, this.crc);
+    if (this.hash) {
+      this.hash.update(buf);
+      this.crc = crc32(buf, this.crc);
+    }
     try {
       let off = 0;
       while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
@@ -150,5 +227,9 @@ export class LineOutput {
       throw new ForkError('unwritable', `cannot write in ${dirname(this.finalPath)} (${describe(error)}); nothing was written`);
     }
     this.written += buf.length;
+    if (this.marks && this.digest) {
+      Atomics.store(this.marks, 0, BigInt(this.written));
+      this.digest.poke();
+    }
   }
 }

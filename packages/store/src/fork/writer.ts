@@ -4,11 +4,12 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { AgentFormat, AppliedAction, ForkAction, RefusedAction, Session, ValidationReport } from '@glassbox/core';
 import { agentForFile, defaultAgents } from '@glassbox/agents';
 import { Archive, archiveDir, sha256Hex, type IncomingObject } from './archive';
+import { ArchiveCopy, MIN_THREADED_BYTES, type ArchiveThread, type ArchivedOriginal } from './archive-copy';
 import { ForkError, describe, fsyncDir, publishTemp, safeUnlink, tempPathFor, writeTempFile } from './atomic';
 import { SourceMoved, forkPass, indexPass, type ForkPassResult, type IndexedFork } from './fork-pass';
 import { NO_JOB, type ForkJob } from './job';
 import { sweepLeftovers } from './leftovers';
-import { checksumFile, sameStamp, stampOfPath } from './lines';
+import { checksumFile, sameStamp, stampOfPath, type SourceStamp } from './lines';
 import type { ForkManifest, ManifestAction } from './manifest';
 import { LineOutput } from './output';
 import { fileHistoryFolderOf, prepareSidecars, sessionFolderOf, sidecarTarget, type SidecarFile } from './sidecars';
@@ -53,6 +54,8 @@ export interface WriteForkOptions {
   beforeCommit?: (attempt: number) => void;
   /** Progress and cancellation (the app's Cancel button). */
   job?: ForkJob;
+  /** Whether the original is copied into the archive, and the fork hashed, on threads of their own (default: for big files). */
+  archiveThread?: ArchiveThread;
   now?: () => Date;
 }
 
@@ -116,112 +119,142 @@ export function writeFork(given: WriteForkOptions): WriteForkResult {
   sweepInterrupted(archive, [dir, fileHistoryParentOf(options.sourcePath)]);
   const mode = modeOf(options.sourcePath);
   for (let attempt = 1; ; attempt++) {
-    const retry = (): void => {
-      if (attempt >= MAX_ATTEMPTS) throw sourceChanged(options.sourcePath, attempt);
-    };
     job.throwIfCancelled();
     const before = stampOfPath(options.sourcePath);
     if (!before) throw new ForkError('source_unreadable', `${options.sourcePath}: no such file`);
-    let plan;
+    // The original goes into the archive on another thread while the plan reads it.
+    const copy = ArchiveCopy.start(archive, options.sourcePath, options.archiveThread);
     try {
-      plan = options.prepare({ path: options.sourcePath, forkId });
-    } catch (error) {
-      if (!(error instanceof ForkError && error.code === 'source_changed')) throw error;
-      retry();
-      continue;
+      const result = attemptFork({ options, format, job, archive, forkId, forkPath, mode, before, copy, attempt });
+      if (result !== 'moved') return result;
+    } finally {
+      // Stops the copy if the attempt ended early; once the object is published this removes nothing.
+      copy?.discard();
     }
-    if (!sameStamp(before, stampOfPath(options.sourcePath))) {
-      retry();
-      continue;
-    }
-    options.beforeCommit?.(attempt);
-    let prepared: IndexedFork;
-    // The plan's own index pass, when it was made for this fork and for these actions (used once);
-    // the fork pass checks that the file is still the one it read.
-    const reuse = plan.indexed;
-    const planned = new Set(plan.actions.map((a) => a.segmentId));
-    if (reuse && reuse.newSessionId === forkId && !consumed.has(reuse) && reuse.prepared.applied.every((a) => planned.has(a.action.segmentId))) {
-      consumed.add(reuse);
-      prepared = reuse;
-    } else {
-      try {
-        prepared = indexPass(format, options.sourcePath, plan.actions, forkId, { job, expect: before });
-      } catch (error) {
-        if (!(error instanceof SourceMoved)) throw error;
-        retry();
-        continue;
-      }
-    }
-    if (prepared.prepared.applied.length === 0) {
-      throw new ForkError('nothing_to_do', `nothing in ${options.sourcePath} can be tombstoned with this plan; no fork was written`);
-    }
-    const output = new LineOutput(forkPath, mode);
-    let incoming: IncomingObject | null = null;
-    let run: ForkPassResult;
-    let fork: { sha256: string; crc32: number; bytes: number };
-    try {
-      incoming = archive.incoming();
-      // The plan's session is of the bytes its index pass read: used only with that pass.
-      const original = prepared === plan.indexed && plan.session ? { original: plan.session } : {};
-      run = forkPass(format, options.sourcePath, prepared, { output, archive: incoming, job, ...original });
-      fork = output.close();
-    } catch (error) {
-      output.discard();
-      incoming?.discard();
-      if (!(error instanceof SourceMoved)) throw error;
-      retry();
-      continue;
-    }
-    const applied = run.outcome.applied;
-    const refused = run.outcome.refused;
-    if (!run.report.ok) {
-      output.discard();
-      incoming.discard();
-      return { status: 'refused', report: run.report, applied, refused, forkId };
-    }
-    let sidecars: SidecarFile[];
-    try {
-      job.throwIfCancelled();
-      sidecars = options.carrySidecars === false ? [] : prepareSidecars(options.sourcePath, forkId, format);
-    } catch (error) {
-      output.discard();
-      incoming.discard();
-      throw error;
-    }
-    const manifest = manifestFor(run, plan.cwd ?? null, options, forkId, forkPath, mode, fork, sidecars);
-    const payloads = applied.flatMap((a) => a.removed.map((r) => r.text));
-    const sourceSha = run.source.sha256 as string;
-    const written = commit(archive, manifest, forkPath, output.temp, sidecars, payloads, { incoming, sha256: sourceSha }, job);
-    // The original read once more: its bytes must be the ones archived (CRC-32 of the same bytes),
-    // or the source moved while the fork was being written and the fork no longer matches it.
-    const again = checksumFile(options.sourcePath, { job, stage: 'checking the original' });
-    if (again.crc32 !== run.source.crc32 || again.bytes !== run.source.bytes) {
-      rollback(archive, manifest.forkId, forkPath, written.created);
-      retry();
-      continue;
-    }
-    const after = sourceSha;
-    // Read back what landed on disk: the very bytes that were validated, or the fork is removed.
-    const landed = checksumFile(forkPath, { job, stage: 'checking the fork' });
-    if (landed.crc32 !== fork.crc32 || landed.bytes !== fork.bytes) {
-      rollback(archive, manifest.forkId, forkPath, written.created);
-      throw new ForkError('unwritable', `the fork read back from ${forkPath} does not match what was written; it was removed`);
-    }
-    return {
-      status: 'written',
-      forkId,
-      forkPath,
-      sidecarDir: written.sidecarDir,
-      manifestPath: archive.manifestPath(forkId),
-      manifest,
-      report: run.report,
-      applied,
-      refused,
-      originalSha256: { before: sourceSha, after },
-      attempts: attempt,
-      repairedArchiveObjects: written.repaired,
-    };
+    if (attempt >= MAX_ATTEMPTS) throw sourceChanged(options.sourcePath, attempt);
   }
+}
+
+interface Attempt {
+  options: WriteForkOptions;
+  format: AgentFormat;
+  job: ForkJob;
+  archive: Archive;
+  forkId: string;
+  forkPath: string;
+  mode: number;
+  before: SourceStamp;
+  copy: ArchiveCopy | null;
+  attempt: number;
+}
+
+/** One attempt of writeFork: its result, or 'moved' when the source changed under it (try again). */
+function attemptFork(a: Attempt): WriteForkResult | 'moved' {
+  const { options, format, job, archive, forkId, forkPath, mode, before, copy, attempt } = a;
+  let plan;
+  try {
+    plan = options.prepare({ path: options.sourcePath, forkId });
+  } catch (error) {
+    if (!(error instanceof ForkError && error.code === 'source_changed')) throw error;
+    return 'moved';
+  }
+  if (!sameStamp(before, stampOfPath(options.sourcePath))) {
+    return 'moved';
+  }
+  options.beforeCommit?.(attempt);
+  let prepared: IndexedFork;
+  // The plan's own index pass, when it was made for this fork and for these actions (used once);
+  // the fork pass checks that the file is still the one it read.
+  const reuse = plan.indexed;
+  const planned = new Set(plan.actions.map((a) => a.segmentId));
+  if (reuse && reuse.newSessionId === forkId && !consumed.has(reuse) && reuse.prepared.applied.every((a) => planned.has(a.action.segmentId))) {
+    consumed.add(reuse);
+    prepared = reuse;
+  } else {
+    try {
+      prepared = indexPass(format, options.sourcePath, plan.actions, forkId, { job, expect: before });
+    } catch (error) {
+      if (!(error instanceof SourceMoved)) throw error;
+      return 'moved';
+    }
+  }
+  if (prepared.prepared.applied.length === 0) {
+    throw new ForkError('nothing_to_do', `nothing in ${options.sourcePath} can be tombstoned with this plan; no fork was written`);
+  }
+  // A big fork is hashed on a thread as it is written, as its original is copied on one.
+  const when = options.archiveThread ?? 'auto';
+  const output = new LineOutput(forkPath, mode, { digestThread: when === 'always' || (when === 'auto' && before.size >= MIN_THREADED_BYTES), waitForThread: when === 'always' });
+  // The copy thread's object, unless the pass is to make the copy (no thread, or it had not begun).
+  const threaded = copy?.claim() ?? false;
+  let incoming: IncomingObject | null = null;
+  // Never closed under the thread's writes: a thread's object goes through the copy.
+  const dropIncoming = (): void => (copy ? copy.discard() : incoming?.discard());
+  let run: ForkPassResult;
+  let fork: { sha256: string; crc32: number; bytes: number };
+  let archived: ArchivedOriginal;
+  try {
+    incoming = copy?.incoming ?? archive.incoming();
+    // The plan's session is of the bytes its index pass read: used only with that pass.
+    const original = prepared === plan.indexed && plan.session ? { original: plan.session } : {};
+    run = forkPass(format, options.sourcePath, prepared, { output, ...(threaded ? {} : { archive: incoming }), job, ...original });
+    fork = output.close();
+    archived = threaded && copy ? copy.wait(job) : { sha256: run.source.sha256 as string, crc32: run.source.crc32, bytes: run.source.bytes, stamp: run.source.stamp };
+    // The archived bytes must be the ones the fork was made from.
+    if (archived.crc32 !== run.source.crc32 || archived.bytes !== run.source.bytes || !sameStamp(archived.stamp, run.source.stamp)) throw new SourceMoved(options.sourcePath);
+  } catch (error) {
+    output.discard();
+    dropIncoming();
+    if (!(error instanceof SourceMoved)) throw error;
+    return 'moved';
+  }
+  const applied = run.outcome.applied;
+  const refused = run.outcome.refused;
+  if (!run.report.ok) {
+    output.discard();
+    dropIncoming();
+    return { status: 'refused', report: run.report, applied, refused, forkId };
+  }
+  let sidecars: SidecarFile[];
+  try {
+    job.throwIfCancelled();
+    sidecars = options.carrySidecars === false ? [] : prepareSidecars(options.sourcePath, forkId, format);
+  } catch (error) {
+    output.discard();
+    dropIncoming();
+    throw error;
+  }
+  const sourceSha = archived.sha256;
+  const manifest = manifestFor(run, sourceSha, plan.cwd ?? null, options, forkId, forkPath, mode, fork, sidecars);
+  const payloads = applied.flatMap((a) => a.removed.map((r) => r.text));
+  const written = commit(archive, manifest, forkPath, output.temp, sidecars, payloads, { incoming, sha256: sourceSha }, job);
+  // The original read once more: its bytes must be the ones archived (CRC-32 of the same bytes),
+  // or the source moved while the fork was being written and the fork no longer matches it.
+  const again = checksumFile(options.sourcePath, { job, stage: 'checking the original' });
+  if (again.crc32 !== run.source.crc32 || again.bytes !== run.source.bytes) {
+    rollback(archive, manifest.forkId, forkPath, written.created);
+    return 'moved';
+  }
+  const after = sourceSha;
+  // Read back what landed on disk: the very bytes that were validated, or the fork is removed.
+  const landed = checksumFile(forkPath, { job, stage: 'checking the fork' });
+  if (landed.crc32 !== fork.crc32 || landed.bytes !== fork.bytes) {
+    rollback(archive, manifest.forkId, forkPath, written.created);
+    throw new ForkError('unwritable', `the fork read back from ${forkPath} does not match what was written; it was removed`);
+  }
+  return {
+    status: 'written',
+    forkId,
+    forkPath,
+    sidecarDir: written.sidecarDir,
+    manifestPath: archive.manifestPath(forkId),
+    manifest,
+    report: run.report,
+    applied,
+    refused,
+    originalSha256: { before: sourceSha, after },
+    attempts: attempt,
+    repairedArchiveObjects: written.repaired,
+  };
 }
 
 function sourceChanged(path: string, attempts: number): ForkError {
@@ -234,6 +267,7 @@ function sourceChanged(path: string, attempts: number): ForkError {
 
 function manifestFor(
   run: ForkPassResult,
+  originalSha256: string,
   cwd: string | null,
   options: WriteForkOptions,
   forkId: string,
@@ -268,7 +302,7 @@ function manifestFor(
     forkPath,
     createdAt: (options.now?.() ?? new Date()).toISOString(),
     cwd,
-    original: { path: resolve(options.sourcePath), sessionId: originalSessionId, sha256: run.source.sha256 as string, bytes: run.source.bytes, lines: run.source.lines, mode },
+    original: { path: resolve(options.sourcePath), sessionId: originalSessionId, sha256: originalSha256, bytes: run.source.bytes, lines: run.source.lines, mode },
     fork: { sha256: fork.sha256, bytes: fork.bytes, lines: run.source.lines },
     sidecars: sidecars.map((s) => ({ rel: s.rel, originalSha256: sha256Hex(s.original), forkSha256: sha256Hex(s.fork), sessionIdRewritten: s.sessionIdRewritten })),
     actions,
