@@ -46,7 +46,7 @@ export class WorkPool {
   private nextId = 1;
   private broken: Error | null = null;
   private closed = false;
-  /** The bundled thread script, made in the background as the pool is made; null: use workerUrl. */
+  /** The bundled thread script, made in the background once the pool is made; null: use workerUrl. */
   private readonly source: Promise<string | null> | null;
 
   constructor(
@@ -55,7 +55,9 @@ export class WorkPool {
     /** A built worker script (the desktop app's own entry); otherwise worker-entry.ts is bundled in the background. */
     private readonly workerUrl?: URL,
   ) {
-    this.source = size > 0 && !workerUrl ? bundleWorkerAsync(fileURLToPath(new URL('./worker-entry.ts', import.meta.url))) : null;
+    // A turn later: starting esbuild's process costs the thread that makes the host (and answers the
+    // window's first list) a few milliseconds it does not need to spend yet.
+    this.source = size > 0 && !workerUrl ? new Promise<void>((r) => setImmediate(r)).then(() => bundleWorkerAsync(fileURLToPath(new URL('./worker-entry.ts', import.meta.url)))) : null;
   }
 
   /** Why the pool runs work inline, if it fell back to it. */
