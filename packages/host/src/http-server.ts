@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import { EVENT_CHANNELS, MAX_UPLOAD_BYTES, stringifyWithRawJson, type EventChannel, type EventMap } from '@glassbox/contract';
+import { EVENT_CHANNELS, MAX_UPLOAD_BYTES, rawJsonPieces, type EventChannel, type EventMap } from '@glassbox/contract';
 import type { EngineHost } from './host';
 
 /** The CSP of every page served: the same as the Electron window's (no inline script, no remote content). */
@@ -131,8 +131,9 @@ export function startUiServer(options: UiServerOptions): Promise<UiServer> {
     } catch {
       return json(res, 400, { ok: false, error: { code: 'bad_args', message: 'The request body is not JSON.' } });
     }
-    // RawJson values (a big window a work thread serialised) are spliced in as they are.
-    return jsonText(res, 200, stringifyWithRawJson(await options.host.handleWire(channel, args)));
+    // RawJson values (a big window a work thread serialised) are written as they are, between the
+    // pieces of the answer around them: never decoded, copied or re-encoded on this thread.
+    return jsonPieces(res, 200, rawJsonPieces(await options.host.handleWire(channel, args)));
   }
 
   function events(req: IncomingMessage, res: ServerResponse): void {
@@ -225,12 +226,13 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
 }
 
 function json(res: ServerResponse, status: number, value: unknown): void {
-  jsonText(res, status, JSON.stringify(value));
+  jsonPieces(res, status, [JSON.stringify(value)]);
 }
 
-function jsonText(res: ServerResponse, status: number, text: string): void {
+function jsonPieces(res: ServerResponse, status: number, pieces: readonly (string | Uint8Array)[]): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-  res.end(text);
+  for (const piece of pieces) if (piece.length > 0) res.write(piece);
+  res.end();
 }
 
 /** The body as text, or null as soon as it passes the limit (nothing past it is kept). */

@@ -33,7 +33,7 @@ const host = createHost(
 host.onEvent(<E extends EventChannel>(event: E, payload: EventMap[E]) => port.postMessage({ event, payload }));
 port.on('message', (e) => {
   const req = e.data as Request;
-  // Big values come as RawJson (one string to copy, not an object graph); the preload parses them.
+  // Big values come as RawJson (UTF-8 bytes to copy, not an object graph); the preload parses them.
   void host.handleWire(req.channel, req.args).then((result) => port.postMessage({ id: req.id, result }));
 });
 void host.start();

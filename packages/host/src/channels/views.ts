@@ -1,7 +1,7 @@
 /** The window's views of an open session: the snapshot, its cost, the conversation, one segment. */
 import { basename } from 'node:path';
 import type { ClassifiedSnapshot } from '@glassbox/core';
-import { fail, ok, rawJson } from '@glassbox/contract';
+import { fail, ok, rawJson, type SnapshotView } from '@glassbox/contract';
 import { asJob, runOptions } from '../job-work';
 import type { HostContext } from './context';
 import type { HandlersFor } from './handlers';
@@ -34,7 +34,7 @@ export function viewHandlers(host: HostContext): HandlersFor<'session:snapshot' 
           analysedAt: new Date().toISOString(),
           context: r.view.context,
           cost: r.view.cost,
-          turnAdditions: r.view.turnAdditions,
+          turnAdditions: rawJson(r.view.turnAdditions) as unknown as NonNullable<SnapshotView['turnAdditions']>,
         });
       }),
     'session:cost': async (a) => {

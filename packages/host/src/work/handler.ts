@@ -67,12 +67,14 @@ export class WorkHandler {
         return {
           summary: h.summary,
           view: {
-            json: JSON.stringify(shown),
+            // Encoded here: the thread that answers requests passes the bytes on without touching them.
+            json: utf8Json(shown),
             figures: windowFigures(shown),
             head: snapshotHead(snapshot),
             context: contextView(format, snapshot, h.loaded.session),
             cost: costSummary(costView(format, h.loaded)),
-            turnAdditions: additionsOf(snapshot),
+            // One entry per response: megabytes for a long session, so as bytes too.
+            turnAdditions: utf8Json(additionsOf(snapshot)),
           },
         };
       }
@@ -232,4 +234,9 @@ function fatalMessage(session: Session, agents: string, recognisedAs: () => stri
       : `${basename(session.path)} is not a transcript of ${agents}. Nothing was written.`;
   }
   return p?.message ?? 'The file cannot be read.';
+}
+
+/** A value as JSON in UTF-8 (a buffer of its own, so it can be moved to the host's thread). */
+function utf8Json(value: unknown): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(value));
 }

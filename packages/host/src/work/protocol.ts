@@ -37,14 +37,15 @@ export interface OpenSummary {
  * it as objects), with its figures and what the fork lineage needs of it.
  */
 interface SnapshotParts {
-  /** The ClassifiedSnapshot shown (problems reduced to positions), as JSON. */
-  json: string;
+  /** The ClassifiedSnapshot shown (problems reduced to positions), as JSON in UTF-8. */
+  json: Uint8Array;
   figures: WindowFigures;
   head: SnapshotHead;
-  /** The /context view, the header's cost and what each response added (small beside the snapshot). */
+  /** The /context view and the header's cost (small beside the snapshot). */
   context: NonNullable<SnapshotView['context']>;
   cost: NonNullable<SnapshotView['cost']>;
-  turnAdditions: NonNullable<SnapshotView['turnAdditions']>;
+  /** What each response added (SnapshotView['turnAdditions']), as JSON in UTF-8. */
+  turnAdditions: Uint8Array;
 }
 
 /** A file to open (its real path), or an upload the thread already holds (path null). */

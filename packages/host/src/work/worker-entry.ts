@@ -16,5 +16,15 @@ parentPort?.on('message', (msg: { id: number; slot: number; request: WorkRequest
   const port = parentPort;
   if (!port) return;
   const answer = runRequest(handler, msg.request, () => Atomics.load(flags, msg.slot) === 1, (progress) => port.postMessage({ id: msg.id, progress }));
-  port.postMessage({ id: msg.id, ...answer });
+  port.postMessage({ id: msg.id, ...answer }, bytesOf(answer));
 });
+
+/** The buffers of the big byte values of an answer (a window's JSON): moved to the host, not copied. */
+function bytesOf(value: unknown, depth = 0): ArrayBuffer[] {
+  if (value instanceof Uint8Array) {
+    const own = value.byteOffset === 0 && value.byteLength === value.buffer.byteLength && value.buffer instanceof ArrayBuffer;
+    return own && value.byteLength >= 1 << 16 ? [value.buffer as ArrayBuffer] : [];
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || depth > 3) return [];
+  return Object.values(value).flatMap((v) => bytesOf(v, depth + 1));
+}
