@@ -1,26 +1,17 @@
-import { appendFileSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Archive, sha256Hex } from './archive';
 import { ArchiveCopy } from './archive-copy';
 import { ForkError } from './atomic';
 import { forkJob } from './job';
 import { sameStamp, stampOfPath } from './lines';
 import { planFromFile } from './plan-lines';
-import { plannedForkOptions, scratchSession, tree, type Scratch } from './test-support';
+import { plannedForkOptions, tree, useScratches } from './test-support';
 import { writeFork } from './writer';
 
-const scratches: Scratch[] = [];
-afterEach(() => {
-  for (const s of scratches.splice(0)) rmSync(s.root, { recursive: true, force: true });
-});
-
-function scratch(name: string): Scratch {
-  const s = scratchSession(name);
-  scratches.push(s);
-  return s;
-}
+const scratch = useScratches();
 
 /** The archive's objects folder without its shard folders: temporary objects left would show here. */
 function incomingLeft(archiveDir: string): string[] {

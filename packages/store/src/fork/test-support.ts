@@ -1,6 +1,7 @@
 // Test support: a scratch copy of a corpus session's projects folder, so forks are written next to
 // a real session without touching the fixtures.
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, chmodSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, chmodSync, rmSync, statSync } from 'node:fs';
+import { afterEach } from 'vitest';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +34,19 @@ export function scratchSession(name: string): Scratch {
   const first = readFileSync(join(fixture, 'transcript.jsonl'), 'utf8').split('\n', 1)[0] ?? '';
   const sessionId = manifest.session_ids?.[0] ?? (/"sessionId":"([^"]+)"/.exec(first)?.[1] as string);
   return { root, projectDir, sourcePath: join(projectDir, `${sessionId}.jsonl`), sessionId, archiveDir: join(root, 'archive'), repoRoot: join(fixture, 'project-after') };
+}
+
+/** Scratch sessions for one test file: `scratch(name)` makes one, removed after each test. */
+export function useScratches(): (name: string) => Scratch {
+  const made: Scratch[] = [];
+  afterEach(() => {
+    for (const s of made.splice(0)) rmSync(s.root, { recursive: true, force: true });
+  });
+  return (name) => {
+    const s = scratchSession(name);
+    made.push(s);
+    return s;
+  };
 }
 
 /** The corpus is read-only on disk; the copy must be writable like a real projects folder. */

@@ -1,25 +1,15 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Archive, sha256Hex } from './archive';
 import { ForkError } from './atomic';
 import { showSegment, undoFork, verifyFork } from './ops';
 import { planFromLines } from './plan-lines';
-import { lastResultAction, linesOf, plannedForkOptions, scratchSession, tree, type Scratch } from './test-support';
+import { lastResultAction, linesOf, plannedForkOptions, tree, useScratches } from './test-support';
 import { writeFork } from './writer';
 import { forkJob } from './job';
-import { rmSync } from 'node:fs';
 
-const scratches: Scratch[] = [];
-afterEach(() => {
-  for (const s of scratches.splice(0)) rmSync(s.root, { recursive: true, force: true });
-});
-
-function scratch(name: string): Scratch {
-  const s = scratchSession(name);
-  scratches.push(s);
-  return s;
-}
+const scratch = useScratches();
 
 function expectForkError(fn: () => unknown, code: ForkError['code']): ForkError {
   try {
