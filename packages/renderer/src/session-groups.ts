@@ -9,8 +9,11 @@ export interface Group {
   rows: SessionRow[];
 }
 
-/** One line of the virtualised list: a project header or a session. */
-export type ListItem = { kind: 'group'; group: Group; collapsed: boolean } | { kind: 'row'; row: SessionRow; group: Group | null };
+/**
+ * One line of the virtualised list: a project header or a session. `id` is made once per list: the
+ * cursor's index and the virtualiser's keys read it for every line at each keystroke.
+ */
+export type ListItem = { kind: 'group'; id: string; group: Group; collapsed: boolean } | { kind: 'row'; id: string; row: SessionRow; group: Group | null };
 
 /**
  * Projects in the order of their first row in the sorted list (so a group stands where its best session
@@ -56,12 +59,12 @@ function labelGroups(groups: Group[]): void {
 
 /** The lines to draw: headers and their rows (grouped), or the rows alone in list order (flat). */
 export function listItems(rows: readonly SessionRow[], groups: readonly Group[] | null, collapsed: Readonly<Record<string, boolean>>): ListItem[] {
-  if (!groups) return rows.map((row) => ({ kind: 'row', row, group: null }));
+  if (!groups) return rows.map((row) => ({ kind: 'row', id: `row-${row.path}`, row, group: null }));
   const out: ListItem[] = [];
   for (const group of groups) {
     const shut = collapsed[group.key] ?? false;
-    out.push({ kind: 'group', group, collapsed: shut });
-    if (!shut) for (const row of group.rows) out.push({ kind: 'row', row, group });
+    out.push({ kind: 'group', id: `grp-${group.key}`, group, collapsed: shut });
+    if (!shut) for (const row of group.rows) out.push({ kind: 'row', id: `row-${row.path}`, row, group });
   }
   return out;
 }

@@ -6,7 +6,7 @@ const ROW_PX = 50;
 const EXTRA_LINE_PX = 17;
 
 /** A stable key for a line of the list (a project header or a session row). */
-export const itemId = (i: ListItem) => (i.kind === 'group' ? `grp-${i.group.key}` : `row-${i.row.path}`);
+export const itemId = (i: ListItem) => i.id;
 /** The line's element id, for aria-activedescendant. */
 export const domId = (i: ListItem) => `sl-${hash(itemId(i))}`;
 
