@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -28,6 +28,7 @@ describe('the original copied into the archive on a thread', () => {
     if (!copy) return;
     expect(copy.claim()).toBe(true);
     const got = copy.wait(forkJob(() => false));
+    if (!got) throw new Error('the copy found the original moved');
     expect(got.sha256).toBe(sha256Hex(bytes));
     expect(got.crc32).toBe(crc32(bytes));
     expect(got.bytes).toBe(bytes.length);
@@ -47,9 +48,21 @@ describe('the original copied into the archive on a thread', () => {
     if (!copy) throw new Error('no copy');
     appendFileSync(s.sourcePath, '\n');
     const got = copy.wait(forkJob(() => false));
+    if (!got) throw new Error('the copy found the original moved');
     const now = stampOfPath(s.sourcePath);
     expect(now && sameStamp(got.stamp, now)).toBe(false);
     expect(got.bytes).toBe(readFileSync(s.sourcePath).length - 1);
+    copy.discard();
+    expect(incomingLeft(s.archiveDir)).toEqual([]);
+  });
+
+  it('writes nothing into the archive until the fork is to be written: a plan with nothing to remove costs the disk nothing', () => {
+    const s = scratch('03-large-outputs');
+    const copy = ArchiveCopy.start(new Archive(s.archiveDir), s.sourcePath, 'always');
+    if (!copy) throw new Error('no copy');
+    // Long enough for the thread to have hashed a 700 KB file many times over.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+    expect(statSync(copy.incoming.path).size).toBe(0);
     copy.discard();
     expect(incomingLeft(s.archiveDir)).toEqual([]);
   });

@@ -198,7 +198,9 @@ function attemptFork(a: Attempt): WriteForkResult | 'moved' {
     const original = prepared === plan.indexed && plan.session ? { original: plan.session } : {};
     run = forkPass(format, options.sourcePath, prepared, { output, ...(threaded ? {} : { archive: incoming }), job, ...original });
     fork = output.close();
-    archived = threaded && copy ? copy.wait(job) : { sha256: run.source.sha256 as string, crc32: run.source.crc32, bytes: run.source.bytes, stamp: run.source.stamp };
+    const got = threaded && copy ? copy.wait(job) : { sha256: run.source.sha256 as string, crc32: run.source.crc32, bytes: run.source.bytes, stamp: run.source.stamp };
+    if (!got) throw new SourceMoved(options.sourcePath);
+    archived = got;
     // The archived bytes must be the ones the fork was made from.
     if (archived.crc32 !== run.source.crc32 || archived.bytes !== run.source.bytes || !sameStamp(archived.stamp, run.source.stamp)) throw new SourceMoved(options.sourcePath);
   } catch (error) {
