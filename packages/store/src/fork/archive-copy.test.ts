@@ -13,7 +13,7 @@ import { writeFork } from './writer';
 
 const scratch = useScratches();
 
-/** The archive's objects folder without its shard folders: temporary objects left would show here. */
+/** Temporary objects left anywhere under the archive's objects folder (none may be, after any end). */
 function incomingLeft(archiveDir: string): string[] {
   return tree(join(archiveDir, 'objects')).filter((f) => f.includes('.tmp'));
 }
