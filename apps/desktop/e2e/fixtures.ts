@@ -1,12 +1,14 @@
 // Each test gets its own `glassbox ui` process, CLAUDE_CONFIG_DIR (seeded from the corpus copied into
 // the repository) and data folder, all removed afterwards.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect, type Page } from '@playwright/test';
+import { buildLargeTranscript } from '../../../scripts/bench/synthetic';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const GENERATED = join(REPO_ROOT, 'fixtures/corpus/generated');
@@ -38,13 +40,16 @@ interface Options {
   mapRepos: boolean;
   /** Offer the bundled sample sessions (the generated corpus) when there are none. */
   samples: boolean;
+  /** A session of this many MB of the corpus's real records (ids renamed per copy) beside the first scenario's, before the app starts: indexing then takes seconds. */
+  bigSessionMb: number;
 }
 
 export const test = base.extend<Options & { app: App }>({
   scenarios: [['01-superseded-reads', '02-gone-drift-errors', '05-autocompact'], { option: true }],
   mapRepos: [true, { option: true }],
   samples: [false, { option: true }],
-  app: async ({ scenarios, mapRepos, samples, playwright }, use) => {
+  bigSessionMb: [0, { option: true }],
+  app: async ({ scenarios, mapRepos, samples, bigSessionMb, playwright }, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'glassbox-e2e-'));
     const configDir = join(dir, 'claude');
     const projectsDir = join(configDir, 'projects');
@@ -59,6 +64,14 @@ export const test = base.extend<Options & { app: App }>({
       const sessionId = m.session_ids[0] as string;
       seeded[name] = { name, sessionId, path: join(target, `${sessionId}.jsonl`), cwd: m.cwd, title: m.steps[0]?.prompt ?? '' };
       if (mapRepos) repoArgs.push('--repo', `${m.cwd}=${join(GENERATED, name, 'project-after')}`);
+    }
+    const first = Object.values(seeded)[0];
+    if (bigSessionMb > 0 && first) {
+      const sources = readdirSync(GENERATED)
+        .filter((n) => /^\d\d-/.test(n))
+        .sort()
+        .map((n) => join(GENERATED, n, 'transcript.jsonl'));
+      await buildLargeTranscript(sources, join(dirname(first.path), `${randomUUID()}.jsonl`), bigSessionMb * 1024 * 1024);
     }
     const child: ChildProcess = spawn(process.execPath, [join(REPO_ROOT, 'apps/cli/bin/glassbox.mjs'), 'ui', '--no-open', ...repoArgs], {
       env: { ...process.env, CLAUDE_CONFIG_DIR: configDir, CODEX_HOME: join(dir, 'codex'), GLASSBOX_DATA_DIR: dataDir, GLASSBOX_SAMPLES_DIR: samples ? GENERATED : join(dir, 'no-samples') },

@@ -1,13 +1,15 @@
 /** The channels: invoke requests with their argument and result types, push events, and the runtime lists. */
 import type { Result } from './results';
 import type {
-  AutoKeepArgs, ConversationView, CostView, FileOpenArgs, FileOpened, ForkArgs, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkVerified, ForkWritten, HostInfo, IndexProgress, JobCancelArgs, JobCancelled, JobProgress, KeepArgs, KeepResultView, RepoMapArgs, RestoreArgs, RestoredView, RetentionInfo, SegmentDetail, SessionPathArgs,
+  AutoKeepArgs, ConversationView, CostView, FileOpenArgs, FileOpened, ForkArgs, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkVerified, ForkWritten, HostInfo, HostSync, IndexProgress, JobCancelArgs, JobCancelled, JobProgress, KeepArgs, KeepResultView, RepoMapArgs, RestoreArgs, RestoredView, RetentionInfo, SegmentDetail, SessionPathArgs,
   SegmentDetailArgs, SessionRow, SessionsListArgs, SessionsListResult, SnapshotArgs, SnapshotView,
 } from './values';
 import type { CompactionFindArgs, CompactionFindResult, CompactionItemArgs, CompactionItemText, CompactionsArgs, CompactionsView } from './compactions';
 
 export interface InvokeMap {
   'host:info': { args: Record<string, never>; result: HostInfo };
+  /** The host's state now (index progress, visible jobs, list version): what a window applies after subscribing. */
+  'host:sync': { args: Record<string, never>; result: HostSync };
   'sessions:list': { args: SessionsListArgs; result: SessionsListResult };
   'sessions:refresh': { args: Record<string, never>; result: IndexProgress };
   'session:snapshot': { args: SnapshotArgs; result: SnapshotView };
@@ -40,6 +42,8 @@ export interface SessionChanged {
   /** The row as it is now, or null when the file went away. */
   row: SessionRow | null;
   reason: 'appended' | 'added' | 'removed' | 'changed';
+  /** The host's list version this change was announced at (HostSync.version). */
+  version: number;
 }
 
 /** A menu item or the OS asked the window to do something (Electron only). */
@@ -54,6 +58,8 @@ export interface EventMap {
   'app:command': AppCommand;
   /** A long job started, moved on, or ended. */
   'job:progress': JobProgress;
+  /** The first frame of every event stream (on connect and reconnect): nothing said before it is lost. */
+  'host:sync': HostSync;
 }
 export type EventChannel = keyof EventMap;
 
@@ -66,6 +72,7 @@ type Exhaustive<K extends string, L extends readonly string[]> = [K] extends [L[
 
 const invokeChannels = [
   'host:info',
+  'host:sync',
   'sessions:list',
   'sessions:refresh',
   'session:snapshot',
@@ -88,7 +95,7 @@ const invokeChannels = [
   'compaction:item',
   'compaction:find',
 ] as const;
-const eventChannels = ['index:progress', 'session:changed', 'app:command', 'job:progress'] as const;
+const eventChannels = ['index:progress', 'session:changed', 'app:command', 'job:progress', 'host:sync'] as const;
 
 export const INVOKE_CHANNELS: Exhaustive<InvokeChannel, typeof invokeChannels> = invokeChannels;
 export const EVENT_CHANNELS: Exhaustive<EventChannel, typeof eventChannels> = eventChannels;

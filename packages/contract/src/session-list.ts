@@ -1,4 +1,5 @@
 /** The session list: its rows, how it is asked for and sorted, and the index's progress behind it. */
+import type { JobProgress } from './jobs';
 import type { RetentionView, KeptView } from './keeping';
 
 export type SessionSort = 'activity' | 'size' | 'context' | 'reclaimable';
@@ -65,6 +66,8 @@ export interface IndexProgress {
   total: number;
   /** What is being done now (a stage, or the file being read), for the status line. */
   current?: string;
+  /** The host's list version this progress was announced at (HostSync.version): a window never applies an older one over a newer. */
+  version?: number;
 }
 
 export interface SessionsListArgs {
@@ -79,6 +82,8 @@ export interface SessionsListResult {
   /** Where the host looked, for the empty state. */
   roots: string[];
   progress: IndexProgress;
+  /** The host's list version when this answer was made (see HostSync): a window that later hears a newer one reloads. */
+  version: number;
   /** Bundled sample sessions exist (offered when the machine has none). */
   samples: SampleSession[];
 }
@@ -87,4 +92,16 @@ export interface SampleSession {
   name: string;
   description: string;
   path: string;
+}
+
+/**
+ * What a window needs to agree with the host after any gap in its events: sent first on every event
+ * stream (browser mode, on connect and on every reconnect) and answered by `host:sync` (both shells).
+ * `version` moves on with every list change the host announces, so a window whose list is older reloads it.
+ */
+export interface HostSync {
+  progress: IndexProgress;
+  /** Every job the window would be showing now (running and past its show delay); any other it shows as running has ended. */
+  jobs: JobProgress[];
+  version: number;
 }

@@ -81,6 +81,7 @@ export const VALIDATORS: { [C in InvokeChannel]: Validator<C> } = {
   'session:cost': forkRef,
   'session:conversation': forkRef,
   'host:info': none(),
+  'host:sync': none(),
   'sessions:refresh': none(),
   'sessions:list': (raw) => {
     const o = obj(raw);

@@ -12,10 +12,12 @@ import {
   type EventMap,
   type ForkLineageView,
   type HostInfo,
+  type HostSync,
   type IndexProgress,
   type InvokeChannel,
   type Result,
   type ResultOf,
+  type SessionChanged,
   type SessionRow,
 } from '@glassbox/contract';
 import type { SessionCatalog } from './catalog';
@@ -77,6 +79,8 @@ export class EngineHost {
   private readonly catalog: SessionCatalog;
   private readonly grants: Grants;
   private progress: IndexProgress = { phase: 'idle', done: 0, total: 0 };
+  /** Moves on with every list change announced (index progress, a row changed), which carries it: see HostSync. */
+  private version = 0;
   private refreshing: Promise<void> | null = null;
   private stopWatch: (() => void) | null = null;
   private readonly keeping: Keeping;
@@ -121,6 +125,8 @@ export class EngineHost {
       sessions: this.sessions,
       repoMap: this.repoMap,
       progress: () => this.progress,
+      version: () => this.version,
+      sync: () => this.sync(),
       info: () => this.info(),
       refresh: () => this.refresh(),
       repoRootFor: (cwd) => this.repoRootFor(cwd),
@@ -137,7 +143,7 @@ export class EngineHost {
       this.stopWatch = this.catalog.watch((change) => {
         this.sessions.forget(change.path);
         const row = change.row !== undefined ? change.row : change.reason === 'removed' ? null : this.catalog.update(change.path);
-        this.emit('session:changed', { path: change.path, row, reason: change.reason });
+        this.changed({ path: change.path, row, reason: change.reason });
       });
     }
     this.keeping.resume();
@@ -156,6 +162,14 @@ export class EngineHost {
     this.catalog.close();
     this.listeners.clear();
     void this.work.close();
+  }
+
+  /**
+   * The host's state now. A transport sends it before anything else on a new event stream, in the
+   * same turn as it starts listening, so no event falls between what the window was told and what it hears.
+   */
+  sync(): HostSync {
+    return { progress: this.progress, jobs: this.jobs.visible(), version: this.version };
   }
 
   onEvent(listener: Listener): () => void {
@@ -204,8 +218,7 @@ export class EngineHost {
     const job = this.jobs.start('index', 'Indexing sessions', undefined, 'files');
     this.refreshing = this.catalog
       .refresh((p) => {
-        this.progress = p;
-        this.emit('index:progress', p);
+        this.announceProgress(p);
         if (p.phase !== 'done') job.progress(p.current ?? 'Indexing', p.done, p.total);
       }, job.signal)
       .then(() => job.end(job.signal.aborted ? 'cancelled' : 'done'))
@@ -213,8 +226,7 @@ export class EngineHost {
         job.end('failed');
         // A refresh that fails (the index locked past its wait, a full disk) must not take the
         // server down with an unhandled rejection: say so, keep the list as it was.
-        this.progress = { phase: 'done', done: 0, total: 0, current: `The session list could not be refreshed: ${(error as Error).message}` };
-        this.emit('index:progress', this.progress);
+        this.announceProgress({ phase: 'done', done: 0, total: 0, current: `The session list could not be refreshed: ${(error as Error).message}` });
       })
       .finally(() => {
         this.refreshing = null;
@@ -229,7 +241,18 @@ export class EngineHost {
     this.sessions.forget(path);
     if (reason === 'added') return this.announce(path);
     const row = reason === 'removed' ? null : this.catalog.update(path);
-    this.emit('session:changed', { path, row: row ? (this.withLineage([row])[0] ?? row) : null, reason });
+    this.changed({ path, row: row ? (this.withLineage([row])[0] ?? row) : null, reason });
+  }
+
+  /** Index progress, stamped with the list version it moves the host to. */
+  private announceProgress(p: IndexProgress): void {
+    this.progress = { ...p, version: ++this.version };
+    this.emit('index:progress', this.progress);
+  }
+
+  /** A row that changed, appeared or went, stamped with the list version it moves the host to. */
+  private changed(change: Omit<SessionChanged, 'version'>): void {
+    this.emit('session:changed', { ...change, version: ++this.version });
   }
 
   private emit<E extends EventChannel>(event: E, payload: EventMap[E]): void {
@@ -252,7 +275,7 @@ export class EngineHost {
   private async announce(path: string): Promise<void> {
     this.grants.grant(path);
     const row = this.catalog.add ? await this.catalog.add(path) : this.catalog.update(path);
-    this.emit('session:changed', { path, row: row ? (this.withLineage([row])[0] ?? row) : null, reason: 'added' });
+    this.changed({ path, row: row ? (this.withLineage([row])[0] ?? row) : null, reason: 'added' });
   }
 
   private lineage(): ForkLineage {

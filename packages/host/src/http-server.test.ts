@@ -3,6 +3,7 @@ import { appendFileSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { HostSync, SessionsListResult } from '@glassbox/contract';
 import type { EngineHost } from './host';
 import { call, seededHost } from './test-host';
 import { startUiServer, type UiServer } from './http-server';
@@ -34,7 +35,78 @@ async function start(watch = false): Promise<{ server: UiServer; seeded: Seeded 
   return { server, seeded: s };
 }
 
+/** The event frames of one stream, read until `until` says it has seen enough. */
+function readEvents(port: number, token: string, until: (events: { event: string; data: unknown }[]) => boolean): Promise<{ event: string; data: unknown }[]> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/api/events', headers: { 'x-glassbox-token': token } }, (res) => {
+      let buf = '';
+      const events: { event: string; data: unknown }[] = [];
+      res.on('data', (c: Buffer) => {
+        buf += c.toString('utf8');
+        for (let end = buf.indexOf('\n\n'); end >= 0; end = buf.indexOf('\n\n')) {
+          const frame = buf.slice(0, end);
+          buf = buf.slice(end + 2);
+          const m = /^event: (.*)\ndata: (.*)$/s.exec(frame);
+          if (m?.[1] && m[2]) events.push({ event: m[1], data: JSON.parse(m[2]) as unknown });
+        }
+        if (until(events)) {
+          resolve(events);
+          req.destroy();
+        }
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 describe('browser-mode server', () => {
+  it('starts every event stream with the host state, so a stream opened after indexing ended still hears that it did', async () => {
+    seeded = seedConfigDir(['01-superseded-reads', '02-gone-drift-errors']);
+    const web = join(seeded.dir, 'web');
+    mkdirSync(web);
+    writeFileSync(join(web, 'index.html'), '<!doctype html><title>Glassbox</title>');
+    host = seededHost(seeded);
+    server = await startUiServer({ host, staticDir: web });
+    const t = { 'x-glassbox-token': server.token };
+    // The window's first list, answered before the index has looked at anything.
+    const first = JSON.parse((await call(server.port, '/api/invoke/sessions:list', { method: 'POST', body: '{}', headers: t })).body) as { value: SessionsListResult };
+    expect(first.value.progress.phase).not.toBe('done');
+    // Indexing ends before the stream is open: no stream was listening to any of its events.
+    await host.start();
+    const [hello] = await readEvents(server.port, server.token, (e) => e.length > 0);
+    expect(hello?.event).toBe('host:sync');
+    const sync = hello?.data as HostSync;
+    expect(sync.progress.phase).toBe('done');
+    expect(sync.version).toBeGreaterThan(first.value.version);
+    expect(sync.jobs).toEqual([]);
+    // What the window then reloads agrees with the host.
+    const again = JSON.parse((await call(server.port, '/api/invoke/sessions:list', { method: 'POST', body: '{}', headers: t })).body) as { value: SessionsListResult };
+    expect(again.value.version).toBe(sync.version);
+    expect(again.value.sessions).toHaveLength(2);
+  });
+
+  it('gives a stream that reconnects the state as it is then, and every later event after it', async () => {
+    const { server, seeded } = await start(true);
+    const path = seeded.sessions['01-superseded-reads'] as string;
+    await (catalog as IndexCatalog).watching();
+    const before = (await readEvents(server.port, server.token, (e) => e.length > 0))[0]?.data as HostSync;
+    // A change while no stream is open, then a new stream.
+    const changed = new Promise<void>((resolve) => {
+      const off = (host as EngineHost).onEvent((event) => {
+        if (event !== 'session:changed') return;
+        off();
+        resolve();
+      });
+    });
+    const last = readFileSync(path, 'utf8').trimEnd().split('\n').pop() as string;
+    appendFileSync(path, last + '\n');
+    await changed;
+    const [hello] = await readEvents(server.port, server.token, (e) => e.length > 0);
+    expect(hello?.event).toBe('host:sync');
+    expect((hello?.data as HostSync).version).toBeGreaterThan(before.version);
+  });
+
   it('prints a 127.0.0.1 URL with its token, and refuses every API request without it', async () => {
     const { server } = await start();
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);

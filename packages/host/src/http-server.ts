@@ -70,7 +70,7 @@ export function startUiServer(options: UiServerOptions): Promise<UiServer> {
   };
 
   const unsubscribe = options.host.onEvent(<E extends EventChannel>(event: E, payload: EventMap[E]) => {
-    const frame = `event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`;
+    const frame = frameOf(event, payload);
     for (const res of sse) res.write(frame);
   });
   const keepAlive = setInterval(() => {
@@ -139,6 +139,9 @@ export function startUiServer(options: UiServerOptions): Promise<UiServer> {
   function events(req: IncomingMessage, res: ServerResponse): void {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-content-type-options': 'nosniff' });
     res.write(`: connected ${EVENT_CHANNELS.join(' ')}\n\n`);
+    // The host's state first, in the same turn as the stream joins the listeners: whatever the window
+    // missed before this stream (a late connect, a reconnect) is in it, and every later event follows it.
+    res.write(frameOf('host:sync', options.host.sync()));
     sse.add(res);
     req.on('close', () => sse.delete(res));
   }
@@ -184,6 +187,10 @@ export function startUiServer(options: UiServerOptions): Promise<UiServer> {
       });
     });
   });
+}
+
+function frameOf<E extends EventChannel>(event: E, payload: EventMap[E]): string {
+  return `event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`;
 }
 
 function parseUrl(raw: string | undefined, port: number): URL {

@@ -57,6 +57,11 @@ export class Job {
     this.onEnd();
   }
 
+  /** What the window sees of it now; null while it is still inside its show delay (or ended). */
+  visible(): JobProgress | null {
+    return this.shown && !this.ended ? this.state : null;
+  }
+
   private show(): void {
     if (this.ended) return;
     this.shown = true;
@@ -103,8 +108,13 @@ export class Jobs {
     return true;
   }
 
-  /** Every running job, as the window would see it (for tests and a late window). */
+  /** The ids of every running job. */
   list(): string[] {
     return [...this.running.keys()];
+  }
+
+  /** Every running job the window would be showing now: what a window that connects late is told. */
+  visible(): JobProgress[] {
+    return [...this.running.values()].map((j) => j.visible()).filter((p): p is JobProgress => p !== null);
   }
 }

@@ -20,10 +20,14 @@ export function App() {
     const st = useApp.getState();
     void st.loadSessions();
     const offProgress = st.api.on('index:progress', (p) => {
-      useApp.setState({ progress: p });
+      useApp.getState().applyProgress(p);
       if (p.phase === 'done') void useApp.getState().loadSessions();
     });
     const offChanged = st.api.on('session:changed', (c) => useApp.getState().applyChange(c));
+    // The host's state, first on every event stream (browser mode, also after a reconnect), and asked for
+    // once now that the listeners are in place (the desktop app's events have no stream to open).
+    const offSync = st.api.on('host:sync', (s) => useApp.getState().applySync(s));
+    void st.api.invoke('host:sync', {}).then((r) => r.ok && useApp.getState().applySync(r.value));
     // Menu items of the desktop app (never sent in browser mode).
     const offCommand = st.api.on('app:command', (c) => {
       const app = useApp.getState();
@@ -44,6 +48,7 @@ export function App() {
     return () => {
       offProgress();
       offChanged();
+      offSync();
       offCommand();
       window.removeEventListener('keydown', onKey);
     };

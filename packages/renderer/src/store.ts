@@ -2,7 +2,9 @@ import { create } from 'zustand';
 import type {
   FileOpenArgs,
   GlassboxApi,
+  HostSync,
   IndexProgress,
+  JobProgress,
   IpcError,
   SampleSession,
   SegmentDetail,
@@ -36,6 +38,10 @@ export interface AppState {
   listTotal: number;
   /** Rows just changed on disk, for a brief highlight. */
   flashed: Record<string, number>;
+  /** The host's list version the list (rows and progress) is at: see HostSync. Older answers never overwrite newer ones. */
+  listVersion: number;
+  /** The jobs the host last said were running (HostSync), for the jobs bar to agree with after a gap in its events. */
+  syncedJobs: { jobs: JobProgress[]; seq: number } | null;
   // Window
   selectedPath: string | null;
   view: SnapshotView | null;
@@ -85,6 +91,10 @@ export interface AppState {
   selectSegment(id: string | null): Promise<void>;
   openFile(args: FileOpenArgs): Promise<void>;
   applyChange(change: SessionChanged): void;
+  /** Index progress as announced; an older one than the list already has is ignored. */
+  applyProgress(p: IndexProgress): void;
+  /** The host's state after a gap (a new or re-opened event stream, or the window's first look): reloads what it missed. */
+  applySync(sync: HostSync): void;
   setWizardOpen(v: boolean): void;
   setHighlight(ids: string[]): void;
   setCentreView(v: CentreView): void;
@@ -116,6 +126,8 @@ export const useApp = create<AppState>()((set, get) => ({
   listLoaded: false,
   listTotal: 0,
   flashed: {},
+  listVersion: -1,
+  syncedJobs: null,
   selectedPath: null,
   view: null,
   viewLoading: false,
@@ -145,7 +157,10 @@ export const useApp = create<AppState>()((set, get) => ({
     const r = await api.invoke('sessions:list', { query, sort });
     if (seq !== listSeq) return;
     if (!r.ok) return set({ notice: { kind: 'error', message: r.error.message, ...(r.error.hint ? { hint: r.error.hint } : {}) }, listLoaded: true });
-    set({ sessions: r.value.sessions, listTotal: r.value.total ?? r.value.sessions.length, roots: r.value.roots, samples: r.value.samples, progress: r.value.progress, listLoaded: true });
+    // A change announced after this answer was made has been applied already: this answer is older, ask again.
+    if (r.value.version < get().listVersion) return void get().loadSessions();
+    set({ sessions: r.value.sessions, listTotal: r.value.total ?? r.value.sessions.length, roots: r.value.roots, samples: r.value.samples, listLoaded: true, listVersion: r.value.version });
+    get().applyProgress(r.value.progress);
   },
   setQuery(q) {
     set({ query: q });
@@ -219,8 +234,29 @@ export const useApp = create<AppState>()((set, get) => ({
     await get().openSession(r.value.path);
   },
 
+  applyProgress(p) {
+    if ((p.version ?? 0) < (get().progress.version ?? 0)) return;
+    set({ progress: p });
+  },
+  applySync(sync) {
+    const { listVersion, selectedPath, sessions } = get();
+    get().applyProgress(sync.progress);
+    set({ syncedJobs: { jobs: sync.jobs, seq: (get().syncedJobs?.seq ?? 0) + 1 } });
+    if (sync.version <= listVersion) return;
+    // Something was announced that this window did not hear: the list again, and the open session if its row moved.
+    const before = selectedPath ? sessions.find((r) => r.path === selectedPath) : undefined;
+    void get()
+      .loadSessions()
+      .then(() => {
+        const now = get();
+        if (!now.selectedPath || now.selectedPath !== selectedPath) return;
+        const after = now.sessions.find((r) => r.path === selectedPath);
+        if (after && (!before || after.bytes !== before.bytes || after.lastActivity !== before.lastActivity)) void now.reloadView();
+      });
+  },
   applyChange(change) {
     const { sessions, selectedPath } = get();
+    if (change.version > get().listVersion) set({ listVersion: change.version });
     const rest = sessions.filter((s) => s.path !== change.path);
     const next = change.row ? [...rest, change.row] : rest;
     // Only growth flashes: the first indexing pass reports every file as new.

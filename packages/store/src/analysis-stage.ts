@@ -1,5 +1,5 @@
 import type { RefreshReport } from './index-types';
-import { SKIPPED } from './pool';
+import { isThreadStopped, SKIPPED } from './pool';
 import type { ProgressFn, RefreshContext } from './refresh-context';
 import { Stage } from './stage';
 import type { FileRow } from './statements';
@@ -25,6 +25,8 @@ export async function analysisStage(ctx: RefreshContext, paths: string[] | undef
     pending.map(async (f) => {
       const result = await ctx.pool.run({ type: 'analyze', agent: f.agent, path: f.path, repoRoot: ctx.repoRootFor(f.cwd) }, signal);
       if (result === SKIPPED) return;
+      // The row keeps the analysis it had (none, or an older one): the next refresh analyses it again.
+      if (isThreadStopped(result)) return void report.notices.push(`${f.path}: ${result.message}`);
       const columns = {
         id: f.id,
         analyzed_offset: f.parsed_offset,

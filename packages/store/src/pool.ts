@@ -13,19 +13,37 @@ interface Pending {
 /** What a job answers when its refresh was cancelled before its turn came (it never ran). */
 export const SKIPPED = { ok: false as const, code: 'cancelled', message: 'cancelled before it ran' };
 
+/** What a job answers when the thread running it stopped: nothing it did is kept, and the next refresh tries the file again. */
+export interface ThreadStopped {
+  ok: false;
+  code: 'thread_stopped';
+  message: string;
+}
+
+export function isThreadStopped(result: unknown): result is ThreadStopped {
+  return typeof result === 'object' && result !== null && (result as { code?: unknown }).code === 'thread_stopped';
+}
+
+/** Threads that die one after another without finishing a job: past this the pool runs jobs inline. */
+const DEATHS_BEFORE_INLINE = 3;
+
 /**
  * Runs jobs over worker threads (one per core by default), or inline when `size` is 0. Workers are
  * started on first use and kept until close(); they are unref'd while idle so they never keep a
- * process alive on their own. If a worker cannot start or dies, the pool carries on inline: the
- * index gets slower, never stuck.
+ * process alive on their own. A worker that dies (an error, or an exit with no error at all, as when
+ * it runs out of memory or something ends the thread) fails the job it held with a ThreadStopped that
+ * says what happened, and a new worker takes the next job; if a worker cannot start, or workers keep
+ * dying without finishing anything, the pool carries on inline: the index gets slower, never stuck.
  */
 export class JobPool {
-  private readonly workers: { worker: Worker; busy: boolean }[] = [];
+  private readonly workers: { worker: Worker; busy: boolean; gone: boolean }[] = [];
   private readonly queue: Pending[] = [];
   private readonly waiting = new Map<number, Pending & { slot: number }>();
   private nextId = 1;
   private closed = false;
   private broken: Error | null = null;
+  /** Workers that died in a row without finishing a job (reset by any finished job). */
+  private deaths = 0;
 
   /**
    * `workerUrl`: a worker script to start instead of the bundled one (the desktop app passes its built
@@ -42,7 +60,7 @@ export class JobPool {
   }
 
   /** Runs a job; one whose `signal` was aborted before its turn does not run and answers SKIPPED. */
-  run<J extends Job>(job: J, signal?: AbortSignal): Promise<JobResult<J>> {
+  run<J extends Job>(job: J, signal?: AbortSignal): Promise<JobResult<J> | ThreadStopped> {
     if (this.size <= 0 || this.broken) return Promise.resolve().then(() => (signal?.aborted ? SKIPPED : runJob(job)) as JobResult<J>);
     return new Promise((resolve, reject) => {
       this.queue.push({ job, resolve: resolve as (r: unknown) => void, reject, signal });
@@ -65,8 +83,8 @@ export class JobPool {
         for (const q of this.queue.splice(0)) this.inline(q);
         return;
       }
-      let slot = this.workers.findIndex((w) => !w.busy);
-      if (slot < 0 && this.workers.length < this.size) slot = this.spawn();
+      let slot = this.workers.findIndex((w) => !w.busy && !w.gone);
+      if (slot < 0 && this.workers.filter((w) => !w.gone).length < this.size) slot = this.spawn();
       if (slot < 0) return;
       const next = this.queue.shift();
       const w = this.workers[slot];
@@ -99,27 +117,44 @@ export class JobPool {
       ? new Worker(source, { eval: true, resourceLimits })
       : new Worker(this.workerUrl ?? new URL('./worker.mjs', import.meta.url), { resourceLimits });
     const slot = this.workers.length;
-    const entry = { worker, busy: false };
+    const entry = { worker, busy: false, gone: false };
+    let online = false;
     this.workers.push(entry);
+    worker.on('online', () => (online = true));
     worker.on('message', (msg: { id: number; result: unknown }) => {
       const w = this.waiting.get(msg.id);
       this.waiting.delete(msg.id);
       entry.busy = false;
+      this.deaths = 0;
       if (this.queue.length === 0) worker.unref();
       w?.resolve(msg.result);
       this.pump();
     });
-    worker.on('error', (error) => {
-      // Jobs it held are run again here, and so is everything after them.
-      this.broken ??= error;
+    // A worker ends with an error event and then an exit, or with an exit alone: the first one seen settles it.
+    const gone = (what: string, error: Error | null): void => {
+      if (entry.gone || this.closed) return;
+      entry.gone = true;
       entry.busy = true;
-      for (const [id, w] of this.waiting) {
-        if (w.slot !== slot) continue;
+      void worker.terminate();
+      const held = [...this.waiting].filter(([, w]) => w.slot === slot);
+      if (!online) {
+        // It never started: the machine cannot run these workers; everything runs inline from now on.
+        this.broken ??= error ?? new Error(`an index thread could not start (${what})`);
+        for (const [id, w] of held) {
+          this.waiting.delete(id);
+          this.inline(w);
+        }
+        return this.pump();
+      }
+      if (++this.deaths >= DEATHS_BEFORE_INLINE) this.broken ??= new Error(`index threads keep stopping (last: ${what})`);
+      for (const [id, w] of held) {
         this.waiting.delete(id);
-        this.inline(w);
+        w.resolve({ ok: false, code: 'thread_stopped', message: `the index thread reading it stopped (${what}); it is read again at the next refresh` } satisfies ThreadStopped);
       }
       this.pump();
-    });
+    };
+    worker.on('error', (error) => gone(error.message, error));
+    worker.on('exit', (code) => gone(`exit code ${code}`, null));
     return slot;
   }
 }

@@ -2,7 +2,7 @@ import type { SummaryState } from '@glassbox/core';
 import { summarisedRow, unreadableRow } from './file-rows';
 import type { ChangeReason, RefreshReport } from './index-types';
 import type { SummarizeResult } from './jobs';
-import { SKIPPED } from './pool';
+import { isThreadStopped, SKIPPED } from './pool';
 import { clearContent, type ProgressFn, type RefreshContext, type SummaryWork } from './refresh-context';
 import { Stage } from './stage';
 import { SEARCH_ROWS_PER_FILE, type FileRow } from './statements';
@@ -68,6 +68,8 @@ export async function summaryStage(ctx: RefreshContext, work: SummaryWork[], rep
       );
       // A file the cancelled refresh never read stays as it was: the next refresh reads it.
       if (result === SKIPPED) return;
+      // So does one whose thread stopped under it; the refresh says so.
+      if (isThreadStopped(result)) return void report.notices.push(`${row.path}: ${result.message}`);
       batch.push({ w, fromOffset, result });
       if (batch.length >= 64) flush();
       else timer ??= setTimeout(flush, 50);

@@ -1,4 +1,4 @@
-import type { ForkLineageView, HostInfo, IndexProgress, SessionRow } from '@glassbox/contract';
+import type { ForkLineageView, HostInfo, HostSync, IndexProgress, SessionRow } from '@glassbox/contract';
 import type { SessionCatalog } from '../catalog';
 import type { Grants } from '../grants';
 import type { Jobs } from '../jobs';
@@ -27,6 +27,10 @@ export interface HostContext {
   readonly repoMap: Record<string, string>;
   /** The index's progress as last reported. */
   progress(): IndexProgress;
+  /** The list version now (HostSync.version). */
+  version(): number;
+  /** Index progress, visible jobs and list version, as one consistent answer. */
+  sync(): HostSync;
   info(): HostInfo;
   /** Looks for changed files (one refresh at a time; a second call joins the running one). */
   refresh(): Promise<void>;

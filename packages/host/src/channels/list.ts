@@ -7,6 +7,8 @@ import type { HandlersFor } from './handlers';
 export function listHandlers(host: HostContext): HandlersFor<'sessions:list' | 'sessions:refresh'> {
   return {
     'sessions:list': async (a) => {
+      // Read before the rows: a change announced while they are read makes the window's next sync newer.
+      const version = host.version();
       const query = a.query?.trim() ?? '';
       const deep = query && host.catalog.search ? host.catalog.search(query) : new Set<string>();
       const all = host.catalog.list(a.sort ?? 'activity');
@@ -14,7 +16,7 @@ export function listHandlers(host: HostContext): HandlersFor<'sessions:list' | '
         all.filter((r) => matchesQuery(r, query) || deep.has(r.path)),
         a.sort ?? 'activity',
       ).map((r) => (query ? { ...r, matched: whyMatched(r, query, deep) ?? 'text in the session' } : r));
-      return ok({ sessions: host.withLineage(rows), total: all.length, roots: host.catalog.roots(), progress: host.progress(), samples: host.samples.sessions });
+      return ok({ sessions: host.withLineage(rows), total: all.length, roots: host.catalog.roots(), progress: host.progress(), version, samples: host.samples.sessions });
     },
     'sessions:refresh': async () => {
       void host.refresh();

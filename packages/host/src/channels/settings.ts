@@ -1,13 +1,14 @@
-/** The host's settings the window reads and changes: what it serves, and where a recorded folder is here. */
+/** The host's settings the window reads and changes: what it serves, its state now, and where a recorded folder is here. */
 import { isAbsolute } from 'node:path';
 import { checkMappingFolder } from '@glassbox/store';
 import { fail, ok } from '@glassbox/contract';
 import type { HostContext } from './context';
 import type { HandlersFor } from './handlers';
 
-export function settingsHandlers(host: HostContext): HandlersFor<'host:info' | 'repo:map'> {
+export function settingsHandlers(host: HostContext): HandlersFor<'host:info' | 'host:sync' | 'repo:map'> {
   return {
     'host:info': async () => ok(host.info()),
+    'host:sync': async () => ok(host.sync()),
     'repo:map': async (a) => {
       let folder: string | null = null;
       if (a.folder !== null) {

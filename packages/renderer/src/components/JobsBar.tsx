@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { JobProgress } from '@glassbox/contract';
 import { useApp } from '../store';
 import './JobsBar.css';
@@ -13,14 +13,18 @@ const LINGER_MS = 2500;
  */
 export function JobsBar() {
   const api = useApp((s) => s.api);
+  const synced = useApp((s) => s.syncedJobs);
   const [jobs, setJobs] = useState<Record<string, JobProgress>>({});
   const [asked, setAsked] = useState<Record<string, boolean>>({});
+  // Jobs heard ending: a host state read before the end (and delivered after it) must not bring one back.
+  const ended = useRef(new Set<string>());
 
   useEffect(() => {
     const timers = new Set<ReturnType<typeof setTimeout>>();
     const off = api.on('job:progress', (p) => {
       setJobs((all) => ({ ...all, [p.id]: p }));
       if (p.state !== 'running') {
+        ended.current.add(p.id);
         const t = setTimeout(() => {
           timers.delete(t);
           setJobs(({ [p.id]: _gone, ...rest }) => rest);
@@ -33,6 +37,23 @@ export function JobsBar() {
       for (const t of timers) clearTimeout(t);
     };
   }, [api]);
+
+  // After a gap in the events the host's list is the truth: a job shown as running that it no longer
+  // lists ended while the window was not listening.
+  useEffect(() => {
+    if (!synced) return;
+    setJobs((all) => {
+      const next: Record<string, JobProgress> = {};
+      for (const j of Object.values(all)) if (j.state !== 'running') next[j.id] = j;
+      for (const j of synced.jobs) {
+        if (ended.current.has(j.id)) continue;
+        // Progress only moves on: of the two, the one further along is the later.
+        const shown = all[j.id];
+        next[j.id] = shown && shown.done > j.done ? shown : j;
+      }
+      return next;
+    });
+  }, [synced]);
 
   const list = Object.values(jobs);
   if (list.length === 0) return null;
