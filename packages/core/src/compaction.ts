@@ -139,6 +139,23 @@ export interface CompactionReport {
   figures: CompactionFigures;
   /** The reported size against the client's figure: (reported − metadata) / metadata; null without both. */
   preTokensDelta: number | null;
+  /**
+   * Set when the record the compaction names as the end of the conversation it replaced is not in the
+   * file: the window before was rebuilt from this record instead (the leaf the client itself would pick
+   * for the file up to the compaction), and why.
+   */
+  leafChosen: { uuid: string; line: number; reason: string } | null;
+}
+
+/** A compaction of the thread that the conversation which resumes does not go through. */
+export interface UnreachedCompaction {
+  uuid: string;
+  line: number;
+  at: string | null;
+  trigger: string;
+  preTokensMetadata: number | null;
+  /** Why the live conversation does not reach it, for people. */
+  reason: string;
 }
 
 /** The compactions of one thread (a session, or a subagent's own file), oldest first. */
@@ -150,10 +167,10 @@ export interface CompactionHistory {
   agentId: string | null;
   /** Compactions on the live chain: the ones the conversation that resumes went through. */
   compactions: CompactionReport[];
-  /** Compaction records of this thread in the whole file (on the live chain or not). */
+  /** Compaction records of this thread in the whole file: `compactions` and `unreached` together, the one count every view shows. */
   boundaries: number;
-  /** Those that are not on the live chain (an abandoned branch), by line. */
-  offChain: number[];
+  /** Those the live conversation does not go through, in file order, each with the reason. */
+  unreached: UnreachedCompaction[];
   problems: Problem[];
 }
 

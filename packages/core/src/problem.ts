@@ -17,6 +17,7 @@ export type ProblemCode =
   | 'unknown_model_price'
   | 'subagent_unreadable'
   | 'compaction_chain_broken'
+  | 'compaction_leaf_chosen'
   | 'pre_tokens_differ';
 
 export interface Problem {

@@ -17,7 +17,8 @@ const DESCRIPTION: Record<ProblemCode, string> = {
   repo_missing: 'the working directory does not exist on this machine',
   unknown_model_price: 'a model has no known price',
   subagent_unreadable: 'a subagent file cannot be read',
-  compaction_chain_broken: 'the conversation a compaction replaced ends at a record that is not in the file',
+  compaction_chain_broken: 'the conversation a compaction replaced is not in the file',
+  compaction_leaf_chosen: 'the record a compaction names as the end of what it replaced is missing: the window before it is rebuilt from the last record before it',
   pre_tokens_differ: 'the reported size before a compaction differs from the size the client wrote with it',
 };
 

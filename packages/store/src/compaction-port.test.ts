@@ -154,7 +154,35 @@ describe('the compactions of a session', () => {
     const [main] = histories(variant);
     expect(main?.boundaries).toBe(2);
     expect(main?.compactions.map((c) => c.xray.line)).toEqual([lineOf(path, (JSON.parse(lines.find((l) => l.includes('"subtype":"compact_boundary"')) ?? '{}') as RawRecord).uuid)]);
-    expect(main?.offChain).toEqual([second + 1]);
+    expect(main?.unreached.map((u) => u.line)).toEqual([second + 1]);
+    expect(main?.unreached[0]?.reason).toMatch(/branch the live conversation no longer reaches/);
+  });
+
+  it('rebuilds the window before a compaction whose named last record is missing from the last record before it, and follows the chain on', () => {
+    // Fixture 18 without the record the second compaction names as the end of the conversation it
+    // replaced: files that lost records (a crash mid-write, a copy of part of a session) look like this.
+    const path = sessionFile('18-compaction-kept-dropped');
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+    const second = lines.findIndex((l, i) => i > 40 && l.includes('"subtype":"compact_boundary"'));
+    const named = (JSON.parse(lines[second] ?? '{}') as RawRecord).logicalParentUuid;
+    const dir = mkdtempSync(join(tmpdir(), 'glassbox-compaction-'));
+    const variant = join(dir, 'variant.jsonl');
+    writeFileSync(variant, lines.filter((l) => !l.includes(`"uuid":"${named}"`)).join('\n') + '\n');
+    const [whole] = histories(path);
+    const [main] = histories(variant);
+    expect(main?.boundaries).toBe(2);
+    expect(main?.unreached).toEqual([]);
+    const [first, latest] = main?.compactions ?? [];
+    expect(latest?.leafChosen?.reason).toMatch(new RegExp(`\\(${named}\\) is not in the file`));
+    // The last conversation record before it in the file: the call whose result was the missing record.
+    const removed = lines.findIndex((l) => l.includes(`"uuid":"${named}"`));
+    expect(latest?.leafChosen?.line).toBe(removed);
+    expect(latest?.xray.preTokens).not.toBeNull();
+    expect((latest?.xray.kept.length ?? 0) + (latest?.xray.dropped.length ?? 0)).toBeGreaterThan(0);
+    // The earlier compaction is reached through the rebuilt window, as in the whole file.
+    expect(first?.xray.line).toBe(whole?.compactions[0]?.xray.line);
+    expect(first?.figures).toEqual(whole?.compactions[0]?.figures);
+    expect(main?.problems.map((p) => p.code)).toContain('compaction_leaf_chosen');
   });
 });
 

@@ -16,8 +16,11 @@ describe('glassbox compactions', () => {
     const doc = JSON.parse(r.out);
     expect(doc.compactions).toHaveLength(2);
     for (const c of doc.compactions) {
-      expect(Object.keys(c)).toEqual(['index', 'trigger', 'at', 'line', 'preTokens', 'preTokensMetadata', 'summaryTokens', 'kept', 'dropped', 'reattached']);
+      expect(Object.keys(c)).toEqual(['index', 'trigger', 'at', 'line', 'preTokens', 'preTokensMetadata', 'summaryTokens', 'kept', 'dropped', 'reattached', 'leafChosen']);
+      expect(c.leafChosen).toBeNull();
     }
+    expect(doc.boundaries).toBe(2);
+    expect(doc.unreached).toEqual([]);
     expect(doc.compactions.map((c: { index: number; trigger: string; line: number }) => [c.index, c.trigger, c.line])).toEqual([[1, 'manual', 30], [2, 'auto', 56]]);
     expect(doc.compactions[0].preTokensMetadata).toBe(19576);
     const error = doc.compactions[0].dropped.find((d: { line: number; kind: string }) => d.line === 14 && d.kind === 'tool-result');
@@ -33,6 +36,7 @@ describe('glassbox compactions', () => {
     expect(r.out).toContain('asked    keep the error');
     expect(r.out).toMatch(/tool-result src\/report\.py\s+only report\.py\s+dead anyway \(stale-superseded\)/);
     expect(r.out).toContain('#2  auto  ·  line 56');
+    expect(r.out).toContain('2 compactions, all on the live conversation.');
   });
 
   it("lists a subagent's own compactions under it", async () => {

@@ -36,8 +36,10 @@ export function registerCompactions(program: Command, io: CliIO): void {
           JSON.stringify(
             {
               session: { id: loaded.session.id, path },
-              compactions: main.compactions.map((c) => c.xray),
-              subagents: subagents.map((s) => ({ agentId: s.agentId, path: s.path, compactions: s.compactions.map((c) => c.xray) })),
+              boundaries: main.boundaries,
+              compactions: main.compactions.map((c) => ({ ...c.xray, leafChosen: c.leafChosen })),
+              unreached: main.unreached,
+              subagents: subagents.map((s) => ({ agentId: s.agentId, path: s.path, boundaries: s.boundaries, compactions: s.compactions.map((c) => ({ ...c.xray, leafChosen: c.leafChosen })), unreached: s.unreached })),
               problems: [main, ...subagents].flatMap((h) => h.problems),
             },
             null,
@@ -59,11 +61,19 @@ export function registerCompactions(program: Command, io: CliIO): void {
 
 function renderHistory(h: CompactionHistory, cwd: string | null, p: Paint, all: boolean): string[] {
   const out: string[] = [];
-  if (h.compactions.length === 0) out.push('', '  No compaction on the live conversation.');
-  if (h.offChain.length > 0) out.push(p.dim(`  ${h.offChain.length} more on an abandoned branch (line ${h.offChain.join(', ')}), not shown`));
+  out.push('', `  ${countLine(h)}`);
+  for (const u of h.unreached) out.push(p.dim(`  line ${u.line}  ${u.trigger}${u.at ? `  ·  ${u.at.replace('T', ' ').slice(0, 16)} UTC` : ''}: not shown, ${u.reason}`));
   for (const c of h.compactions) out.push('', ...renderOne(c, cwd, p, all));
   for (const problem of h.problems) out.push(`  ! ${problem.message}`);
   return out;
+}
+
+/** The one count every view gives: every compaction of the thread, and how many the live conversation went through. */
+function countLine(h: CompactionHistory): string {
+  if (h.boundaries === 0) return 'No compaction.';
+  const all = `${h.boundaries} compaction${h.boundaries === 1 ? '' : 's'}`;
+  if (h.unreached.length === 0) return `${all}, all on the live conversation.`;
+  return `${all}: ${h.compactions.length} on the live conversation, ${h.unreached.length} not reached by it.`;
 }
 
 function renderOne(c: CompactionReport, cwd: string | null, p: Paint, all: boolean): string[] {
@@ -72,6 +82,7 @@ function renderOne(c: CompactionReport, cwd: string | null, p: Paint, all: boole
   const when = x.at ? `  ·  ${x.at.replace('T', ' ').slice(0, 16)} UTC` : '';
   const out = [p.bold(`#${x.index}  ${x.trigger}  ·  line ${x.line}${when}`)];
   const meta = x.preTokensMetadata !== null ? `; the client wrote ${humanTokens(x.preTokensMetadata)}${c.preTokensDelta !== null ? ` (${signed(c.preTokensDelta)})` : ''}` : '';
+  if (c.leafChosen) out.push(p.dim(`  rebuilt  ${truncate(c.leafChosen.reason, WIDTH - 11)}`));
   out.push(`  before   ${x.preTokens !== null ? `${humanTokens(x.preTokens)} tokens reported` : 'no reported size'}${meta}`);
   const post = c.postTokens !== null ? `; the next request carried ${humanTokens(c.postTokens)}` : '';
   out.push(`  summary  ${humanTokens(x.summaryTokens)} tokens${post}`);

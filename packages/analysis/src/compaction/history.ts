@@ -8,6 +8,7 @@ import {
   type Problem,
   type Segment,
   type Session,
+  type UnreachedCompaction,
 } from '@glassbox/core';
 import { analyzeSession, type AnalyzeOptions } from '../analyze';
 import type { AnalysisPorts } from '../ports';
@@ -37,10 +38,11 @@ const PRE_TOKENS_TOLERANCE = 0.05;
 
 /**
  * The compactions the live conversation went through, oldest first: from the window that resumes, each
- * compaction it starts at, then the one the window before that started at, and so on (a compaction on
- * an abandoned branch is counted in `boundaries` but not x-rayed). For each, the window just before it
- * (the resident-window reconstruction with the compaction's `leafBefore` as leaf), judged against the
- * summary, and the window the first request after it carried.
+ * compaction it starts at, then the one the window before that started at, and so on. For each, the
+ * window just before it (the resident-window reconstruction with the compaction's `leafBefore` as
+ * leaf; when that record is not in the file, the leaf the client would pick for the file up to the
+ * compaction, said in `leafChosen`), judged against the summary, and the window the first request after
+ * it carried. Every other compaction of the thread is listed in `unreached`, with the reason.
  */
 export function compactionHistory(session: Session, port: TranscriptPort, ports: AnalysisPorts, options: HistoryOptions = {}): CompactionHistory {
   const leaf = session.leafUuid ? session.nodes.get(session.leafUuid) : undefined;
@@ -52,23 +54,33 @@ export function compactionHistory(session: Session, port: TranscriptPort, ports:
   let current = liveEventIn(reconstructWindow(session).nodes, events, Infinity);
   // What follows a compaction, up to the next one, is in the file as parsed for the next one (the newest: the session itself).
   let later: Session = session;
+  /** The line of a compaction whose window before could not be rebuilt at all: the chain cannot be followed past it. */
+  let brokenAt: number | null = null;
   while (current) {
     const event: CompactionEvent = current;
     const before = port.sessionBefore(event.line);
-    const leafBefore = event.leafBefore ? before.nodes.get(event.leafBefore) : undefined;
+    const named = event.leafBefore ? before.nodes.get(event.leafBefore) : undefined;
+    const leafBefore = named ?? fallbackLeaf(before, thread);
     if (!leafBefore) {
       problems.push({
         code: 'compaction_chain_broken',
         severity: 'warning',
         file: session.path,
         line: event.line,
-        message: `${session.path}:${event.line}: the conversation this compaction replaced ends at a record that is not in the file; what it held cannot be shown`,
+        message: `${session.path}:${event.line}: the conversation this compaction replaced is not in the file (no record of it before line ${event.line}); what it held cannot be shown`,
       });
-      newestFirst.push(report(event, null, later, session, port, ports, options, problems));
+      newestFirst.push(report(event, null, later, session, port, ports, options, problems, null));
+      brokenAt = event.line;
       break;
     }
+    let leafChosen: CompactionReport['leafChosen'] = null;
+    if (!named) {
+      const missing = event.leafBefore ? `the record it names as the last one it replaced (${event.leafBefore}) is not in the file` : 'it does not name the last record it replaced';
+      leafChosen = { uuid: leafBefore.uuid, line: leafBefore.line, reason: `${missing}; the window before it is rebuilt from line ${leafBefore.line}, the conversation's last record before the compaction (as the client picks a leaf)` };
+      problems.push({ code: 'compaction_leaf_chosen', severity: 'info', file: session.path, line: event.line, message: `${session.path}:${event.line}: ${leafChosen.reason}` });
+    }
     before.leafUuid = leafBefore.uuid;
-    newestFirst.push(report(event, before, later, session, port, ports, options, problems));
+    newestFirst.push(report(event, before, later, session, port, ports, options, problems, leafChosen));
     current = liveEventIn(reconstructWindow(before).nodes, events, event.line);
     later = before;
   }
@@ -83,9 +95,36 @@ export function compactionHistory(session: Session, port: TranscriptPort, ports:
     agentId: options.agentId ?? null,
     compactions,
     boundaries: events.length,
-    offChain: events.filter((e) => !onChain.has(e.uuid)).map((e) => e.line),
+    unreached: events.filter((e) => !onChain.has(e.uuid)).map((e) => unreached(e, brokenAt)),
     problems,
   };
+}
+
+/** A compaction off the live chain, and why it is. */
+function unreached(e: CompactionEvent, brokenAt: number | null): UnreachedCompaction {
+  const reason =
+    brokenAt !== null && e.line < brokenAt
+      ? `before the compaction at line ${brokenAt}, whose replaced conversation is not in the file: the live conversation cannot be followed back this far`
+      : 'on a branch the live conversation no longer reaches (it went on from another point, e.g. after a rewind or a resume of an earlier state)';
+  return { uuid: e.uuid, line: e.line, at: e.timestamp ?? null, trigger: e.trigger, preTokensMetadata: e.preTokensMetadata, reason };
+}
+
+/** Kinds a conversation's leaf can be: what the client resumes from. */
+const LEAF_KINDS = new Set<ChainNode['kind']>(['prompt', 'assistant', 'tool-results']);
+
+/**
+ * The leaf of the file as it was before a compaction when the compaction's own `leafBefore` is missing:
+ * the one the adapter picked for that partial file (the client's own rule), if it is on this thread;
+ * else the last conversation record of the thread in file order.
+ */
+function fallbackLeaf(before: Session, thread: boolean): ChainNode | undefined {
+  const picked = before.leafUuid ? before.nodes.get(before.leafUuid) : undefined;
+  if (picked && picked.isSidechain === thread && LEAF_KINDS.has(picked.kind)) return picked;
+  for (let i = before.order.length - 1; i >= 0; i--) {
+    const n = before.nodes.get(before.order[i] as string);
+    if (n && n.isSidechain === thread && LEAF_KINDS.has(n.kind)) return n;
+  }
+  return undefined;
 }
 
 /** The latest compaction (before `beforeLine`) whose record is on this window's chain. */
@@ -106,6 +145,7 @@ function report(
   ports: AnalysisPorts,
   options: HistoryOptions,
   problems: Problem[],
+  leafChosen: CompactionReport['leafChosen'],
 ): CompactionReport {
   const summaryText = port.summaryText(event);
   const base = analyzeOptions(options);
@@ -145,6 +185,7 @@ function report(
     after: after.segments,
     figures,
     preTokensDelta: delta,
+    leafChosen,
   };
 }
 

@@ -17,6 +17,7 @@ export function CompactionEntry({ path, children }: { path: string; children: (o
   }, [api, path, load]);
   const main = view?.histories.find((h) => h.agentId === null);
   const all = view?.histories.flatMap((h) => h.compactions.map((c) => ({ agentId: h.agentId, c }))) ?? [];
+  const unreached = view?.histories.flatMap((h) => h.unreached.map((u) => ({ agentId: h.agentId, u }))) ?? [];
   // The chart marks the first response after a compaction: the compaction is the last one before it.
   const onCompaction =
     main && main.compactions.length > 0
@@ -28,13 +29,20 @@ export function CompactionEntry({ path, children }: { path: string; children: (o
   return (
     <>
       {children(onCompaction)}
-      {all.length > 0 ? (
+      {all.length > 0 || unreached.length > 0 ? (
         <div className="cx-entry" data-testid="compaction-entry">
-          <span className="dim">What compaction forgot:</span>
+          <span className="dim">
+            What compaction forgot{main && main.unreached.length > 0 ? ` (${main.boundaries} compactions, ${main.unreached.length} not reached by the live conversation)` : ''}:
+          </span>
           {all.map(({ agentId, c }) => (
             <button key={`${agentId ?? ''}:${c.xray.index}`} type="button" onClick={() => openXray({ agentId, index: c.xray.index })}>
               {agentId ? `subagent ${agentId.slice(0, 6)} ` : ''}#{c.xray.index} {c.xray.trigger} · kept {Math.round((c.figures.keptTokens / Math.max(1, c.figures.windowTokens)) * 100)}%
             </button>
+          ))}
+          {unreached.map(({ agentId, u }) => (
+            <span key={`${agentId ?? ''}:u${u.line}`} className="cx-unreached dim" data-testid="compaction-unreached" title={u.reason}>
+              {agentId ? `subagent ${agentId.slice(0, 6)} ` : ''}line {u.line} {u.trigger} · not reached: {u.reason}
+            </span>
           ))}
         </div>
       ) : null}

@@ -192,7 +192,7 @@ export function TurnsChart({
         </div>
       ) : (
         <div className="chart-readout dim">
-          context over {data.length} responses (provider-reported){snapshot.context.compactions ? ` · ${snapshot.context.compactions} compaction(s)` : ''}
+          context over {data.length} responses (provider-reported){snapshot.context.compactions ? ` · ${snapshot.context.compactions} compaction${snapshot.context.compactions === 1 ? '' : 's'}` : ''}
         </div>
       )}
     </div>
