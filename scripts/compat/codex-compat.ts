@@ -2,11 +2,14 @@
  * `npm run test:compat -- --agent codex [rollout files…]`: compatibility with the real Codex CLI.
  *
  * For every rollout of the generated Codex corpus (fixtures/corpus/codex) and every rollout file
- * given, in a scratch copy of a Codex home: the unchanged analysis plans a cleaning (every class,
- * spent included, nothing protected), the Codex adapter builds the fork (and one that tombstones
- * every successful output a tombstone shortens), its validator must pass, and the codex-harness
- * `fork-check.mjs` resumes original and fork in the real client, offline against a recording mock:
- * the two requests must carry the same items, only with the tombstoned outputs shorter.
+ * given, in a scratch Codex home with the original in the date folder of its name: `glassbox clean
+ * --fork --json` writes the planner's fork (every class, spent included, nothing protected) and the
+ * store's writer one that tombstones every successful output a tombstone shortens, both where and as
+ * Glassbox names them (docs/codex/format.md); the printed `codex resume <id>` must name the id of the
+ * fork's file name and session_meta; then the codex-harness `fork-check.mjs --keep-name` installs
+ * original and fork under their own names and date folders and resumes both by id in the real
+ * client, offline against a recording mock: the two requests must carry the same items, only with
+ * the tombstoned outputs shorter.
  *
  * Needs the harness with its dependencies installed (it pins @openai/codex):
  *   GLASSBOX_CODEX_HARNESS=/path/to/codex-harness npm run test:compat -- --agent codex
@@ -19,12 +22,11 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
-import { analyzeSession, planEviction } from '@glassbox/analysis';
-import { codexFormat, forkFileName, newSessionId, type CodexSession } from '@glassbox/adapter-codex';
+import { basename, dirname, join, resolve } from 'node:path';
+import { codexFormat, type CodexSession } from '@glassbox/adapter-codex';
 import { readRolloutFile } from '@glassbox/adapter-codex/node';
-import { buildForkFromLines, validateFromLines, type ForkAction } from '@glassbox/core';
-import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
+import type { ForkAction } from '@glassbox/core';
+import { resumeInstruction, writeFork } from '@glassbox/store/fork';
 import { filesUnder, projectAfter } from '../corpus-files';
 
 const REPO = resolve(import.meta.dirname, '../..');
@@ -100,10 +102,6 @@ function everyOutput(session: CodexSession): ForkAction[] {
   return out;
 }
 
-function planned(session: CodexSession, path: string): ForkAction[] {
-  const snapshot = analyzeSession(session, nodeAnalysisPorts(), { repoRoot: projectAfter(path, 6), protectTail: 0, withSpent: true });
-  return planEviction(snapshot, { classes: ['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'], minimumSavings: 0 }).actions;
-}
 
 type Item = Record<string, unknown>;
 
@@ -153,6 +151,65 @@ function linesOf(path: string): string[] {
   return lines;
 }
 
+type Written = { forkPath: string; resumeCommand: string; actions: number } | { skip: string; failed?: boolean };
+
+/** `glassbox clean <source> --fork --json`, run as a user runs it (every class, spent included, nothing protected). */
+function cleanFork(source: string, file: string, home: string, archive: string): Written {
+  const args = [join(REPO, 'apps/cli/bin/glassbox.mjs'), 'clean', source, '--fork', '--json', '--protect', '0', '--with-spent', '--min-savings', '0', '--archive', archive];
+  args.push('--classes', 'gone,stale-drift,stale-superseded,duplicate,spent', '--repo', projectAfter(file, 6) ?? dirname(source));
+  const run = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, CODEX_HOME: home, HOME: dirname(home) }, timeout: 600_000 });
+  let out: { status?: string; forkPath?: string; resumeCommand?: string | null; validation?: { checks?: { id: string; ok: boolean }[] }; plan?: { actions?: unknown[] } };
+  try {
+    out = JSON.parse(run.stdout) as typeof out;
+  } catch {
+    return { skip: `glassbox clean --fork printed no JSON (exit ${run.status}): ${(run.stderr || run.stdout).trim().slice(0, 140)}`, failed: !/refuse|nothing|exec fork/i.test(run.stderr) };
+  }
+  if (out.status === 'nothing-to-do') return { skip: 'no fork: nothing to remove' };
+  if (out.status === 'refused') return { skip: `refused by the validator: ${(out.validation?.checks ?? []).filter((c) => !c.ok).map((c) => c.id).join(', ')}`, failed: true };
+  if (out.status !== 'written' || !out.forkPath || !out.resumeCommand) return { skip: `glassbox clean --fork: ${out.status ?? '?'}`, failed: true };
+  return { forkPath: out.forkPath, resumeCommand: out.resumeCommand, actions: linesOf(out.forkPath).length === 0 ? 0 : countTombstones(source, out.forkPath) };
+}
+
+/** The same writer with other actions (every output a tombstone shortens), and the command the CLI would print. */
+function writtenFork(source: string, actions: ForkAction[], archive: string): Written {
+  if (actions.length === 0) return { skip: 'no fork: nothing to remove' };
+  try {
+    const r = writeFork({ sourcePath: source, archiveDir: archive, prepare: () => ({ actions }) });
+    if (r.status !== 'written') return { skip: `refused by the validator: ${r.report.checks.filter((c) => !c.ok).map((c) => c.id).join(', ')}`, failed: true };
+    const cwd = readRolloutFile(source).cwd;
+    const command = resumeInstruction({ cwd, mapped: null, sessionId: r.forkId, sessionPath: r.forkPath, format: codexFormat, isDir: () => true }).command ?? '';
+    return { forkPath: r.forkPath, resumeCommand: command, actions: r.applied.length };
+  } catch (error) {
+    const message = (error as Error).message;
+    return { skip: `not forked: ${message.slice(0, 110)}`, failed: !/nothing|exec fork|refus/i.test(message) };
+  }
+}
+
+/** Lines that differ between original and fork: the tombstoned outputs. */
+function countTombstones(source: string, forkPath: string): number {
+  const a = linesOf(source);
+  const b = linesOf(forkPath);
+  let n = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && (a[i] ?? '').length !== (b[i] ?? '').length) n++;
+  return n;
+}
+
+/**
+ * Why the printed command would not find the fork, or null: Codex looks `codex resume <id>` up by the
+ * id in rollout file names (rollout-<time>-<id>.jsonl in a sessions/YYYY/MM/DD folder), and the
+ * thread it resumes is the file's session_meta.id.
+ */
+function printedIdProblem(forkPath: string, command: string): string | null {
+  const id = /codex resume (\S+)$/.exec(command)?.[1];
+  if (!id) return `the printed command is not codex resume <id>: ${command}`;
+  const m = /\/sessions\/\d{4}\/\d{2}\/\d{2}\/rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-([0-9a-f-]{36})\.jsonl$/.exec(forkPath);
+  if (!m) return `${basename(forkPath)} is not named as Codex names sessions (sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl)`;
+  if (m[1] !== id) return `the printed id ${id} is not the one in the file name (${m[1]})`;
+  const meta = (JSON.parse(linesOf(forkPath)[0] ?? '{}') as { payload?: { id?: string } }).payload?.id;
+  if (meta !== id) return `the printed id ${id} is not the file's session_meta.id (${meta})`;
+  return null;
+}
+
 export function runCodexCompat(given: readonly string[]): number {
   const harness = process.env['GLASSBOX_CODEX_HARNESS'];
   const skip = (reason: string): number => {
@@ -172,10 +229,13 @@ export function runCodexCompat(given: readonly string[]): number {
   const files = [...filesUnder(CORPUS, ['project-after'], (name) => /^rollout-.*\.jsonl$/.test(name)), ...given.map((f) => resolve(f))];
   const work = mkdtempSync(join(tmpdir(), 'glassbox-codex-compat-'));
   const rows: Row[] = [];
+  const resumed: string[] = [];
   files.forEach((file, k) => {
     const label = `${k + 1}-${basename(file, '.jsonl').slice(-12)}`;
-    // A scratch Codex home laid out as Codex writes it: the fork goes beside the original.
-    const day = join(work, label, 'home', 'sessions', 'day');
+    // A scratch Codex home laid out as Codex writes it: the original in the date folder of its name.
+    const home = join(work, label, 'home');
+    const date = /^rollout-(\d{4})-(\d{2})-(\d{2})T/.exec(basename(file));
+    const day = date ? join(home, 'sessions', date[1] as string, date[2] as string, date[3] as string) : join(home, 'sessions', '2026', '01', '01');
     mkdirSync(day, { recursive: true });
     const source = join(day, basename(file));
     copyFileSync(file, source);
@@ -197,27 +257,34 @@ export function runCodexCompat(given: readonly string[]): number {
       }
       checker = h.dir;
     }
-    const plans: [string, ForkAction[]][] = [
-      ['planner', planned(session, file)],
+    if (session.historyBase) {
+      rows.push({ session: name, fork: '-', actions: 0, ok: null, items: '', chars: '', note: 'not forked: a `codex exec fork` file resumes through its parent file, and Glassbox refuses to fork it alone' });
+      return;
+    }
+    const plans: [string, ForkAction[] | 'cli'][] = [
+      ['planner', 'cli'],
       ['every output', everyOutput(session)],
     ];
     for (const [kind, actions] of plans) {
-      const id = newSessionId();
-      const fork = buildForkFromLines(codexFormat.createForkBuilder(actions, id), lines);
-      if (fork.applied.length === 0) {
-        const why = fork.refused.find((r) => r.code === 'file_refused')?.message;
-        rows.push({ session: name, fork: kind, actions: 0, ok: null, items: '', chars: '', note: why ? `not forked: ${why.slice(0, 110)}` : 'no fork: nothing to remove' });
+      // Written as a user gets it: the planner's fork by `glassbox clean --fork` itself, the other by
+      // the same writer; both where and as Glassbox names them, in the scratch home's date folder.
+      const written = kind === 'planner' ? cleanFork(source, file, home, join(work, label, 'archive')) : writtenFork(source, actions as ForkAction[], join(work, label, 'archive'));
+      if ('skip' in written) {
+        rows.push({ session: name, fork: kind, actions: 0, ok: written.failed ? false : null, items: '', chars: '', note: written.skip });
         continue;
       }
-      const report = validateFromLines(codexFormat.createForkValidator({ actions: fork.applied.map((a) => a.action), touchedLines: fork.touchedLines }), lines, fork.lines);
-      if (!report.ok) {
-        rows.push({ session: name, fork: kind, actions: fork.applied.length, ok: false, items: '', chars: '', note: `refused by the validator: ${report.checks.filter((c) => !c.ok).map((c) => c.id).join(', ')}` });
+      const { forkPath, resumeCommand, actions: applied } = written;
+      const named = printedIdProblem(forkPath, resumeCommand);
+      if (named) {
+        rows.push({ session: name, fork: kind, actions: applied, ok: false, items: '', chars: '', note: named });
         continue;
       }
-      const forkPath = join(day, forkFileName(basename(source), id) ?? `rollout-fork-${id}.jsonl`);
-      writeFileSync(forkPath, fork.lines.join('\n') + '\n', { flag: 'wx' });
+      resumed.push(`${resumeCommand}  (${forkPath.slice(home.length + 1)})`);
+      const fork = { lines: linesOf(forkPath), applied: { length: applied } };
       const out = join(work, label, `check-${kind.replace(/\W+/g, '-')}`);
-      const run = spawnSync(process.execPath, [join(checker, 'fork-check.mjs'), '--original', source, '--fork', forkPath, '--out', out], {
+      // --keep-name: both files installed under their own names and date folders, as the user has them;
+      // Codex is asked for the fork by the id the printed command names (checked above to be the file's).
+      const run = spawnSync(process.execPath, [join(checker, 'fork-check.mjs'), '--keep-name', '--original', source, '--fork', forkPath, '--out', out], {
         encoding: 'utf8',
         env: { ...process.env, CODEX_BIN: codex },
         timeout: 600_000,
@@ -255,7 +322,9 @@ export function runCodexCompat(given: readonly string[]): number {
   }
   const checked = rows.filter((r) => r.ok !== null);
   const passed = checked.filter((r) => r.ok === true).length;
-  console.log(`\n${passed}/${checked.length} forks resumed by the real Codex client like their originals`);
+  console.log('\nThe resume commands Glassbox printed, with the files as it named them:');
+  for (const r of resumed) console.log(`  ${r}`);
+  console.log(`\n${passed}/${checked.length} forks resumed by the real Codex client, by the printed \`codex resume <id>\` with the names as written, like their originals`);
   if (!process.env['GLASSBOX_COMPAT_KEEP']) rmSync(work, { recursive: true, force: true });
   else console.log(`kept ${work}`);
   return passed === checked.length ? 0 : 1;

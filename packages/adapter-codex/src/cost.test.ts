@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { computeCost, findPrice, validatePriceTable } from '@glassbox/analysis';
 import { describe, expect, it } from 'vitest';
 import { codexFormat } from './agent';
@@ -9,7 +9,7 @@ import { codexLocator } from './node/locator';
 import { readRolloutFile } from './node/read-file';
 import type { CodexSession } from './session-types';
 import { CODEX_PRICES } from './prices';
-import { MOONMIND_058, REPO_ROOT, allRollouts, firstRollout, scenarioRollouts } from './test-support/corpus';
+import { MOONMIND_058, REPO_ROOT, allRollouts, firstRollout, linesOf, scenarioRollouts } from './test-support/corpus';
 
 describe('the OpenAI price table', () => {
   it('is valid in the overridable format and prices every model in the corpus', () => {
@@ -50,16 +50,23 @@ describe('the OpenAI price table', () => {
 
 interface CcTotals { inputTokens: number; cacheReadTokens: number; outputTokens: number; reasoningOutputTokens: number; costUSD: number }
 
-/** ccusage 20.0.24 on one rollout alone, in a Codex home of its own, offline. */
+/**
+ * ccusage 20.0.24 on one rollout, offline, in a Codex home of its own that also holds the other
+ * rollouts of its session folder: ccusage finds a forked thread's parent there and leaves the copied
+ * parent usage out by matching it (without the parent it guesses from timestamps, which the mock's
+ * instant replies defeat). The figures are the rollout's own session's.
+ */
 function ccusage(path: string): { sessions: number; totals: CcTotals } {
   const home = mkdtempSync(join(tmpdir(), 'codex-cc-'));
   mkdirSync(join(home, 'sessions/2026/01/01'), { recursive: true });
-  copyFileSync(path, join(home, 'sessions/2026/01/01', basename(path)));
+  const siblings = readdirSync(dirname(path)).filter((n) => n.startsWith('rollout-') && n.endsWith('.jsonl'));
+  for (const n of siblings) copyFileSync(join(dirname(path), n), join(home, 'sessions/2026/01/01', n));
   const cli = join(REPO_ROOT, 'node_modules/ccusage/src/cli.js');
   const r = spawnSync(process.execPath, [cli, 'codex', 'session', '--json', '--offline'], { env: { ...process.env, CODEX_HOME: home }, encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);
-  const out = JSON.parse(r.stdout) as { sessions: unknown[]; totals: CcTotals };
-  return { sessions: out.sessions.length, totals: out.totals };
+  const out = JSON.parse(r.stdout) as { sessions: (CcTotals & { sessionId: string })[] };
+  const own = out.sessions.filter((x) => x.sessionId.endsWith(basename(path, '.jsonl')));
+  return { sessions: own.length, totals: own[0] ?? { inputTokens: 0, cacheReadTokens: 0, outputTokens: 0, reasoningOutputTokens: 0, costUSD: 0 } };
 }
 
 describe('totals against ccusage 20.0.24 (codex session --json --offline), every rollout in the corpus', () => {
@@ -86,5 +93,37 @@ describe('totals against ccusage 20.0.24 (codex session --json --offline), every
     // four requests: they were made and billed, so they count.
     expect(s.requests).toHaveLength(4);
     expect(computeCost(s, [], CODEX_PRICES).total.cost).toBeCloseTo((13177 * 5 + 37376 * 0.5 + 58 * 30) / 1e6, 9);
+  });
+});
+
+describe('a forked thread counts its own usage, not the copy of its parent’s history it starts with', () => {
+  const [parent, child] = scenarioRollouts('06-subagent-fork-context') as [string, string];
+
+  it('06 (Codex 0.118, fork_context): the copied token_count events are the parent’s requests; the thread made one', () => {
+    const lines = linesOf(child);
+    // The copy: the parent's header on line 2, its items and counts, ended by the spawn output.
+    expect(JSON.parse(lines[1] as string)).toMatchObject({ type: 'session_meta', payload: { id: JSON.parse(lines[0] as string).payload.forked_from_id } });
+    const end = lines.findIndex((l) => l.includes('You are the newly spawned agent.'));
+    const copiedCounts = lines.slice(1, end + 1).filter((l) => l.includes('"type":"token_count"') && l.includes('"last_token_usage"'));
+    expect(copiedCounts.length).toBeGreaterThan(0);
+    // Every copied count is one the parent's own file has.
+    const parentLines = linesOf(parent);
+    for (const l of copiedCounts) expect(parentLines.some((p) => p.slice(p.indexOf('"payload"')) === l.slice(l.indexOf('"payload"')))).toBe(true);
+    const s = readRolloutFile(child);
+    expect(s.requests.map((r) => [r.line, r.input, r.cachedInput, r.output])).toEqual([[32, 8538, 0, 1]]);
+    expect(computeCost(s, [], CODEX_PRICES).total.usage).toMatchObject({ inputTokens: 8538, cacheReadTokens: 0, outputTokens: 1 });
+    // The copied history is still the thread's window: its model read it.
+    expect(s.order.some((u) => s.nodes.get(u)?.promptText?.startsWith('Read the formatter and the store'))).toBe(true);
+    expect(s.problems.filter((p) => p.severity !== 'info')).toEqual([]);
+  });
+
+  it('05 (Codex 0.169, multi-agent v2): records numbered below subagent_history_start_ordinal are the copy', () => {
+    const [, sub] = scenarioRollouts('05-subagent-forked-thread') as [string, string];
+    const meta = JSON.parse(linesOf(sub)[0] as string).payload as { subagent_history_start_ordinal: number };
+    expect(meta.subagent_history_start_ordinal).toBe(21);
+    const s = readRolloutFile(sub);
+    expect(s.requests).toHaveLength(1);
+    expect(s.requests[0]?.line).toBeGreaterThan(21);
+    expect(s.order.some((u) => s.nodes.get(u)?.promptText?.startsWith('Read the formatter and the store'))).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import type { Block, ChainNode, Problem, SessionStats, ToolCall } from '@glassbox/core';
 import { CODEX_BYTES_PER_TOKEN, tokensOf } from './tokens';
+import { fromSessionMeta, inheritedRecord, ownHistory, type InheritedState } from './inherited';
 import { contentBlocks, contentText, outputBlock, outputText, preview, reasoningBlocks } from './blocks';
 import { normaliseRecord, recogniseFirstRecord, type Generation, type RolloutRecord } from './generation';
 import { isObject, str, type Json, type JsonObject } from './json';
@@ -38,6 +39,10 @@ export class RolloutParser {
   private lastTimestamp: string | null = null;
   private lastInvalid: number | null = null;
   private passedOver: { text: string; line: number } | null = null;
+  /** Whether records are a forked thread's copy of its parent's history (inherited.ts). */
+  private readonly inherited: InheritedState = ownHistory();
+  /** The line of the copied parent header that opened a copy (for the warning when the copy never ends). */
+  private copyFrom: number | null = null;
   private readonly promptBlocks: Block[][] = [];
   /**
    * Blocks made when the parse ends, for the items still in the window: in a long session most items
@@ -132,6 +137,9 @@ export class RolloutParser {
         p.message = `${this.path}:${p.line}: the last line is incomplete (the session may still be writing); it was skipped`;
       }
     }
+    if (this.inherited.mode === 'copy' && this.copyFrom !== null) {
+      this.problem('invalid_record', 'warning', this.copyFrom, "a copy of the parent's history starts here (a forked thread) and never reaches the spawn output Codex ends such a copy with: no usage after this line is counted as this thread's");
+    }
     this.replies.finish();
     for (const l of this.lazy) if (this.win.nodes.has(l.node.uuid)) l.node.blocks = l.make();
     this.lazy = [];
@@ -199,9 +207,19 @@ export class RolloutParser {
       this.firstTimestamp ??= record.timestamp;
       this.lastTimestamp = record.timestamp;
     }
+    let inherited = false;
+    if (this.stats.records === 1 && record.type === 'session_meta') Object.assign(this.inherited, fromSessionMeta(p));
+    else if (this.inherited.mode !== 'own') {
+      const r = inheritedRecord(this.inherited, { type: record.type, payload: p, ordinal: record.ordinal });
+      inherited = r.inherited;
+      if (this.inherited.mode === 'copy') this.copyFrom ??= line;
+      // The thread's own history begins: no reply of the parent's stays open into it.
+      if (r.ended) this.replies.endInherited();
+    }
     switch (record.type) {
       case 'session_meta':
-        takeMeta(this.meta, p);
+        // A copied parent header names the parent: it changes nothing of the thread's.
+        if (!inherited) takeMeta(this.meta, p);
         return;
       case 'turn_context':
         this.model = str(p['model']) ?? this.model;
@@ -214,7 +232,11 @@ export class RolloutParser {
         this.takeCompacted(p, line, offset, length, record.timestamp);
         return;
       case 'event_msg':
-        if (sub === 'token_count') this.replies.tokenCount(p, line, record.timestamp, this.model, this.generation);
+        if (sub === 'token_count') {
+          // The parent's requests, copied with its history: counted in the parent's file, not here.
+          if (inherited) this.replies.inheritedCount(p);
+          else this.replies.tokenCount(p, line, record.timestamp, this.model, this.generation);
+        }
         else if (sub === 'thread_name_updated') this.title = threadName(p);
         return;
       case 'state':

@@ -4,19 +4,21 @@
  * and the payload of an event or item starts with its own `type`. Inside a JSON string a quote is
  * always escaped, so this unescaped prefix can only be the record's structure.
  */
-const ENVELOPE = /^\{"timestamp":"([^"\\]*)",(?:"ordinal":\d+,)?"type":"([a-z_]+)","payload":\{(?:"type":"([a-z_]+)")?/;
+const ENVELOPE = /^\{"timestamp":"([^"\\]*)",(?:"ordinal":(\d+),)?"type":"([a-z_]+)","payload":\{(?:"type":"([a-z_]+)")?/;
 
 export interface RecordHead {
   timestamp: string;
   type: string;
   /** The payload's `type` (the event or item kind), when the payload starts with it. */
   sub: string | null;
+  /** The record's number (2026 rollouts), or null. */
+  ordinal: number | null;
 }
 
 export function recordHead(text: string): RecordHead | null {
   const m = ENVELOPE.exec(text);
   if (!m) return null;
-  return { timestamp: m[1] as string, type: m[2] as string, sub: m[3] ?? null };
+  return { timestamp: m[1] as string, type: m[3] as string, sub: m[4] ?? null, ordinal: m[2] === undefined ? null : Number(m[2]) };
 }
 
 /** Record types neither the parser nor the summary reads: client state, never sent to the model. */

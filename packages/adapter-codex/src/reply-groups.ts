@@ -85,6 +85,25 @@ export class ReplyGroups {
     this.keepUsage({ usage, line, model, ts });
   }
 
+  /**
+   * A count in a forked thread's copy of its parent's history (inherited.ts): the parent's request,
+   * not this thread's. Its running total is the baseline the thread's own counts continue from (Codex
+   * repeats it when the thread starts), so a repeat of it is no request either.
+   */
+  inheritedCount(p: JsonObject): void {
+    const tc = parseTokenCount(p);
+    if (tc?.cumulativeTotal != null) this.lastCumulative = tc.cumulativeTotal;
+  }
+
+  /**
+   * A forked thread's copied parent history ended (inherited.ts): the parent's last reply, whose usage
+   * is the parent's, takes no later count, and a count waiting for its items is dropped.
+   */
+  endInherited(): void {
+    if (this.group) this.group.closed = true;
+    this.pending = null;
+  }
+
   /** A compaction let go of the open reply's items (the reply itself may go on after it). */
   compacted(): void {
     if (this.group) this.group = { ...this.group, nodes: [] };

@@ -201,6 +201,25 @@ export interface AgentLocator {
   companionFiles?(sessionPath: string): string[];
   /** When the agent's own client deletes sessions, for agents whose client does (Claude Code). */
   readonly retention?: AgentRetention;
+  /**
+   * How a session Glassbox writes (a fork, an undo's restored original) is named and placed, for
+   * clients whose lookup by id depends on it (Codex finds `rollout-<time>-<id>.jsonl` in date
+   * folders). Without it: a random v4 id, `<id>.jsonl` beside the source.
+   */
+  readonly naming?: SessionNaming;
+}
+
+/** Where and under which name a new session of an agent is written, as its own client would write it. */
+export interface SessionNaming {
+  /** A new session id, as the client makes them. */
+  newSessionId(now: Date): string;
+  /** The path of a new session `sessionId` written at `now` from the session file at `sourcePath`. */
+  pathFor(sourcePath: string, sessionId: string, now: Date): string;
+  /**
+   * Whether `path` is one `pathFor` gives for `sourcePath` and `sessionId` at some time: a manifest
+   * naming any other place was edited, and its paths are not used.
+   */
+  allows(sourcePath: string, path: string, sessionId: string): boolean;
 }
 
 /**

@@ -38,7 +38,8 @@ describe('one parse path', () => {
   it('lists every Codex rollout as a Codex session of the folder it ran in, analysed', () => {
     const codex = rows.filter((r) => r.agent === 'codex');
     expect(codex.map((r) => r.path).sort()).toEqual(rollouts);
-    expect(rollouts).toHaveLength(7);
+    // 01–06 (04, 05 and 06 hold two each: a `codex exec fork`, two subagent threads) and the two public ones.
+    expect(rollouts).toHaveLength(11);
     for (const r of codex) {
       expect(r.stage, r.path).toBe('analysed');
       expect(r.analysisError, r.path).toBeNull();

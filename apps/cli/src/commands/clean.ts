@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -125,17 +124,16 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
     return;
   }
 
-  // The fork's id is chosen first, so the plan's index pass is the one the write goes on with. The
-  // plan is made inside the write (again if the file changes meanwhile), so that the original's copy
-  // into the archive runs on another thread while the plan reads the file.
-  const forkId = randomUUID();
+  // The writer chooses the fork's id and name as the agent's client would, and hands the id to the
+  // plan, so that the plan's index pass is the one the write goes on with. The plan is made inside
+  // the write (again if the file changes meanwhile), so that the original's copy into the archive runs
+  // on another thread while the plan reads the file.
   let last: FilePlan | null = null;
   let result: WriteForkResult;
   try {
     const writeOptions: Parameters<typeof writeFork>[0] = {
       sourcePath: path,
       env: io.env,
-      newSessionId: forkId,
       prepare: (src) => {
         const again = planFromFile(src.path, { ...planOptions, forkSessionId: src.forkId });
         last = again;

@@ -38,8 +38,3 @@ export function uuidV7(nowMs: number, random: Uint8Array): string {
   const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
-
-/** A fresh id for a fork, from the clock and the platform's random source (browser and Node alike). */
-export function newSessionId(): string {
-  return uuidV7(Date.now(), globalThis.crypto.getRandomValues(new Uint8Array(10)));
-}

@@ -1,5 +1,5 @@
 export { buildCodexFork, CodexForkBuilder, type CodexForkAction, type CodexForkResult, type CodexAppliedAction, type CodexRefusedAction, type CodexRefusalCode } from './apply';
 export { validateCodexFork, CodexForkValidator, type CodexValidationReport, type CodexCheckResult, type CodexCheckId } from './validate';
 export { buildFork, validateFork, createForkBuilder, createForkValidator } from './seam';
-export { newSessionId, uuidV7, renameIdValues } from './ids';
-export { forkFileName, resumeCommand } from './names';
+export { uuidV7, renameIdValues } from './ids';
+export { resumeCommand } from './names';

@@ -5,6 +5,7 @@ import { codexFormat } from '../agent';
 import { sessionIdFromFileName } from '../discover-names';
 import { CODEX } from '../identity';
 import { codexHomes, rolloutsUnder, sessionRoots } from './discover';
+import { codexNaming } from './naming';
 import { projectOf } from './project';
 import { readRolloutFile } from './read-file';
 
@@ -34,4 +35,5 @@ export const codexLocator: AgentLocator = {
   describe,
   load: (path) => ({ session: readRolloutFile(path), subagents: [] }),
   parseFile: (path) => readRolloutFile(path),
+  naming: codexNaming,
 };

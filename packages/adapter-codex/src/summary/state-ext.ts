@@ -1,5 +1,6 @@
 import type { SummaryState } from '@glassbox/core';
 import type { Generation } from '../generation';
+import { readInherited, type InheritedState } from '../inherited';
 import { initialReplies, type ReplyState } from './replies';
 
 /**
@@ -14,6 +15,8 @@ export interface CodexExt {
   lastCumulative: number | null;
   replies: ReplyState;
   threadName: string | null;
+  /** Whether the lines are a forked thread's copy of its parent's history (inherited.ts). */
+  inherited: InheritedState;
 }
 
 /** The parser's model name before any turn_context names one. */
@@ -36,6 +39,7 @@ export function readExt(state: SummaryState): CodexExt {
       pendingInput: n('pendingInput'),
     },
     threadName: s('threadName'),
+    inherited: readInherited({ mode: x['inheritedMode'], before: x['inheritedBefore'] }),
   };
 }
 
@@ -50,5 +54,8 @@ export function writeExt(state: SummaryState, e: CodexExt): void {
     groupInput: e.replies.groupInput,
     pendingInput: e.replies.pendingInput,
     threadName: e.threadName,
+    inheritedMode: e.inherited.mode,
+    inheritedBefore: e.inherited.before,
   };
 }
+

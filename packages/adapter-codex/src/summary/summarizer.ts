@@ -7,7 +7,8 @@ import { ASSISTANT_ITEMS, CLIENT_ONLY_ITEMS, OUTPUT_ITEMS, PROMPT_PREVIEW_CHARS,
 import { isObject, parseObject, str, type JsonObject } from '../json';
 import { parsePatch } from '../patch';
 import { threadName } from '../thread-name';
-import { neutralUsage, parseTokenCount } from '../usage';
+import { fromSessionMeta, inheritedRecord } from '../inherited';
+import { neutralUsage, parseTokenCount, type TokenCount } from '../usage';
 import { isUnreadRecord, recordHead } from '../record-head';
 import { readExt, writeExt, type CodexExt } from './state-ext';
 import { replyCompaction, replyCount, replyItem, type ContextChange } from './replies';
@@ -73,6 +74,8 @@ export class CodexSummarizer implements TranscriptSummarizer {
     const head = recordHead(text);
     // A line cut short is parsed (and reported) rather than trusted.
     if (!head || !text.endsWith('}')) return false;
+    // Inside a copied parent history, an output may be the spawn output that ends it: it is read.
+    if (this.ext.inherited.mode === 'copy' && head.type === 'response_item' && head.sub === 'function_call_output') return false;
     const passive =
       isUnreadRecord(head, text) ||
       (head.type === 'response_item' && head.sub !== null && (OUTPUT_ITEMS.has(head.sub) || CLIENT_ONLY_ITEMS.has(head.sub) || head.sub === 'reasoning'));
@@ -93,6 +96,27 @@ export class CodexSummarizer implements TranscriptSummarizer {
   private take(record: RolloutRecord, lineNo: number): void {
     const p = record.payload;
     this.stamp(record.timestamp);
+    const e = this.ext;
+    let inherited = false;
+    if (this.state.records === 1 && record.type === 'session_meta') e.inherited = fromSessionMeta(p);
+    else if (e.inherited.mode !== 'own') {
+      const r = inheritedRecord(e.inherited, { type: record.type, payload: p, ordinal: record.ordinal });
+      inherited = r.inherited;
+      if (r.ended) {
+        // As the parser: the parent's last reply takes no count of the thread's, and its usage is not listed.
+        if (e.replies.group === 'open') e.replies.group = 'used';
+        e.replies.pendingInput = null;
+      }
+    }
+    // The copy's items are the thread's window as the parser reads them; its header and its usage are the parent's.
+    if (inherited && (record.type === 'session_meta' || (record.type === 'event_msg' && p['type'] === 'token_count'))) {
+      if (record.type === 'event_msg') {
+        // Its running total is the baseline the thread's own counts continue from (see reply-groups.ts).
+        const total = parseTokenCount(p)?.cumulativeTotal;
+        if (total != null) e.lastCumulative = total;
+      }
+      return;
+    }
     switch (record.type) {
       case 'session_meta':
         this.takeMeta(p);
@@ -164,18 +188,7 @@ export class CodexSummarizer implements TranscriptSummarizer {
     e.lastCumulative = tc.cumulativeTotal ?? e.lastCumulative;
     // After a compaction, a count of zero but for Codex's estimate of the new history: no request.
     if (tc.last.input === 0 && tc.last.output === 0) return;
-    const u = neutralUsage(tc.last);
-    this.messages.push({
-      key: `L${lineNo}`,
-      model: e.model,
-      ts,
-      sidechain: false,
-      input: u.inputTokens,
-      output: u.outputTokens,
-      cacheCreation: 0,
-      cacheRead: u.cacheReadTokens,
-      cacheCreation1h: 0,
-    });
+    this.messages.push(messageOf(tc.last, lineNo, e.model, ts));
     this.apply(replyCount(e.replies, tc.last.input, e.generation === 'envelope'));
   }
 
@@ -200,4 +213,9 @@ export class CodexSummarizer implements TranscriptSummarizer {
       this.search.push(f.path);
     }
   }
+}
+
+function messageOf(last: TokenCount['last'], lineNo: number, model: string, ts: string | null): MessageUsage {
+  const u = neutralUsage(last);
+  return { key: `L${lineNo}`, model, ts, sidechain: false, input: u.inputTokens, output: u.outputTokens, cacheCreation: 0, cacheRead: u.cacheReadTokens, cacheCreation1h: 0 };
 }

@@ -2,6 +2,7 @@ import type { SummaryState } from '@glassbox/core';
 import { ASSISTANT_ITEMS } from '../item-kinds';
 import { isObject, parseObject, str, type JsonObject } from '../json';
 import { threadName } from '../thread-name';
+import { inheritedRecord, type InheritedState } from '../inherited';
 import { parseTokenCount } from '../usage';
 import { recordHead } from '../record-head';
 import { readExt, writeExt } from './state-ext';
@@ -20,6 +21,8 @@ export function readTail(lines: readonly string[], state: SummaryState): boolean
   const ext = readExt(state);
   const countFirst = ext.generation === 'envelope';
   const replies = initialReplies(false);
+  // A copied parent history the head pass was inside when it stopped (inherited.ts).
+  let copy: InheritedState | null = ext.inherited.mode === 'copy' ? { ...ext.inherited } : null;
   let synced = false;
   let lastCumulative: number | null = null;
   let decided = false;
@@ -36,9 +39,29 @@ export function readTail(lines: readonly string[], state: SummaryState): boolean
     const head = recordHead(text);
     if (head?.timestamp && (state.lastTs === null || head.timestamp > state.lastTs)) state.lastTs = head.timestamp;
     if (!head) continue;
+    // A forked thread's copy of its parent's history (inherited.ts): the parent's usage, not the thread's.
+    if (ext.inherited.mode === 'ordinal' && head.ordinal !== null && ext.inherited.before !== null && head.ordinal < ext.inherited.before) continue;
     const type = head.type;
+    if (copy) {
+      // Inside a copied parent history (its start in the head): nothing counts before its end marker.
+      if (type === 'response_item' && head.sub === 'function_call_output') {
+        const r = parseObject(text);
+        const p = r && isObject(r['payload']) ? r['payload'] : null;
+        if (inheritedRecord(copy, { type, payload: p }).ended) copy = null;
+      }
+      if (copy && type === 'event_msg' && head.sub === 'token_count') {
+        const r = parseObject(text);
+        const tc = r && isObject(r['payload']) ? parseTokenCount(r['payload']) : null;
+        if (tc?.cumulativeTotal != null) {
+          synced = true;
+          lastCumulative = tc.cumulativeTotal;
+        }
+      }
+      continue;
+    }
     if (type === 'response_item') {
-      if (synced && isAssistantItem(head.sub, text)) apply(replyItem(replies, countFirst));
+      // 2026: a reply's items come before its count, so items before the first count are its reply's.
+      if ((synced || !countFirst) && isAssistantItem(head.sub, text)) apply(replyItem(replies, countFirst));
       continue;
     }
     const relevant = type === 'turn_context' || type === 'compacted' || (type === 'event_msg' && (head.sub === 'token_count' || head.sub === 'thread_name_updated'));
@@ -56,6 +79,12 @@ export function readTail(lines: readonly string[], state: SummaryState): boolean
       if (!synced) {
         synced = true;
         lastCumulative = tc.cumulativeTotal;
+        // A running total that is this request's alone: the thread's first request, which repeats
+        // nothing (2026 rollouts, where a count follows its reply's items). Anything else only syncs.
+        const first = !countFirst && tc.cumulativeTotal !== null && tc.cumulativeTotal === tc.last.total && tc.last.input > 0;
+        if (first) apply(replyCount(replies, tc.last.input, countFirst));
+        // Only a sync: the reply it closed is not known.
+        else Object.assign(replies, initialReplies(false));
         continue;
       }
       if (tc.cumulativeTotal !== null && tc.cumulativeTotal === lastCumulative) continue;

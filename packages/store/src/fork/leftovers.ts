@@ -1,11 +1,12 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { finalNameOf, leftoverPid } from './atomic';
+import { sessionIdOfName } from './naming';
 import { processAlive } from '../process-alive';
 
 /** What a sweep found of an interrupted fork: a manifest to drop when its fork never got its name. */
 export interface LeftoverHooks {
-  /** Called with the fork id of an interrupted fork write (`.<id>.jsonl.glassbox-<pid>-….tmp` left, `<id>.jsonl` absent). */
+  /** Called with the fork id of an interrupted fork write (`.<name>.jsonl.glassbox-<pid>-….tmp` left, `<name>.jsonl` absent; the id is the name's uuid). */
   interruptedFork?: (forkId: string, forkPath: string) => void;
 }
 
@@ -27,7 +28,7 @@ export function sweepLeftovers(dir: string, hooks: LeftoverHooks = {}): string[]
     if (pid === null || processAlive(pid)) continue;
     const path = join(dir, name);
     const final = finalNameOf(name);
-    if (/\.jsonl$/i.test(final) && !existsSync(join(dir, final))) hooks.interruptedFork?.(final.replace(/\.jsonl$/i, ''), join(dir, final));
+    if (/\.jsonl$/i.test(final) && !existsSync(join(dir, final))) hooks.interruptedFork?.(sessionIdOfName(final), join(dir, final));
     try {
       rmSync(path, { recursive: true, force: true });
       removed.push(path);

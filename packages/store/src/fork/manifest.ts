@@ -1,3 +1,4 @@
+import { placementAllowed } from './naming';
 /**
  * What Glassbox remembers about a fork, kept in the archive as `forks/<forkId>.json` (see
  * writer.ts for why it is a sidecar and not a record inside the fork).
@@ -58,7 +59,8 @@ function isAbsoluteClean(p: unknown): p is string {
 
 /**
  * Why a manifest read from the archive cannot be used, or null. `undo`, `verify` and `show` act on
- * the paths a manifest names, so each is checked: the fork path is an absolute `<forkId>.jsonl`,
+ * the paths a manifest names, so each is checked: the fork path is an absolute path, named for the
+ * fork id, where a fork of that original is written (naming.ts),
  * every side-file path stays under the session's own folders, every object name is a sha-256.
  */
 export function manifestProblem(m: unknown, forkId: string): string | null {
@@ -67,13 +69,12 @@ export function manifestProblem(m: unknown, forkId: string): string | null {
   if (f.version !== 1) return `version ${String(f.version)} is not 1`;
   if (f.kind !== 'clean' && f.kind !== 'undo') return 'kind is neither clean nor undo';
   if (f.forkId !== forkId || !ID.test(forkId)) return `its fork id is not ${forkId}`;
-  if (!isAbsoluteClean(f.forkPath) || !f.forkPath.endsWith(`/${forkId}.jsonl`)) return 'forkPath is not an absolute path to <forkId>.jsonl';
+  if (!isAbsoluteClean(f.forkPath) || !f.forkPath.endsWith(`${forkId}.jsonl`)) return 'forkPath is not an absolute path to a file named for the fork id';
   const o = f.original;
   if (!o || !SHA.test(String(o['sha256'])) || !isAbsoluteClean(o['path']) || !/\.jsonl$/i.test(o['path'] as string)) return 'original is missing its path or sha-256';
-  // A fork (and an undo) is always written beside its original: a manifest naming another folder was edited.
-  if ((f.forkPath as string).slice(0, (f.forkPath as string).lastIndexOf('/')) !== (o['path'] as string).slice(0, (o['path'] as string).lastIndexOf('/'))) {
-    return 'forkPath is not beside the original';
-  }
+  // A fork (and an undo) is written where its agent's client keeps sessions: beside the original, or
+  // (Codex) in a date folder of the original's sessions folder. A manifest naming another place was edited.
+  if (!placementAllowed(o['path'] as string, f.forkPath as string, forkId)) return 'forkPath is not where Glassbox writes a fork of that original';
   if (o['mode'] !== undefined && (typeof o['mode'] !== 'number' || !Number.isInteger(o['mode']) || o['mode'] < 0 || o['mode'] > 0o777)) return 'original.mode is not a permission mode';
   if (!f.fork || !SHA.test(String(f.fork['sha256'])) || !Number.isInteger(f.fork['lines'])) return 'fork is missing its sha-256 or line count';
   if (!Array.isArray(f.sidecars)) return 'sidecars is not a list';

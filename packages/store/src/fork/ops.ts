@@ -1,7 +1,7 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import type { ValidationReport } from '@glassbox/core';
+import { basename, dirname } from 'node:path';
+import type { AgentFormat, ValidationReport } from '@glassbox/core';
 import { agentForFile, defaultAgents } from '@glassbox/agents';
 import { Archive, archiveDir, sha256Hex } from './archive';
 import { ForkError } from './atomic';
@@ -12,6 +12,7 @@ import type { ForkManifest } from './manifest';
 import { LineOutput } from './output';
 import { prepareOne } from './sidecars';
 import { commit, modeOf, sweepInterrupted } from './writer';
+import { makeFolders, namingOf, removeEmptyFolders, sessionIdOfName } from './naming';
 
 export interface ArchiveOptions {
   archiveDir?: string;
@@ -22,9 +23,9 @@ function open(options: ArchiveOptions): Archive {
   return new Archive(archiveDir(options.env ?? process.env, options.archiveDir));
 }
 
-/** A fork named by its id or by the path of its file. */
+/** A fork named by its id or by the path of its file (`<id>.jsonl`, Codex's `rollout-<time>-<id>.jsonl`). */
 export function forkIdOf(ref: string): string {
-  return basename(ref).replace(/\.jsonl$/i, '');
+  return ref.endsWith('.jsonl') ? sessionIdOfName(ref) : basename(ref);
 }
 
 export function loadManifest(ref: string, options: ArchiveOptions = {}): { archive: Archive; manifest: ForkManifest } {
@@ -157,14 +158,39 @@ export function undoFork(ref: string, options: ArchiveOptions & { newSessionId?:
   const originalFile = archive.objectFile(sha);
   // Check every sidecar object before writing anything.
   const sidecarBytes = manifest.sidecars.map((s) => ({ rel: s.rel, bytes: archive.get(s.originalSha256) }));
-  const id = options.newSessionId ?? randomUUID();
-  const dir = dirname(manifest.forkPath);
-  const path = join(dir, `${id}.jsonl`);
-  sweepInterrupted(archive, [dir]);
+  const agent = agentForFile(defaultAgents(), originalFile);
+  const format = agent.format;
+  // Named and placed as the fork was (naming.ts): the client resumes the restored session by its id.
+  const naming = namingOf(agent);
+  const now = options.now?.() ?? new Date();
+  const id = options.newSessionId ?? naming.newSessionId(now);
+  const path = naming.pathFor(manifest.forkPath, id, now);
+  const dir = dirname(path);
+  const madeFolders = makeFolders(dir);
+  try {
+    return restoreInto(archive, manifest, { id, path, now, format, sidecarBytes, originalFile, sha, job: options.job });
+  } catch (error) {
+    removeEmptyFolders(madeFolders);
+    throw error;
+  }
+}
+
+interface RestoreTarget {
+  id: string;
+  path: string;
+  now: Date;
+  format: AgentFormat;
+  sidecarBytes: { rel: string; bytes: Buffer }[];
+  originalFile: string;
+  sha: string;
+  job: ForkJob | undefined;
+}
+
+function restoreInto(archive: Archive, manifest: ForkManifest, t: RestoreTarget): UndoResult {
+  const { id, path, format, sidecarBytes, originalFile, sha, job } = t;
+  sweepInterrupted(archive, [dirname(path)]);
   // The original's permission bits when the manifest has them (older ones: the fork's).
   const mode = manifest.original.mode ?? modeOf(manifest.forkPath);
-  const format = agentForFile(defaultAgents(), originalFile).format;
-  const job = options.job;
   const indexed = indexPass(format, originalFile, [], id, { sha256: true, ...(job ? { job } : {}) });
   archive.checkRead(sha, indexed.pass.sha256 ?? '');
   const output = new LineOutput(path, mode);
@@ -195,7 +221,7 @@ export function undoFork(ref: string, options: ArchiveOptions & { newSessionId?:
     kind: 'undo',
     forkId: id,
     forkPath: path,
-    createdAt: (options.now?.() ?? new Date()).toISOString(),
+    createdAt: t.now.toISOString(),
     cwd: manifest.cwd,
     original: { ...manifest.original, mode },
     fork: { sha256: restored.sha256, bytes: restored.bytes, lines: run.source.lines },

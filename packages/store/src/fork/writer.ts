@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { AgentFormat, AppliedAction, ForkAction, RefusedAction, Session, ValidationReport } from '@glassbox/core';
@@ -14,6 +13,7 @@ import type { ForkManifest, ManifestAction } from './manifest';
 import { LineOutput } from './output';
 import { fileHistoryFolderOf, prepareSidecars, sessionFolderOf, sidecarTarget, type SidecarFile } from './sidecars';
 import { isInKeptView } from '../keep/view';
+import { makeFolders, namingOf, removeEmptyFolders } from './naming';
 
 /** An action as a plan names it; the extra fields go into the manifest. */
 export type PlanAction = ForkAction & { class?: string; tokensFreed?: number; tombstoneTokens?: number };
@@ -46,7 +46,7 @@ export interface WriteForkOptions {
   format?: AgentFormat;
   archiveDir?: string;
   env?: NodeJS.ProcessEnv;
-  /** The fork's session id (a new random uuid by default). */
+  /** The fork's session id (by default a new one, as the agent's client makes them: naming.ts). */
   newSessionId?: string;
   /** Copy `<session>/subagents/` and `<session>/tool-results/` into the fork's folder (default true). */
   carrySidecars?: boolean;
@@ -56,6 +56,7 @@ export interface WriteForkOptions {
   job?: ForkJob;
   /** Whether the original is copied into the archive, and the fork hashed, on threads of their own (default: for big files). */
   archiveThread?: ArchiveThread;
+  /** The time of writing: the manifest's, and the fork's name and date folder where the agent names sessions by time. */
   now?: () => Date;
 }
 
@@ -110,28 +111,43 @@ export function writeFork(given: WriteForkOptions): WriteForkResult {
   if (isInKeptView(options.sourcePath)) {
     throw new ForkError('invalid', `${options.sourcePath} is Glassbox's read-only copy of a kept session whose original is gone: restore it first (glassbox restore <session>), then fork the restored session`);
   }
-  const format = options.format ?? agentForFile(defaultAgents(), options.sourcePath).format;
+  const agents = defaultAgents();
+  const agent = options.format ? agents.byId(options.format.id) : agentForFile(agents, options.sourcePath);
+  const format = options.format ?? agent.format;
   const job = options.job ?? NO_JOB;
   const archive = new Archive(archiveDir(options.env ?? process.env, options.archiveDir));
-  const forkId = options.newSessionId ?? randomUUID();
-  const dir = dirname(options.sourcePath);
-  const forkPath = join(dir, `${forkId}.jsonl`);
-  sweepInterrupted(archive, [dir, fileHistoryParentOf(options.sourcePath)]);
-  const mode = modeOf(options.sourcePath);
-  for (let attempt = 1; ; attempt++) {
-    job.throwIfCancelled();
-    const before = stampOfPath(options.sourcePath);
-    if (!before) throw new ForkError('source_unreadable', `${options.sourcePath}: no such file`);
-    // The original goes into the archive on another thread while the plan reads it.
-    const copy = ArchiveCopy.start(archive, options.sourcePath, options.archiveThread);
-    try {
-      const result = attemptFork({ options, format, job, archive, forkId, forkPath, mode, before, copy, attempt });
-      if (result !== 'moved') return result;
-    } finally {
-      // Stops the copy if the attempt ended early; once the object is published this removes nothing.
-      copy?.discard();
+  // Named as the agent's client names its sessions, so that its resume finds the fork by id (naming.ts).
+  const naming = namingOf(agent);
+  const now = options.now?.() ?? new Date();
+  const forkId = options.newSessionId ?? naming.newSessionId(now);
+  const forkPath = naming.pathFor(options.sourcePath, forkId, now);
+  const dir = dirname(forkPath);
+  const madeFolders = makeFolders(dir);
+  let written = false;
+  try {
+    sweepInterrupted(archive, [dir, fileHistoryParentOf(options.sourcePath)]);
+    const mode = modeOf(options.sourcePath);
+    for (let attempt = 1; ; attempt++) {
+      job.throwIfCancelled();
+      const before = stampOfPath(options.sourcePath);
+      if (!before) throw new ForkError('source_unreadable', `${options.sourcePath}: no such file`);
+      // The original goes into the archive on another thread while the plan reads it.
+      const copy = ArchiveCopy.start(archive, options.sourcePath, options.archiveThread);
+      try {
+        const result = attemptFork({ options, format, job, archive, forkId, forkPath, mode, before, copy, attempt });
+        if (result !== 'moved') {
+          written = result.status === 'written';
+          return result;
+        }
+      } finally {
+        // Stops the copy if the attempt ended early; once the object is published this removes nothing.
+        copy?.discard();
+      }
+      if (attempt >= MAX_ATTEMPTS) throw sourceChanged(options.sourcePath, attempt);
     }
-    if (attempt >= MAX_ATTEMPTS) throw sourceChanged(options.sourcePath, attempt);
+  } finally {
+    // A date folder made for a fork that was not written goes again.
+    if (!written) removeEmptyFolders(madeFolders);
   }
 }
 
