@@ -118,10 +118,11 @@ export class JobPool {
       : new Worker(this.workerUrl ?? new URL('./worker.mjs', import.meta.url), { resourceLimits });
     const slot = this.workers.length;
     const entry = { worker, busy: false, gone: false };
-    let online = false;
+    /** It answered a job: it runs, and an end from now on is a death, not a failure to start. */
+    let answered = false;
     this.workers.push(entry);
-    worker.on('online', () => (online = true));
     worker.on('message', (msg: { id: number; result: unknown }) => {
+      answered = true;
       const w = this.waiting.get(msg.id);
       this.waiting.delete(msg.id);
       entry.busy = false;
@@ -137,8 +138,9 @@ export class JobPool {
       entry.busy = true;
       void worker.terminate();
       const held = [...this.waiting].filter(([, w]) => w.slot === slot);
-      if (!online) {
-        // It never started: the machine cannot run these workers; everything runs inline from now on.
+      // An error before it ever answered (its script cannot load, a syntax error): the machine cannot run
+      // these workers, so everything runs inline from now on. Running out of memory is a death like any other.
+      if (!answered && error && (error as NodeJS.ErrnoException).code !== 'ERR_WORKER_OUT_OF_MEMORY') {
         this.broken ??= error ?? new Error(`an index thread could not start (${what})`);
         for (const [id, w] of held) {
           this.waiting.delete(id);
