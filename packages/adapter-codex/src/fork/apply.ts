@@ -113,6 +113,13 @@ export class CodexForkBuilder {
         refusedFile: 'this rollout was written by `codex exec fork` and holds only its own records: it resumes through its parent file, so a copy of it alone would not resume',
       });
     }
+    const source = meta['source'];
+    if (isObject(source) && source['subagent'] !== undefined) {
+      return (this.outcome = {
+        ...base,
+        refusedFile: "this rollout is a subagent's thread: Codex runs and resumes it from its parent session, so fork the parent session instead",
+      });
+    }
     if (this.newSessionId === oldId) return (this.outcome = { ...base, refusedFile: 'the new session id is the old one' });
     const renamed = (line: number): string | undefined => {
       const own = this.changed.get(line);

@@ -85,6 +85,16 @@ describe('fork: a full copy, outputs tombstoned, every other byte kept', () => {
     expect(r.refusedFile).toContain('codex exec fork');
   });
 
+  it("refuses a subagent's thread, which Codex runs and resumes from its parent session", () => {
+    for (const scenario of ['05-subagent-forked-thread', '06-subagent-fork-context']) {
+      const thread = scenarioRollouts(scenario).find((f) => linesOf(f)[0]?.includes('"subagent"'));
+      expect(thread).toBeDefined();
+      const r = buildCodexFork(linesOf(thread!), planFor(thread!), NEW_ID);
+      expect(r.lines).toBeNull();
+      expect(r.refusedFile).toContain("subagent's thread");
+    }
+  });
+
   it('refuses actions it cannot apply exactly, and says why', () => {
     const path = firstRollout('01-shell-reads-and-patch');
     const lines = linesOf(path);
