@@ -89,11 +89,23 @@ export async function forkCheck({ original, fork, cli: short = DEFAULT_CLI, cwd,
   const base = { cli: short, home, cwd: cwd ?? found?.manifest.cwd, project: projectDir, keepHome: true, settings };
   const a = await resumeProbe({ ...base, file: original, out: path.join(out, 'A-original') });
   // B: both installed; the original is installed under its own name and must not change.
-  const b = await resumeProbe({ ...base, file: fork, extra: [original], out: path.join(out, 'B-fork'), beforeResume: (h, c) => listSessions(cli, h, c) });
+  // The listing is a client start of its own: it may write a summary into the most recent session that
+  // has none (FINDINGS §8), so the original's bytes are taken after it and compared after the resume.
+  let installedOriginal = null;
+  let originalBeforeResume = null;
+  let listingWroteOriginal = false;
+  const b = await resumeProbe({
+    ...base, file: fork, extra: [original], out: path.join(out, 'B-fork'),
+    beforeResume: async (h, c) => {
+      const lines = await listSessions(cli, h, c);
+      installedOriginal = path.join(prepareProjectDir(h, cli.version, c), 'chats', path.basename(original));
+      originalBeforeResume = fs.existsSync(installedOriginal) ? sha(installedOriginal) : null;
+      listingWroteOriginal = originalBeforeResume !== sha(original);
+      return lines;
+    },
+  });
   const listed = b.beforeResume ?? [];
-  const dir = prepareProjectDir(home, cli.version, b.cwd);
-  const installedOriginal = path.join(dir, 'chats', path.basename(original));
-  const originalUntouched = fs.existsSync(installedOriginal) && sha(installedOriginal) === sha(original);
+  const originalUntouched = installedOriginal !== null && fs.existsSync(installedOriginal) && sha(installedOriginal) === originalBeforeResume;
   fs.copyFileSync(path.join(home, '..', 'list-sessions.txt'), path.join(out, 'list-sessions.txt'));
   if (process.env.GEMINI_HARNESS_KEEP !== '1') fs.rmSync(path.dirname(home), { recursive: true, force: true });
   const ra = mainRequests(path.join(a.out, 'requests'))[0]?.body;
@@ -111,7 +123,7 @@ export async function forkCheck({ original, fork, cli: short = DEFAULT_CLI, cwd,
   const verdict = {
     cli: cli.version, original, fork, originalId: oi.sessionId, forkId: fi.sessionId,
     resumed: { original: a.resumed, fork: b.resumed }, resumedAs: { original: a.resumedAs, fork: b.resumedAs },
-    originalUntouched, listed, shortened: cmp.shortened, problems, equivalent: problems.length === 0, out,
+    originalUntouched, listingWroteOriginal, listed, shortened: cmp.shortened, problems, equivalent: problems.length === 0, out,
   };
   fs.writeFileSync(path.join(out, 'fork-check.json'), JSON.stringify(verdict, null, 2));
   return verdict;

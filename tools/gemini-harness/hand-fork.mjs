@@ -53,7 +53,15 @@ function shorten(record, callId, text, opts) {
   const visitMessages = (messages) => {
     for (const m of messages ?? []) {
       if (opts.onlyUserCopy && m.type !== 'user') continue;
-      if (opts.drop && Array.isArray(m.content)) m.content = m.content.filter((p) => p?.functionResponse?.id !== callId);
+      if (opts.drop) {
+        // Remove the response wherever it is recorded: the user message's parts and the call's result.
+        const keep = (p) => p?.functionResponse?.id !== callId;
+        const before = JSON.stringify(m).length;
+        if (Array.isArray(m.content)) m.content = m.content.filter(keep);
+        for (const tc of m.toolCalls ?? []) if (Array.isArray(tc.result)) tc.result = tc.result.filter(keep);
+        from = Math.max(from, before - JSON.stringify(m).length);
+        continue;
+      }
       outputsOf(m, (fr) => {
         if (fr.id !== callId) return;
         from = Math.max(from, outputText(fr).length);

@@ -227,6 +227,7 @@ function callId(name) {
 //   {"grep": "pattern", "path"?, "include"?}   grep_search / search_file_content
 //   {"ls": "dir"}, {"glob": "pattern"}         list_directory, glob
 //   {"subagent": "codebase_investigator", "prompt": "…"}  the agent's own tool, or invoke_agent
+//   {"complete": {…}|true}                  a subagent's complete_task (arguments from its schema)
 //   {"name": "tool", "args": {…}}             any tool as given
 // Relative paths are joined to PROJECT_DIR.
 function declared(body) {
@@ -278,6 +279,15 @@ function resolveCall(c, body) {
   }
   if (c.ls !== undefined) return { name: 'list_directory', args: { [params('list_directory').includes('dir_path') ? 'dir_path' : 'path']: abs(c.ls) } };
   if (c.glob !== undefined) return { name: 'glob', args: { pattern: c.glob } };
+  if (c.complete !== undefined) {
+    // A subagent's closing call: the arguments its declaration asks for, filled from the schema
+    // where the script gives none.
+    const d = declarations(body).find((x) => x.name === 'complete_task');
+    const schema = d?.parametersJsonSchema ?? d?.parameters ?? { properties: {} };
+    const args = fromSchema(schema) ?? {};
+    if (c.complete && typeof c.complete === 'object') Object.assign(args, materialize(c.complete));
+    return { name: 'complete_task', args };
+  }
   if (c.subagent !== undefined) {
     if (decl.has(c.subagent)) {
       const ps = params(c.subagent);
