@@ -37,6 +37,8 @@ export class LogReplay {
   private readonly usage = new Map<string, UsageRecord>();
   /** Ids of every message written, in or out of the history now. */
   readonly seen = new Set<string>();
+  /** The subagent chat each call ran (`toolCalls[].agentId`), from every record: a rewrite drops the field. */
+  readonly agentOfCall = new Map<string, string>();
 
   constructor(private readonly path: string) {}
 
@@ -87,6 +89,8 @@ export class LogReplay {
     this.messages.set(m.id, m);
     this.seen.add(m.id);
     if (m.message['type'] !== 'gemini') return;
+    const calls = m.message['toolCalls'];
+    if (Array.isArray(calls)) for (const c of calls) if (isObject(c) && typeof c['id'] === 'string' && typeof c['agentId'] === 'string') this.agentOfCall.set(c['id'], c['agentId']);
     const t = tokensOfReply(m.message['tokens']);
     if (!t) return;
     const ts = str(m.message['timestamp']);

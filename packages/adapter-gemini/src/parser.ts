@@ -97,12 +97,12 @@ export class GeminiParser implements TranscriptLineParser {
     if (log.meta.sessionId === null) {
       this.problems.push({ code: 'not_a_transcript', severity: 'error', file: this.path, line: 1, message: `${this.path}:1: no session record (sessionId, projectHash): not a Gemini CLI chat log` });
     }
-    return this.session(log.meta, log.history(), 'log', log.replacements, log.usageSeen(), log.seen.size);
+    return this.session(log.meta, log.history(), 'log', log.replacements, log.usageSeen(), log.seen.size, log.agentOfCall);
   }
 
-  private session(meta: ChatMeta, history: PlacedMessage[], generation: Generation | null, replacements: Replacement[], usageSeen: UsageRecord[] = [], messagesSeen = history.length): GeminiSession {
+  private session(meta: ChatMeta, history: PlacedMessage[], generation: Generation | null, replacements: Replacement[], usageSeen: UsageRecord[] = [], messagesSeen = history.length, agentOfCall: ReadonlyMap<string, string> = new Map()): GeminiSession {
     const cwd = findCwd(meta, history);
-    const w = buildWindow(history, generation ?? 'log', cwd);
+    const w = buildWindow(history, generation ?? 'log', cwd, agentOfCall);
     for (const o of w.orphans) this.problems.push({ code: 'orphan_tool_result', severity: 'info', file: this.path, line: o.line, message: `${this.path}:${o.line}: a function response (${o.id}) whose call is not in the history` });
     for (const call of w.toolCalls.values()) {
       if (call.resultUuid === undefined) this.problems.push({ code: 'unanswered_tool_use', severity: 'info', file: this.path, line: call.useLine, message: `${this.path}:${call.useLine}: the call ${call.name} (${call.id}) has no recorded result` });
@@ -159,7 +159,7 @@ export class GeminiParser implements TranscriptLineParser {
       order,
       leafUuid: order[order.length - 1] ?? null,
       toolCalls,
-      subagents: [],
+      subagents: w.agents.map((a) => ({ agentId: a.agentId, path: subagentPath(this.path, meta.sessionId ?? this.fallbackId, a.agentId), toolUseId: a.toolUseId, agentType: a.name })),
       problems: this.problems,
       stats: this.stats,
       parentFallbackMs: 0,
@@ -168,6 +168,7 @@ export class GeminiParser implements TranscriptLineParser {
       prunedRecords: Math.max(0, messagesSeen - history.length),
       compactions,
       capturedTextOf: (call) => captured.get(call.id) ?? null,
+      ...(meta.kind === 'subagent' && meta.sessionId ? { agentId: meta.sessionId } : {}),
       generation,
       projectHash: meta.projectHash,
       chatKind: meta.kind,
@@ -175,6 +176,13 @@ export class GeminiParser implements TranscriptLineParser {
     };
     return session;
   }
+}
+
+/** A subagent's chat lies beside its parent's, in a folder named by the parent's full session id (0.38+). */
+function subagentPath(sessionPath: string, sessionId: string, agentId: string): string {
+  const cut = Math.max(sessionPath.lastIndexOf('/'), sessionPath.lastIndexOf('\\'));
+  const dir = cut >= 0 ? sessionPath.slice(0, cut + 1) : '';
+  return `${dir}${sessionId}/${agentId}.jsonl`;
 }
 
 /** The boundary a kept compression starts the window at: the full-replace record that made it. */

@@ -25,6 +25,8 @@ export interface BuiltWindow {
   compressedAt: string | null;
   /** Function responses whose call is not in the history. */
   orphans: { id: string; line: number }[];
+  /** Calls that ran a subagent with a chat of its own, and that chat's id (0.61 records it as `agentId`). */
+  agents: { toolUseId: string; agentId: string; name: string }[];
 }
 
 /**
@@ -37,9 +39,9 @@ export interface BuiltWindow {
  * those results as a user message of their own, so on resume every result is sent twice (three times
  * for a reply a rewrite kept with its calls); every copy is in the window.
  */
-export function buildWindow(history: readonly PlacedMessage[], generation: Generation, cwd: string | null): BuiltWindow {
+export function buildWindow(history: readonly PlacedMessage[], generation: Generation, cwd: string | null, agentOfCall: ReadonlyMap<string, string> = new Map()): BuiltWindow {
   const rules = rulesOf(generation);
-  const out: BuiltWindow = { nodes: new Map(), order: [], toolCalls: new Map(), captured: new Map(), firstPrompt: null, lastModel: null, replies: [], compressedAt: null, orphans: [] };
+  const out: BuiltWindow = { nodes: new Map(), order: [], toolCalls: new Map(), captured: new Map(), firstPrompt: null, lastModel: null, replies: [], compressedAt: null, orphans: [], agents: [] };
   let last: string | null = null;
   const append = (node: ChainNode) => {
     while (out.nodes.has(node.uuid)) node.uuid = `${node.uuid}+`;
@@ -105,7 +107,7 @@ export function buildWindow(history: readonly PlacedMessage[], generation: Gener
         if (b.kind === 'thinking' && !rules.thoughtsSent) b.notSent = 'Gemini CLI does not send a reply’s thoughts back on resume (this generation)';
         return b;
       });
-      for (const p of parts) if (isObject(p['functionCall'])) registerCall(out, node, p['functionCall'], cwd, calls);
+      for (const p of parts) if (isObject(p['functionCall'])) registerCall(out, node, p['functionCall'], cwd, calls, agentOfCall);
       append(node);
       // The client adds this turn whenever the reply has recorded calls, even when its content already
       // holds them: a history rewritten after the calls were recorded keeps `toolCalls` and gets a third copy.
@@ -160,7 +162,7 @@ function mirrorBytesOf(c: JsonObject): number {
   return d === undefined || d === null || d === '' ? 0 : JSON.stringify(d).length;
 }
 
-function registerCall(out: BuiltWindow, node: ChainNode, call: JsonObject, cwd: string | null, records: readonly JsonObject[]): void {
+function registerCall(out: BuiltWindow, node: ChainNode, call: JsonObject, cwd: string | null, records: readonly JsonObject[], agentOfCall: ReadonlyMap<string, string>): void {
   const id = str(call['id']);
   if (!id || out.toolCalls.has(id)) return;
   const name = str(call['name']) ?? 'tool';
@@ -169,6 +171,11 @@ function registerCall(out: BuiltWindow, node: ChainNode, call: JsonObject, cwd: 
   const record = records.find((r) => r['id'] === id);
   const status = record ? str(record['status']) : undefined;
   out.toolCalls.set(id, { id, name, useUuid: node.uuid, useLine: node.line, isError: status === 'error' || status === 'cancelled', op: shape.op, source: shape.source });
+  const agentId = (record ? str(record['agentId']) : undefined) ?? agentOfCall.get(id);
+  if (agentId && shape.op.kind === 'subagent') {
+    shape.op.agentId = agentId;
+    out.agents.push({ toolUseId: id, agentId, name });
+  }
 }
 
 /** Links each function response to its call: the first copy is the call's result; every copy is judged. */
