@@ -13,7 +13,7 @@ const noSqlite = { group: ['better-sqlite3'], message: 'Only packages/store touc
 export default tseslint.config(
   {
     ignores: ['**/node_modules/**', '**/dist/**', '**/out/**', '**/release/**', 'e2e/artifacts/**', '**/test-results/**',
-      'fixtures/**', '**/*.d.ts', '.bench-tmp/**', '.test-results/**', 'coverage/**'],
+      'fixtures/**', 'tools/**', '**/*.d.ts', '.bench-tmp/**', '.test-results/**', 'coverage/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
