@@ -10,7 +10,10 @@ export const ELEMENTS = [
   { type: 'file-io', pattern: 'packages/file-io/src' },
   { type: 'core', pattern: 'packages/core/src' },
   { type: 'analysis', pattern: 'packages/analysis/src' },
+  { type: 'store-fork', pattern: 'packages/store/src/fork' },
+  { type: 'store-keep', pattern: 'packages/store/src/keep' },
   { type: 'store', pattern: 'packages/store/src' },
+  { type: 'engine', pattern: 'packages/engine/src' },
   { type: 'agents', pattern: 'packages/agents/src' },
   { type: 'contract', pattern: 'packages/contract/src' },
   { type: 'host', pattern: 'packages/host/src' },
@@ -29,12 +32,17 @@ export const ALLOWED = {
   analysis: ['core'],
   agents: ['adapter', 'adapter-node', 'core'],
   // The store is handed its adapters; only its worker entry builds them from the composition root.
-  store: ['core', 'analysis', 'agents', 'file-io'],
+  store: ['core', 'analysis', 'agents', 'file-io', 'store-fork', 'store-keep'],
+  'store-fork': ['core', 'analysis', 'agents', 'file-io', 'store', 'store-keep'],
+  'store-keep': ['core', 'analysis', 'agents', 'file-io', 'store', 'store-fork'],
+  // The one application layer: every use case, handed the agents and the ports by the shell that makes it.
+  engine: ['core', 'analysis', 'file-io', 'store', 'store-fork', 'store-keep'],
   contract: ['core'],
-  host: ['core', 'contract', 'analysis', 'store', 'agents', 'file-io'],
+  // The shells reach forks and kept sessions only through the application layer.
+  host: ['core', 'contract', 'analysis', 'store', 'engine', 'agents', 'file-io'],
   renderer: ['core', 'contract'],
   'renderer-build': [],
-  cli: ['core', 'contract', 'analysis', 'store', 'agents', 'host', 'renderer-build', 'file-io'],
+  cli: ['core', 'contract', 'analysis', 'store', 'engine', 'agents', 'host', 'renderer-build', 'file-io'],
   'desktop-main': ['core', 'contract', 'host', 'agents'],
 };
 

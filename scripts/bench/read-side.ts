@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { agentForFile, defaultAgents } from '@glassbox/agents';
+import { defaultAgents } from '@glassbox/agents';
+import { agentForFile } from '@glassbox/file-io';
 import { scanLines } from '@glassbox/file-io';
 import { analyzeSession } from '@glassbox/analysis';
 import type { Agent } from '@glassbox/core';

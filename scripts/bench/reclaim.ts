@@ -11,7 +11,8 @@ import { relative, resolve } from 'node:path';
 import { DEAD_CLASSES, PROVABLE_CLASSES, formatUsd, humanTokens, zeroByDeadClass, type DeadClass, type ForkEconomics } from '@glassbox/core';
 import { cacheModel, economicsOf, totalCost } from '@glassbox/analysis';
 import { previewFork } from '@glassbox/store/fork';
-import { agentForFile, defaultAgents } from '@glassbox/agents';
+import { defaultAgents } from '@glassbox/agents';
+import { agentForFile } from '@glassbox/file-io';
 import { filesUnder, projectAfter } from '../corpus-files';
 import { clip, pad, printReclaimSummary, printReclaimTable, type CountColumn, type ReclaimRow } from './reclaim-table';
 

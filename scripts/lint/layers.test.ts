@@ -38,6 +38,13 @@ const VIOLATIONS: Violation[] = [
   { why: 'the renderer uses Node', file: 'packages/renderer/src/bad.ts', code: "import { join } from 'node:path';" },
   { why: 'the contract uses Node', file: 'packages/contract/src/bad.ts', code: "import { join } from 'node:path';" },
   { why: 'the renderer imports electron', file: 'packages/renderer/src/bad.ts', code: "import { ipcRenderer } from 'electron';" },
+  { why: "the CLI writes forks around the application layer", file: 'apps/cli/src/bad.ts', code: "import { writeFork } from '@glassbox/store/fork';" },
+  { why: "the CLI keeps sessions around the application layer", file: 'apps/cli/src/commands/bad.ts', code: "import { keepSession } from '@glassbox/store/keep';" },
+  { why: "the host writes forks around the application layer", file: 'packages/host/src/bad.ts', code: "import { writeFork } from '../../store/src/fork/writer';" },
+  { why: "the host restores around the application layer", file: 'packages/host/src/channels/bad.ts', code: "import { restoreSession } from '@glassbox/store/keep';" },
+  { why: 'the application layer builds the agent registry', file: 'packages/engine/src/bad.ts', code: "import { defaultAgents } from '@glassbox/agents';" },
+  { why: 'the application layer imports the host', file: 'packages/engine/src/bad.ts', code: "import { createHost } from '@glassbox/host';" },
+  { why: 'the store imports the application layer', file: 'packages/store/src/bad.ts', code: "import { Glassbox } from '@glassbox/engine';" },
   { why: 'the host touches SQLite directly', file: 'packages/host/src/bad.ts', code: "import Database from 'better-sqlite3';" },
 ];
 
@@ -58,6 +65,8 @@ describe('the layers are enforced by lint', () => {
     const allowed: Violation[] = [
       { why: 'analysis imports core', file: 'packages/analysis/src/ok.ts', code: "import { humanTokens } from '@glassbox/core';\nexport const a = humanTokens;" },
       { why: 'the host imports the composition root', file: 'packages/host/src/ok.ts', code: "import { defaultAgents } from '@glassbox/agents';\nexport const a = defaultAgents;" },
+      { why: 'the CLI calls the application layer', file: 'apps/cli/src/ok.ts', code: "import { Glassbox } from '@glassbox/engine';\nexport const a = Glassbox;" },
+      { why: 'the application layer plans forks', file: 'packages/engine/src/ok.ts', code: "import { planFromFile } from '@glassbox/store/fork';\nexport const a = planFromFile;" },
       { why: 'the renderer imports the contract', file: 'packages/renderer/src/ok.ts', code: "import { INVOKE_CHANNELS } from '@glassbox/contract';\nexport const a = INVOKE_CHANNELS;" },
       { why: "an adapter's Node side imports its own main entry", file: 'packages/adapter-codex/src/node/ok.ts', code: "import { RolloutParser } from '../parser';\nexport const a = RolloutParser;" },
       { why: "an adapter's main entry hashes", file: 'packages/adapter-claude-code/src/ok.ts', code: "import { createHash } from 'node:crypto';\nexport const a = createHash;" },

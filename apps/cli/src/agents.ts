@@ -1,6 +1,7 @@
 // The CLI's agents, made once by the composition root.
 import type { Agent } from '@glassbox/core';
-import { agentForFile, defaultAgents } from '@glassbox/agents';
+import { defaultAgents } from '@glassbox/agents';
+import { agentForFile } from '@glassbox/file-io';
 
 const registry = defaultAgents();
 

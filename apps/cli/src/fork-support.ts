@@ -1,26 +1,12 @@
 import type { Command } from 'commander';
-import { ForkError, type ResumeInstruction } from '@glassbox/store/fork';
+import type { ResumeInstruction } from '@glassbox/engine';
 import type { CheckResult, ValidationReport } from '@glassbox/core';
-import { EXIT_BAD_INPUT, EXIT_REFUSED, UsageError } from './exit-codes';
 import type { Paint } from './render/palette';
 import { truncate, WIDTH } from './render/layout';
 
 /** `--archive DIR`: where forks' originals and manifests are kept (default: GLASSBOX_DATA_DIR/archive, XDG, ~/.local/share). */
 export function addArchiveOption(cmd: Command): Command {
   return cmd.option('--archive <dir>', 'the archive folder (default: $GLASSBOX_DATA_DIR/archive, $XDG_DATA_HOME/glassbox/archive, ~/.local/share/glassbox/archive)');
-}
-
-/**
- * Turns a fork error into the CLI's contract: a fork or segment that does not exist is bad input
- * (2); everything else (a live source, a name taken, a folder not writable, a corrupted archive)
- * means nothing was done (1). The message already says what happened and what to do.
- */
-export function forkErrorToUsage(error: unknown): never {
-  if (error instanceof ForkError) {
-    const bad = error.code === 'not_a_fork' || error.code === 'segment_not_found' || error.code === 'source_unreadable';
-    throw new UsageError(error.message, bad ? EXIT_BAD_INPUT : EXIT_REFUSED);
-  }
-  throw error;
 }
 
 export function renderChecks(report: ValidationReport, p: Paint): string[] {

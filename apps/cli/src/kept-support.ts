@@ -1,25 +1,8 @@
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { expiryOf, untilLabel } from '@glassbox/core';
-import { archiveDir } from '@glassbox/store/fork';
-import { KeepError, KeptArchive, ensureViewCopy, findKept, isInKeptView, viewDirOf, viewPathOf, type KeptSession } from '@glassbox/store/keep';
+import { untilLabel } from '@glassbox/core';
+import type { KeptSession } from '@glassbox/engine';
 import { AGENTS } from './agents';
-import { EXIT_BAD_INPUT, EXIT_REFUSED, UsageError } from './exit-codes';
+import { glassboxFor } from './engine';
 import type { CliIO } from './io';
-
-/** The archive folder: `--archive`, else `GLASSBOX_DATA_DIR/archive` (XDG, ~/.local/share). */
-export function archiveDirFor(io: CliIO, given?: string): string {
-  return given ? resolve(given) : archiveDir(io.env);
-}
-
-/** A keep/restore/archive error as the CLI's contract: what does not exist is bad input (2), the rest a refusal (1). */
-export function keepErrorToUsage(error: unknown): never {
-  if (error instanceof KeepError) {
-    const bad = error.code === 'not_kept' || error.code === 'ambiguous' || error.code === 'source_unreadable' || error.code === 'not_an_agent_session';
-    throw new UsageError(error.message, bad ? EXIT_BAD_INPUT : EXIT_REFUSED);
-  }
-  throw error;
-}
 
 /**
  * A session named on the command line that is not under any agent's roots, found in the archive:
@@ -27,21 +10,7 @@ export function keepErrorToUsage(error: unknown): never {
  * against the kept hashes, rewritten from the archive if it differs). Null when it was never kept.
  */
 export function keptSessionPath(ref: string, io: CliIO): string | null {
-  const dir = archiveDir(io.env);
-  if (!existsSync(dir)) return null;
-  let kept: KeptSession;
-  try {
-    kept = findKept(new KeptArchive(dir), ref);
-  } catch (error) {
-    if (error instanceof KeepError && error.code === 'not_kept') return null;
-    return keepErrorToUsage(error);
-  }
-  if (existsSync(kept.latest.original.path)) return kept.latest.original.path;
-  try {
-    return ensureViewCopy(dir, AGENTS.registry, kept);
-  } catch (error) {
-    return keepErrorToUsage(error);
-  }
+  return glassboxFor(io).keeping.keptPath(ref);
 }
 
 /**
@@ -50,30 +19,16 @@ export function keptSessionPath(ref: string, io: CliIO): string | null {
  * Claude Code on 2026-11-28". Null when the client never deletes it and it is not kept.
  */
 export function retentionLine(path: string, cwd: string | null, io: CliIO, now = Date.now()): string | null {
-  const dir = archiveDir(io.env);
-  const archive = existsSync(dir) ? new KeptArchive(dir) : null;
-  const sessions = archive?.sessions() ?? [];
-  if (isInKeptView(path)) {
-    const kept = sessions.find((s) => viewPathOf(viewDirOf(dir), s) === path);
-    if (!kept) return 'kept — a read-only copy from the archive';
-    return `${goneLabel(kept)}; read-only copy of ${kept.latest.original.path} (glassbox restore ${kept.latest.sessionId} writes it back)`;
+  const facts = glassboxFor(io).keeping.retention(path, cwd, now);
+  if (facts.inKeptView) {
+    if (!facts.kept) return 'kept — a read-only copy from the archive';
+    return `${goneLabel(facts.kept)}; read-only copy of ${facts.kept.latest.original.path} (glassbox restore ${facts.kept.latest.sessionId} writes it back)`;
   }
-  const agent = AGENTS.forFile(path);
-  const label = agent.format.label;
-  // A file outside the client's configuration folders is never cleaned: nothing to say about it.
-  const inConfig = agent.locator.retention?.configFolderOf(path) ?? null;
-  const rule = inConfig ? (agent.locator.retention?.ruleFor(path, cwd) ?? null) : null;
-  const kept = sessions.find((s) => s.latest.original.path === path);
   const parts: string[] = [];
+  const { rule, kept, client } = facts;
   if (rule) {
-    let mtime: number;
-    try {
-      mtime = statSync(path).mtimeMs;
-    } catch {
-      mtime = now;
-    }
-    const at = expiryOf(mtime, rule);
-    parts.push(at === null ? `never deleted by ${label} (${rule.decidedBy})` : `deleted by ${label} ${untilLabel(at, now)} (${new Date(at).toISOString().slice(0, 10)}; ${rule.decidedBy})`);
+    const at = facts.expiresAt;
+    parts.push(at === null ? `never deleted by ${client} (${rule.decidedBy})` : `deleted by ${client} ${untilLabel(at, now)} (${new Date(at).toISOString().slice(0, 10)}; ${rule.decidedBy})`);
   }
   if (kept) parts.push(`kept ${kept.latest.keptAt.slice(0, 16).replace('T', ' ')} UTC (${kept.versions.length} version${kept.versions.length === 1 ? '' : 's'})`);
   else if (rule?.kind === 'deletes') parts.push('not kept (glassbox keep)');
@@ -88,4 +43,3 @@ function goneLabel(kept: KeptSession): string {
   const byClient = due !== null && Date.parse(due) <= Date.parse(noticed);
   return byClient ? `kept — deleted by ${label} on ${noticed.slice(0, 10)}` : `kept — the original was removed on ${noticed.slice(0, 10)}`;
 }
-

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { Refusal } from '@glassbox/engine';
 import { IndexUnavailable } from '@glassbox/store';
 import { EXIT_BAD_INPUT, EXIT_REFUSED, EXIT_UNEXPECTED, UsageError, environmentError } from './exit-codes';
 import { processIO, type CliIO } from './io';
@@ -35,6 +36,11 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     if (error instanceof UsageError) {
       io.err(`glassbox: ${error.message}`);
       return error.exitCode;
+    }
+    // A use case that could not be done: what was named does not exist (2), or nothing was changed (1).
+    if (error instanceof Refusal) {
+      io.err(`glassbox: ${error.message}`);
+      return error.bad ? EXIT_BAD_INPUT : EXIT_REFUSED;
     }
     if (error instanceof IndexUnavailable) {
       io.err(`glassbox: ${error.message}`);

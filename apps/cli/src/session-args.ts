@@ -1,15 +1,13 @@
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { isFatal, type ClassifiedSnapshot, type Session } from '@glassbox/core';
+import type { ClassifiedSnapshot, Session } from '@glassbox/core';
+import type { AnalyzeRequest } from '@glassbox/engine';
 import { fileKind } from '@glassbox/store';
-import { analyzeSession, DEFAULT_PROTECT_TAIL, mergePriceTables, validatePriceTable, type PriceTable } from '@glassbox/analysis';
-import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
-import { homedir } from 'node:os';
-import type { DiscoveredFile } from '@glassbox/core';
+import { DEFAULT_PROTECT_TAIL, mergePriceTables, validatePriceTable, type PriceTable } from '@glassbox/analysis';
 import { AGENTS } from './agents';
+import { glassboxFor } from './engine';
 import { UsageError } from './exit-codes';
-import { repoRootResolver } from './mappings';
 import { keptSessionPath } from './kept-support';
 import type { CliIO } from './io';
 
@@ -47,17 +45,14 @@ export function resolveSessionPath(arg: string, io: CliIO): string {
     if (kept) return regularSession(kept);
     throw new UsageError(`${asPath}: no such file`);
   }
-  const { found, roots } = findSessionById(arg, io);
+  const { found, roots } = glassboxFor(io).sessions.findById(arg);
   if (found.length === 0) {
     // Kept in the archive: its original if still there, else the archive's read-only copy.
     const kept = keptSessionPath(arg, io);
     if (kept) return regularSession(kept);
     throw new UsageError(`no session "${arg}" under ${roots.join(', ')} (set CLAUDE_CONFIG_DIR or CODEX_HOME, or give the file's path)`);
   }
-  // The same file reached through two roots (one linking to the other) is one candidate.
-  const byReal = new Map<string, { path: string; sessionId: string }>();
-  for (const f of found) byReal.set(realOr(f.path), f);
-  const candidates = [...byReal.values()];
+  const candidates = found;
   if (candidates.length > 1) {
     const list = candidates.slice(0, 8).map((c) => `  ${c.path}`).join('\n');
     const more = candidates.length > 8 ? `\n  … and ${candidates.length - 8} more` : '';
@@ -86,51 +81,31 @@ function regularSession(path: string): string {
   return path;
 }
 
-/**
- * Session files (not subagent files) of every agent with this id, or with an id starting with it (at
- * least 6 characters) when none matches exactly.
- */
-function findSessionById(id: string, io: CliIO): { found: DiscoveredFile[]; roots: string[] } {
-  const byAgent = AGENTS.registry.roots(io.env, io.env['HOME'] ?? homedir());
-  const sessions = AGENTS.registry.agents.flatMap((agent) =>
-    agent.locator.discover(byAgent.filter((r) => r.agent === agent).map((r) => r.root)).filter((f) => f.kind === 'session'),
-  );
-  const exact = sessions.filter((s) => s.sessionId === id);
-  const found = exact.length > 0 || id.length < 6 ? exact : sessions.filter((s) => s.sessionId.startsWith(id));
-  return { found, roots: byAgent.map((r) => r.root) };
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
 export interface LoadedAnalysis {
   session: Session;
   subagents: Session[];
   snapshot: ClassifiedSnapshot;
 }
 
-/** Parses and analyses a session; input that is not a usable transcript is a UsageError (exit 2). */
-export function loadAndAnalyze(arg: string, opts: SessionOptions, io: CliIO): LoadedAnalysis {
-  const path = resolveSessionPath(arg, io);
-  const { session, subagents } = AGENTS.forFile(path).locator.load(path);
-  failOnFatal(session);
-  const repo = opts.repo ? resolve(opts.repo) : null;
-  if (repo && !existsSync(repo)) throw new UsageError(`--repo ${repo}: no such folder`);
+/** The window of a session as `--repo`, `--with-spent`, `--protect` and `--model` ask for it. */
+export function analyzeRequest(opts: SessionOptions, io: CliIO): Omit<AnalyzeRequest, 'repoRoot'> & { repoRootFor: (cwd: string | null) => string | null } {
   // --repo wins; else a folder mapping saved in the index (the same one the app's list uses).
-  const repoRoot = repoRootResolver(repo, io.env)(session.cwd);
-  const snapshot = analyzeSession(session, nodeAnalysisPorts(), {
-    repoRoot,
+  return {
+    repoRootFor: glassboxFor(io).mappings.resolver(opts.repo ? resolve(opts.repo) : null),
     withSpent: opts.withSpent === true,
     protectTail: parseProtect(opts.protect),
-    subagents,
     ...modelOption(opts.model),
-  });
-  return { session, subagents, snapshot };
+  };
+}
+
+/** Parses and analyses a session; input that is not a usable transcript is refused as bad input (exit 2). */
+export function loadAndAnalyze(arg: string, opts: SessionOptions, io: CliIO): LoadedAnalysis {
+  const path = resolveSessionPath(arg, io);
+  const sessions = glassboxFor(io).sessions;
+  const { loaded } = sessions.open(path);
+  const { repoRootFor, ...request } = analyzeRequest(opts, io);
+  const snapshot = sessions.analyze(loaded, { ...request, repoRoot: repoRootFor(loaded.session.cwd) });
+  return { session: loaded.session, subagents: loaded.subagents, snapshot };
 }
 
 /** `--model`: an API model id (letters, digits, dots, dashes; an optional `[1m]`-style suffix). */
@@ -140,12 +115,6 @@ export function modelOption(value: string | undefined): { model?: string } {
   return { model: value };
 }
 
-export function failOnFatal(session: Session): void {
-  if (isFatal(session.problems)) {
-    const first = session.problems.find((p) => p.severity === 'error');
-    throw new UsageError(first?.message ?? `${session.path}: cannot be read`);
-  }
-}
 
 export function parseProtect(value: string | undefined): number {
   if (value === undefined) return DEFAULT_PROTECT_TAIL;

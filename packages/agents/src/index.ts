@@ -9,8 +9,6 @@ import { codexFormat } from '@glassbox/adapter-codex';
 import { codexLocator } from '@glassbox/adapter-codex/node';
 import { AgentRegistry, type Agent } from '@glassbox/core';
 
-export { agentForFile, agentForLines, headLines } from './recognise-file';
-
 const CLAUDE_CODE_AGENT: Agent = { format: claudeCodeFormat, locator: claudeCodeLocator };
 const CODEX_AGENT: Agent = { format: codexFormat, locator: codexLocator };
 

@@ -8,6 +8,8 @@ export type IpcErrorCode =
   | 'unreadable'
   | 'changed'
   | 'refused'
+  /** A fork was asked for, and the plan found nothing provably dead worth removing: nothing was written. */
+  | 'nothing_to_remove'
   | 'unavailable'
   /** The person cancelled the job (job:cancel); what it had written was removed. */
   | 'cancelled'

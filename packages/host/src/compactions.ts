@@ -1,8 +1,8 @@
 import { searchCompactions } from '@glassbox/analysis';
-import type { AgentFormat, AgentRegistry, CompactionHistory, LoadedSession } from '@glassbox/core';
+import type { AgentFormat, CompactionHistory, LoadedSession } from '@glassbox/core';
+import type { Glassbox } from '@glassbox/engine';
 import { compactionItemText, fileLineSource, memoryLineSource, type LineSource } from '@glassbox/store';
 import { fail, ok, type CompactionFindResult, type CompactionItemText, type CompactionsView, type Result } from '@glassbox/contract';
-import type { Engine } from './engine';
 
 /** Text past this many characters is counted, not sent (as for segment details). */
 const DISPLAY_CAP = 2 * 1024 * 1024;
@@ -21,10 +21,7 @@ export interface CompactionSubject {
 
 /** The compaction x-ray channels: `session:compactions`, `compaction:item`, `compaction:find`. */
 export class CompactionChannels {
-  constructor(
-    private readonly agents: AgentRegistry,
-    private readonly engine: Engine,
-  ) {}
+  constructor(private readonly glassbox: Glassbox) {}
 
   view(s: CompactionSubject): Result<CompactionsView> {
     return ok({ histories: this.histories(s), analysedAt: new Date().toISOString() });
@@ -49,16 +46,14 @@ export class CompactionChannels {
   }
 
   private histories(s: CompactionSubject): CompactionHistory[] {
-    s.cache.histories ??= this.engine.compactions(
-      { format: this.format(s), loaded: s.loaded, ...(s.upload ? { source: this.source(s) } : {}) },
-      { repoRoot: s.repoRoot, diskless: s.diskless },
-    );
+    const agent = this.glassbox.setup.agents.byId(s.loaded.session.agent);
+    s.cache.histories ??= this.glassbox.sessions.compactions({ agent, loaded: s.loaded }, { repoRoot: s.repoRoot, diskless: s.diskless }, s.upload ? this.source(s) : undefined);
     return s.cache.histories;
   }
 
   /** The format of the agent that wrote the session (the parser recorded which). */
   private format(s: CompactionSubject): AgentFormat {
-    return this.agents.byId(s.loaded.session.agent).format;
+    return this.glassbox.setup.agents.byId(s.loaded.session.agent).format;
   }
 
   private source(s: CompactionSubject): LineSource {

@@ -229,9 +229,14 @@ describe('engine host', () => {
     const path = seeded.sessions['05-autocompact'] as string;
     const preview = await okValue<ForkPreview>(host.handle('fork:preview', { path, classes: ['gone'] }));
     expect(preview.canWrite).toBe(false);
+    const before = readdirSync(join(path, '..')).sort();
     const r = await host.handle('fork:write', { path, classes: ['gone'] });
     expect(r.ok).toBe(false);
-    expect(!r.ok && r.error.message).toMatch(/Nothing was written/);
+    // Said as it is: nothing to remove — not "the file changed while the fork was prepared" after re-planning.
+    expect(!r.ok && r.error.code).toBe('nothing_to_remove');
+    expect(!r.ok && r.error.message).toMatch(/^Nothing to remove: /);
+    expect(!r.ok && r.error.message).not.toMatch(/changed|still running/);
+    expect(readdirSync(join(path, '..')).sort()).toEqual(before);
   });
 
   it('opens dropped files: a transcript by its bytes, anything else with a clear message', async () => {

@@ -1,6 +1,6 @@
 import type { AgentRegistry } from '@glassbox/core';
 import { folderFor } from '@glassbox/analysis';
-import type { ForkLineage } from '@glassbox/store/fork';
+import type { ForkLineage } from '@glassbox/engine';
 import { rowsWithLineage, snapshotLineage, type SnapshotHead } from './lineage';
 import {
   fail,
@@ -24,7 +24,7 @@ import type { SessionCatalog } from './catalog';
 import { channelHandlers } from './channels';
 import type { HostContext } from './channels/context';
 import type { ChannelHandlers } from './channels/handlers';
-import type { Engine } from './engine';
+import type { Glassbox } from '@glassbox/engine';
 import { Grants } from './grants';
 import { Jobs } from './jobs';
 import { Keeping } from './keeping';
@@ -45,9 +45,10 @@ export interface HostOptions {
   samplesDir: string | null;
   /** Recorded working directory → folder on this machine. */
   repoMap?: Record<string, string>;
-  engine: Engine;
+  /** The application layer (made for `dataDir`: see hostGlassbox). */
+  glassbox: Glassbox;
   /** The session list's source (the store's index; see createHost). */
-  catalog: (host: { engine: Engine; repoRootFor: (cwd: string | null) => string | null }) => SessionCatalog;
+  catalog: (host: { repoRootFor: (cwd: string | null) => string | null }) => SessionCatalog;
   version?: string;
   /** Start the file watcher (live rows). */
   watch?: boolean;
@@ -87,11 +88,11 @@ export class EngineHost {
 
   constructor(private readonly options: HostOptions) {
     this.jobs = new Jobs((p) => this.emit('job:progress', p), options.jobShowAfterMs);
-    this.work = new WorkPool(new WorkHandler(options.agents, options.engine), options.work?.threads ?? 0, options.work?.workerUrl);
+    this.work = new WorkPool(new WorkHandler(options.agents, options.glassbox), options.work?.threads ?? 0, options.dataDir, options.work?.workerUrl);
     this.samples = loadSamples(options.samplesDir);
     this.repoMap = { ...this.samples.repoMap, ...(options.repoMap ?? {}) };
     const repoRootFor = (cwd: string | null) => this.repoRootFor(cwd);
-    this.catalog = options.catalog({ engine: options.engine, repoRootFor });
+    this.catalog = options.catalog({ repoRootFor });
     // Mappings saved by an earlier run; this run's (--repo) take precedence.
     this.repoMap = { ...this.samples.repoMap, ...(this.catalog.savedMappings?.() ?? {}), ...(options.repoMap ?? {}) };
     this.grants = new Grants(
@@ -101,7 +102,7 @@ export class EngineHost {
     for (const s of this.samples.sessions) this.grants.grant(s.path);
     this.keeping = new Keeping({
       dataDir: options.dataDir,
-      agents: options.agents,
+      glassbox: options.glassbox,
       catalog: this.catalog,
       admit: (path) => this.grants.admit(path),
       changed: (path, reason) => this.rowChanged(path, reason),
@@ -279,7 +280,7 @@ export class EngineHost {
   }
 
   private lineage(): ForkLineage {
-    return this.options.engine.lineage(this.options.dataDir);
+    return this.options.glassbox.forks.lineage();
   }
 
   /** Rows that are forks link to their original; originals list their forks (from the archive's manifests). */

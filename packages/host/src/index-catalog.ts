@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import { openIndex, watchRoots, type BriefRow, type SessionIndex, type RootWatcher } from '@glassbox/store';
-import { autoKeepPlan } from '@glassbox/store/keep';
+import type { Glassbox } from '@glassbox/engine';
 import { deadShare, retentionWarning } from '@glassbox/core';
 import type { IndexProgress, RetentionFolder, SessionRow, SessionSort } from '@glassbox/contract';
 import type { AgentRegistry } from '@glassbox/core';
 import { defaultAgents } from '@glassbox/agents';
 import type { CatalogChange, SessionCatalog } from './catalog';
+import { hostGlassbox } from './glassbox';
 
 /** A session written to in the last few minutes is shown as live. */
 const LIVE_MS = 5 * 60 * 1000;
@@ -28,8 +29,11 @@ export class IndexCatalog implements SessionCatalog {
   private readonly agents: AgentRegistry;
   private watcher: RootWatcher | null = null;
 
-  constructor(options: { roots: string[]; dataDir: string; agents?: AgentRegistry; workers?: number; nativeBinding?: string; workerUrl?: URL; repoMap?: Record<string, string> }) {
+  private readonly keeping: Glassbox['keeping'];
+
+  constructor(options: { roots: string[]; dataDir: string; agents?: AgentRegistry; glassbox?: Glassbox; workers?: number; nativeBinding?: string; workerUrl?: URL; repoMap?: Record<string, string> }) {
     this.agents = options.agents ?? defaultAgents();
+    this.keeping = (options.glassbox ?? hostGlassbox(this.agents, options.dataDir)).keeping;
     this.index = openIndex({
       roots: options.roots,
       agents: this.agents,
@@ -100,7 +104,7 @@ export class IndexCatalog implements SessionCatalog {
 
   /** Sessions "keep every session automatically" should keep now (keep/auto-keep.ts), most urgent first. */
   autoKeepCandidates(now = Date.now()): string[] {
-    return autoKeepPlan(this.index.list(), now).map((c) => c.path);
+    return this.keeping.dueForKeeping(this.index.list(), now).map((c) => c.path);
   }
 
   /** The clean-up rule of each configuration folder that holds listed sessions. */

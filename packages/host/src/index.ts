@@ -4,16 +4,15 @@ import { homedir } from 'node:os';
 import { defaultAgents } from '@glassbox/agents';
 import type { AgentRegistry } from '@glassbox/core';
 import { defaultDataDir } from '@glassbox/store';
-import { defaultEngine } from './engine-default';
+import { hostGlassbox } from './glassbox';
 import { EngineHost, type HostOptions } from './host';
 import { IndexCatalog } from './index-catalog';
 import { UnavailableCatalog } from './unavailable-catalog';
 
 export { EngineHost, type HostOptions } from './host';
 export { startUiServer, CSP, type UiServer, type UiServerOptions } from './http-server';
-export { defaultEngine } from './engine-default';
+export { hostGlassbox } from './glassbox';
 export { IndexCatalog } from './index-catalog';
-export type { Engine } from './engine';
 
 /** The bundled sample sessions: the generated corpus in a checkout (a packaged app passes its own). */
 export const DEFAULT_SAMPLES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../fixtures/corpus/generated');
@@ -37,19 +36,20 @@ export function createHost(
 ): EngineHost {
   const roots = overrides.roots ?? agents.roots(env, env['HOME'] ?? homedir()).map((r) => r.root);
   const dataDir = overrides.dataDir ?? defaultDataDir(env);
+  const glassbox = hostGlassbox(agents, dataDir, env);
   return new EngineHost({
     mode: 'browser',
     roots,
     dataDir,
     samplesDir: env['GLASSBOX_SAMPLES_DIR'] ?? DEFAULT_SAMPLES_DIR,
-    engine: defaultEngine(agents),
+    glassbox,
     watch: true,
     // Parsing, analysis and forks in two threads of their own: requests are answered meanwhile.
     work: { threads: WORK_THREADS },
     agents,
     catalog: () => {
       try {
-        const catalog = new IndexCatalog({ roots, dataDir, agents, ...index, ...(overrides.repoMap ? { repoMap: overrides.repoMap } : {}) });
+        const catalog = new IndexCatalog({ roots, dataDir, agents, glassbox, ...index, ...(overrides.repoMap ? { repoMap: overrides.repoMap } : {}) });
         for (const n of catalog.notices()) onNotice(n);
         return catalog;
       } catch (error) {

@@ -1,10 +1,6 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import type { AgentRegistry } from '@glassbox/core';
 import { fail, ok, type KeepOutcome, type RestoredView, type Result, type RetentionInfo } from '@glassbox/contract';
+import { refusalOf, type Glassbox } from '@glassbox/engine';
 import { readSettings, writeSettings } from '@glassbox/store';
-import { resumeInstruction } from '@glassbox/store/fork';
-import { KeepError, KeptArchive, archiveReport, findKept, isInKeptView, keepSession, restoreSession, viewDirOf, viewPathOf, type KeptSession } from '@glassbox/store/keep';
 import type { SessionCatalog } from './catalog';
 
 /** How often the automatic keeper looks for idle sessions while the app runs. */
@@ -12,7 +8,7 @@ const AUTO_KEEP_EVERY_MS = 60_000;
 
 export interface KeepingHost {
   dataDir: string;
-  agents: AgentRegistry;
+  glassbox: Glassbox;
   catalog: SessionCatalog;
   /** A path the window sent, checked against the grant list: the real path, or the refusal. */
   admit(path: string): Result<string>;
@@ -33,8 +29,8 @@ export class Keeping {
 
   constructor(private readonly host: KeepingHost) {}
 
-  private get archiveDir(): string {
-    return join(this.host.dataDir, 'archive');
+  private get keeping() {
+    return this.host.glassbox.keeping;
   }
 
   keep(paths: readonly string[]): KeepOutcome[] {
@@ -45,12 +41,12 @@ export class Keeping {
         out.push({ path: given, status: 'failed', message: admitted.error.message, bytes: 0, writtenBytes: 0 });
         continue;
       }
-      if (isInKeptView(admitted.value)) {
+      if (this.keeping.isKeptCopy(admitted.value)) {
         out.push({ path: given, status: 'unchanged', message: 'This is the archive’s copy of a session whose original is gone: it is kept already.', bytes: 0, writtenBytes: 0 });
         continue;
       }
       try {
-        const r = keepSession(admitted.value, { archiveDir: this.archiveDir, agents: this.host.agents });
+        const r = this.keeping.keep(admitted.value);
         out.push({ path: given, status: r.status, message: r.skipped.length > 0 ? `Left out ${r.skipped.map((s) => `${s.path} (${s.reason})`).join(', ')}.` : null, bytes: r.bytes, writtenBytes: r.writtenBytes });
       } catch (error) {
         out.push({ path: given, status: 'failed', message: (error as Error).message, bytes: 0, writtenBytes: 0 });
@@ -63,32 +59,24 @@ export class Keeping {
   restore(path: string): Result<RestoredView> {
     const admitted = this.host.admit(path);
     if (!admitted.ok) return admitted;
-    const archive = new KeptArchive(this.archiveDir);
-    let kept: KeptSession | undefined;
     try {
-      kept = isInKeptView(admitted.value) ? archive.sessions().find((s) => viewPathOf(viewDirOf(this.archiveDir), s) === admitted.value) : findKept(archive, admitted.value);
-    } catch (error) {
-      return fail('not_found', (error as Error).message);
-    }
-    if (!kept) return fail('not_found', 'That session is not in the archive (any more).', 'Refresh the session list.');
-    try {
-      const r = restoreSession(kept, { archiveDir: this.archiveDir, agents: this.host.agents });
-      const cwd = r.manifest.original.cwd;
-      const resume = resumeInstruction({ cwd, mapped: this.host.repoRootFor(cwd), sessionId: r.sessionId, sessionPath: r.path, format: this.host.agents.byId(r.manifest.agent).format });
+      const { restored: r, resume } = this.keeping.restore(admitted.value, { mapped: (cwd) => this.host.repoRootFor(cwd) });
       return ok({ sessionId: r.sessionId, path: r.path, files: r.written.length, resumeCommand: resume.command, resumeNote: resume.note });
     } catch (error) {
-      if (error instanceof KeepError && error.code === 'exists') return fail('refused', error.message, 'Nothing was written.');
-      if (error instanceof KeepError && (error.code === 'archive_corrupt' || error.code === 'archive_missing')) return fail('refused', error.message, 'Nothing was written; glassbox archive verify checks the whole archive.');
-      throw error;
+      const refusal = refusalOf(error);
+      if (!refusal) throw error;
+      if (refusal.code === 'not_kept' || refusal.code === 'ambiguous') return fail('not_found', refusal.message, 'Refresh the session list.');
+      if (refusal.code === 'archive_corrupt' || refusal.code === 'archive_missing') return fail('refused', refusal.message, 'Nothing was written; glassbox archive verify checks the whole archive.');
+      return fail('refused', refusal.message, 'Nothing was written.');
     }
   }
 
   info(): RetentionInfo {
-    const report = existsSync(this.archiveDir) ? archiveReport(this.archiveDir) : null;
+    const report = this.keeping.reportIfAny();
     return {
       folders: this.host.catalog.retentionFolders?.() ?? [],
       autoKeep: readSettings(this.host.dataDir).autoKeep,
-      archive: { root: this.archiveDir, sessions: report?.totals.sessions ?? 0, versions: report?.totals.versions ?? 0, storedBytes: report?.totals.storedBytes ?? 0 },
+      archive: { root: this.keeping.archiveDir, sessions: report?.totals.sessions ?? 0, versions: report?.totals.versions ?? 0, storedBytes: report?.totals.storedBytes ?? 0 },
     };
   }
 
@@ -136,7 +124,7 @@ export class Keeping {
       // One session at a time, yielding between them: requests from the window are answered meanwhile.
       await new Promise((resolve) => setImmediate(resolve));
       try {
-        const r = keepSession(path, { archiveDir: this.archiveDir, agents: this.host.agents });
+        const r = this.keeping.keep(path);
         if (r.status === 'kept') await this.host.changed(path, 'changed');
       } catch {
         // A session that cannot be kept now (removed meanwhile, unreadable) is tried again on the next pass.

@@ -1,6 +1,6 @@
 import type { ClassifiedSnapshot } from '@glassbox/core';
 import type { ForkLineageView, SessionLink, SessionRow } from '@glassbox/contract';
-import { forkWillSend, type ForkLineage, type LineageEntry } from '@glassbox/store/fork';
+import { forkWillSend, type ForkLineage, type LineageEntry } from '@glassbox/engine';
 
 /**
  * Which sessions are forks of which, for the list and the window: from the manifests Glassbox keeps in

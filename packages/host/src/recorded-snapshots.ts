@@ -4,9 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
-import { claudeCodeFormat } from '@glassbox/adapter-claude-code';
 import type { ClassifiedSnapshot } from '@glassbox/core';
-import { defaultEngine } from './engine-default';
+import { tmpdir } from 'node:os';
+import { defaultAgents } from '@glassbox/agents';
+import { hostGlassbox } from './glassbox';
 import { GENERATED, REPO_ROOT } from './test-seed';
 
 export const RECORDED = ['02-gone-drift-errors', '03-large-outputs'] as const;
@@ -18,7 +19,7 @@ export function recordSnapshot(name: string): string {
   const manifest = JSON.parse(readFileSync(join(folder, 'manifest.json'), 'utf8')) as { session_ids: string[] };
   const path = join(folder, 'claude-project', `${manifest.session_ids[0]}.jsonl`);
   const loaded = loadSessionWithSubagents(path);
-  const snapshot: ClassifiedSnapshot = defaultEngine().analyze(loaded, { repoRoot: join(folder, 'project-after'), withSpent: false });
+  const snapshot: ClassifiedSnapshot = glassbox().sessions.analyze(loaded, { repoRoot: join(folder, 'project-after'), withSpent: false });
   return normalise(JSON.stringify(snapshot, null, 1)) + '\n';
 }
 
@@ -30,8 +31,14 @@ export function recordCompactions(name: string): string {
   const manifest = JSON.parse(readFileSync(join(folder, 'manifest.json'), 'utf8')) as { session_ids: string[] };
   const path = join(folder, 'claude-project', `${manifest.session_ids[0]}.jsonl`);
   const loaded = loadSessionWithSubagents(path);
-  const histories = defaultEngine().compactions({ format: claudeCodeFormat, loaded }, { repoRoot: join(folder, 'project-after') });
+  const agents = defaultAgents();
+  const histories = glassbox().sessions.compactions({ agent: agents.byId('claude-code'), loaded }, { repoRoot: join(folder, 'project-after') });
   return normalise(JSON.stringify({ histories, analysedAt: '<time>' }, null, 1)) + '\n';
+}
+
+/** Recording reads sessions only: its data folder is never written. */
+function glassbox() {
+  return hostGlassbox(defaultAgents(), join(tmpdir(), 'glassbox-recording-unused'));
 }
 
 function normalise(json: string): string {

@@ -1,7 +1,7 @@
 // Test support for the host's tests: a host over a seeded folder, and one HTTP request to a UI server.
 import { request } from 'node:http';
 import { defaultAgents } from '@glassbox/agents';
-import { defaultEngine } from './engine-default';
+import { hostGlassbox } from './glassbox';
 import { EngineHost } from './host';
 import { IndexCatalog } from './index-catalog';
 import type { Seeded } from './test-seed';
@@ -14,7 +14,7 @@ export function seededHost(s: Seeded, options: { mode?: 'browser' | 'electron'; 
     dataDir: s.dataDir,
     samplesDir: null,
     repoMap: options.repoMap ?? {},
-    engine: defaultEngine(),
+    glassbox: hostGlassbox(defaultAgents(), s.dataDir),
     watch: options.watch ?? false,
     agents: defaultAgents(),
     catalog: () => {

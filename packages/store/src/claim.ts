@@ -1,4 +1,4 @@
-import { headLines } from '@glassbox/agents';
+import { headLines } from '@glassbox/file-io';
 import type { AgentRegistry, DiscoveredFile } from '@glassbox/core';
 
 type FoundFile = Omit<DiscoveredFile, 'root'> & { root: string | null };

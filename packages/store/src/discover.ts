@@ -1,5 +1,5 @@
 import type { AgentRegistry, DiscoveredFile } from '@glassbox/core';
-import { agentForFile } from '@glassbox/agents';
+import { agentForFile } from '@glassbox/file-io';
 
 export type { DiscoveredFile };
 

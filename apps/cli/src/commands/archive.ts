@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { humanBytes } from '@glassbox/core';
-import { applyPrune, archiveReport, parseAge, planPrune, verifyArchive, type ArchiveReport } from '@glassbox/store/keep';
+import { parseAge, type ArchiveReport, type PrunePlan } from '@glassbox/engine';
+import { glassboxFor } from '../engine';
 import { EXIT_REFUSED, UsageError } from '../exit-codes';
 import type { CliIO } from '../io';
-import { archiveDirFor, keepErrorToUsage } from '../kept-support';
 import { paint, type Paint } from '../render/palette';
 import { header, row, truncate, truncateLeft, type Column } from '../render/layout';
 import { relativeTime } from './index-shared';
@@ -20,7 +20,7 @@ export function registerArchive(program: Command, io: CliIO): void {
     .option('--archive <dir>', 'the archive folder (default: $GLASSBOX_DATA_DIR/archive)')
     .option('--json', 'print JSON')
     .action((opts: ArchiveOptions) => {
-      const report = archiveReport(archiveDirFor(io, opts.archive));
+      const report = glassboxFor(io, { archive: opts.archive }).keeping.report();
       if (opts.json) io.out(JSON.stringify(report, null, 2));
       else io.out(renderReport(report, paint(io.color)));
       for (const p of report.problems) io.err(`glassbox: ${p}`);
@@ -36,20 +36,15 @@ export function registerArchive(program: Command, io: CliIO): void {
     .action((opts: ArchiveOptions & { olderThan: string; yes?: boolean }) => {
       const cutoff = parseAge(opts.olderThan);
       if (!cutoff) throw new UsageError(`--older-than ${opts.olderThan}: give a span such as 90d, 12w, 6m or 1y`);
-      const dir = archiveDirFor(io, opts.archive);
-      const plan = planPrune(dir, cutoff);
+      const keeping = glassboxFor(io, { archive: opts.archive }).keeping;
+      const plan = keeping.planPrune(cutoff);
       for (const p of plan.problems) io.err(`glassbox: ${p}`);
       if (!opts.yes) {
         if (opts.json) io.out(JSON.stringify({ dryRun: true, ...plan }, null, 2));
         else io.out(renderPlan(plan, paint(io.color)));
         return;
       }
-      let done;
-      try {
-        done = applyPrune(dir, cutoff);
-      } catch (error) {
-        keepErrorToUsage(error);
-      }
+      const done = keeping.prune(cutoff);
       for (const p of done.problems.filter((x) => !plan.problems.includes(x))) io.err(`glassbox: ${p}`);
       if (opts.json) io.out(JSON.stringify({ dryRun: false, ...done }, null, 2));
       else io.out(`removed ${done.removedSessions} session(s) and ${done.removedVersions} older version(s); ${done.removedChunks} chunk(s), ${humanBytes(done.freedBytes)} freed`);
@@ -62,9 +57,8 @@ export function registerArchive(program: Command, io: CliIO): void {
     .option('--archive <dir>', 'the archive folder (default: $GLASSBOX_DATA_DIR/archive)')
     .option('--json', 'print JSON')
     .action((opts: ArchiveOptions) => {
-      const dir = archiveDirFor(io, opts.archive);
       const tty = io.isTTY && process.stderr.isTTY === true;
-      const r = verifyArchive(dir, tty ? (done, total) => process.stderr.write(`\r\x1b[2Kverifying ${done}/${total}`) : undefined);
+      const r = glassboxFor(io, { archive: opts.archive }).keeping.verify(tty ? (done, total) => process.stderr.write(`\r\x1b[2Kverifying ${done}/${total}`) : undefined);
       if (tty) process.stderr.write('\r\x1b[2K');
       if (opts.json) io.out(JSON.stringify(r, null, 2));
       else {
@@ -111,7 +105,7 @@ function renderReport(r: ArchiveReport, p: Paint): string {
   return out.join('\n');
 }
 
-function renderPlan(plan: ReturnType<typeof planPrune>, p: Paint): string {
+function renderPlan(plan: PrunePlan, p: Paint): string {
   const out = [p.bold(`Dry run: nothing was removed. Sessions last active before ${plan.cutoff.slice(0, 10)}, and versions superseded before it:`)];
   for (const s of plan.sessions) out.push(`  session ${s.sessionId}  last active ${s.lastActivity.slice(0, 10)}  ${s.versions} version(s)  ${s.goneSince ? 'its original is gone' : 'its original is still on disk'}`);
   if (plan.versions.length > 0) out.push(`  ${plan.versions.length} older version(s) of ${new Set(plan.versions.map((v) => v.key)).size} session(s) that stay`);

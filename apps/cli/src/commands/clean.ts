@@ -1,18 +1,15 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DEAD_CLASSES, humanBytes, humanTokens, isDeadClass, type DeadClass, type EvictionPlan } from '@glassbox/core';
 import type { RefusedAction, ValidationReport } from '@glassbox/core';
-import { planFromFile, previewFork, resumeInstruction, writeFork, type FilePlan, type ForkPreview, type LinesPlan, type PlanLinesOptions, type WriteForkResult } from '@glassbox/store/fork';
+import type { FilePlan, ForkRequest } from '@glassbox/engine';
 import { EXIT_REFUSED, UsageError } from '../exit-codes';
-import { isInKeptView } from '@glassbox/store/keep';
+import { glassboxFor } from '../engine';
 import type { CliIO } from '../io';
 import { addSessionOptions, modelOption, parseProtect, resolveSessionPath, type SessionOptions } from '../session-args';
 import { paint, type Paint } from '../render/palette';
 import { header, padLeft, row, truncateLeft, type Column } from '../render/layout';
-import { addArchiveOption, carriedOver, forkErrorToUsage, renderChecks, resumeLines } from '../fork-support';
-import { repoRootResolver } from '../mappings';
-import { AGENTS } from '../agents';
+import { addArchiveOption, carriedOver, renderChecks, resumeLines } from '../fork-support';
 import { parseAt, parseHorizon } from '../cache-args';
 import { economicsJson, renderEconomics } from '../render/economics';
 import { exclusionsJson, renderExclusions } from '../render/exclusions';
@@ -58,38 +55,28 @@ function parseMin(value: string | undefined): number | undefined {
 
 function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   const path = resolveSessionPath(arg, io);
-  if (opts.fork && isInKeptView(path)) {
-    throw new UsageError(`${arg} is a kept session whose original is gone: Glassbox reads it from the archive but writes nothing beside that copy. Restore it first (glassbox restore ${arg}), then fork it.`, EXIT_REFUSED);
-  }
-  const repoRoot = opts.repo ? resolve(opts.repo) : null;
-  if (repoRoot && !existsSync(repoRoot)) throw new UsageError(`--repo ${repoRoot}: no such folder`);
-  // --repo wins; else a folder mapping saved in the index (the same one the app's list uses).
-  const repoRootFor = repoRootResolver(repoRoot, io.env);
+  const glassbox = glassboxFor(io, { archive: opts.archive });
   const classes = parseClasses(opts.classes, opts.withSpent === true);
   const minimumSavings = parseMin(opts.minSavings);
   const at = parseAt(opts.at);
   const horizon = parseHorizon(opts.horizon);
-  const planOptions: PlanLinesOptions = {
-    repoRootFor,
-    withSpent: opts.withSpent === true || (classes?.includes('spent') ?? false),
+  // --repo wins; else a folder mapping saved in the index (the same one the app's list uses).
+  const request: ForkRequest = {
+    path,
+    repoRootFor: glassbox.mappings.resolver(opts.repo ? resolve(opts.repo) : null),
+    withSpent: opts.withSpent === true,
     protectTail: parseProtect(opts.protect),
   };
-  if (classes) planOptions.classes = classes;
+  if (classes) request.classes = classes;
   const model = modelOption(opts.model).model;
-  if (model !== undefined) planOptions.model = model;
-  if (minimumSavings !== undefined) planOptions.minimumSavings = minimumSavings;
-  if (at) planOptions.at = at;
-  if (horizon !== undefined) planOptions.horizon = horizon;
+  if (model !== undefined) request.model = model;
+  if (minimumSavings !== undefined) request.minimumSavings = minimumSavings;
+  if (at) request.at = at;
+  if (horizon !== undefined) request.horizon = horizon;
   const p = paint(io.color);
   if (!opts.fork) {
     // The preview builds and validates the fork line by line: it shows exactly what --fork would write.
-    let preview: ForkPreview;
-    try {
-      preview = previewFork(path, planOptions);
-    } catch (error) {
-      forkErrorToUsage(error);
-    }
-    const { planned, fork, report } = preview;
+    const { planned, fork, report } = glassbox.forks.preview(request);
     failOnUnreadable(planned);
     if (opts.json) {
       io.out(
@@ -124,47 +111,25 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
     return;
   }
 
-  // The writer chooses the fork's id and name as the agent's client would, and hands the id to the
-  // plan, so that the plan's index pass is the one the write goes on with. The plan is made inside
-  // the write (again if the file changes meanwhile), so that the original's copy into the archive runs
-  // on another thread while the plan reads the file.
-  let last: FilePlan | null = null;
-  let result: WriteForkResult;
-  try {
-    const writeOptions: Parameters<typeof writeFork>[0] = {
-      sourcePath: path,
-      env: io.env,
-      prepare: (src) => {
-        const again = planFromFile(src.path, { ...planOptions, forkSessionId: src.forkId });
-        last = again;
-        failOnUnreadable(again);
-        if (again.plan.actions.length === 0) throw new NothingToRemove();
-        return { actions: again.actions, cwd: again.session.cwd, indexed: again.indexed, session: again.session };
-      },
-    };
-    if (opts.archive) writeOptions.archiveDir = resolve(opts.archive);
-    result = writeFork(writeOptions);
-  } catch (error) {
-    if (!(error instanceof NothingToRemove) || !last) forkErrorToUsage(error);
-    const plan: FilePlan = last;
+  const outcome = glassbox.forks.write(request);
+  failOnUnreadable(outcome.plan);
+  if (outcome.status === 'nothing-to-remove') {
+    const plan = outcome.plan;
     if (opts.json) io.out(JSON.stringify({ mode: 'fork', status: 'nothing-to-do', plan: planJson(plan.plan), economics: economicsJson(plan.economics) }, null, 2));
     else io.out([...renderPlan(plan, path, p), '', ...renderExclusions(plan.plan, p), '', 'No fork was written: there is nothing worth removing.'].join('\n'));
     return;
   }
-  const planned = last as FilePlan | null;
-  if (!planned) throw new Error('a fork was written without a plan');
-  if (result.status === 'refused') {
+  if (outcome.status === 'refused') {
     io.exitCode = EXIT_REFUSED;
     if (opts.json) {
-      io.out(JSON.stringify({ mode: 'fork', status: 'refused', validation: reportJson(result.report) }, null, 2));
+      io.out(JSON.stringify({ mode: 'fork', status: 'refused', validation: reportJson(outcome.refused.report) }, null, 2));
       return;
     }
     io.err(p.bold('The fork was refused by validation; nothing was written.'));
-    io.err(renderChecks(result.report, p).join('\n'));
+    io.err(renderChecks(outcome.refused.report, p).join('\n'));
     return;
   }
-  const cwd = planned.session.cwd;
-  const resume = resumeInstruction({ cwd, mapped: planned.snapshot.session.repoRoot, sessionId: result.forkId, sessionPath: result.forkPath, format: AGENTS.forFile(path).format });
+  const { plan: planned, written: result, resume } = outcome;
   if (opts.json) {
     io.out(
       JSON.stringify(
@@ -205,15 +170,12 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
 }
 
 /** A file that holds no session is bad input (exit 2), not an empty plan. */
-/** The plan found nothing worth removing: no fork is written. */
-class NothingToRemove extends Error {}
-
-function failOnUnreadable(planned: LinesPlan): void {
+function failOnUnreadable(planned: FilePlan): void {
   const fatal = planned.session.problems.find((q) => q.severity === 'error');
   if (fatal && (fatal.code === 'file_empty' || fatal.code === 'not_a_transcript' || fatal.code === 'file_missing' || fatal.code === 'file_unreadable')) throw new UsageError(fatal.message);
 }
 
-function renderPlan(planned: LinesPlan, path: string, p: Paint): string[] {
+function renderPlan(planned: FilePlan, path: string, p: Paint): string[] {
   const plan = planned.plan;
   const out = [p.bold(`Clean ${planned.session.id}`) + p.dim(`  (dry run: nothing is written without --fork)`), `  file  ${truncateLeft(path, 90)}`, ''];
   if (plan.actions.length === 0) {
@@ -255,7 +217,7 @@ function refusedLines(refused: readonly RefusedAction[]): string[] {
   return [`  kept ${refused.length} planned payload(s) the fork cannot replace exactly:`, ...refused.slice(0, 5).map((r) => `    ${r.message} (${r.code})`)];
 }
 
-function sessionJson(planned: LinesPlan, path: string): object {
+function sessionJson(planned: FilePlan, path: string): object {
   return { id: planned.session.id, path, cwd: planned.session.cwd };
 }
 

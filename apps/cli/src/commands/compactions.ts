@@ -1,13 +1,9 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { humanTokens, percent, type CompactionHistory, type CompactionItem, type CompactionReport } from '@glassbox/core';
-import { compactionHistories } from '@glassbox/store';
-import { AGENTS } from '../agents';
-import { UsageError } from '../exit-codes';
+import { glassboxFor } from '../engine';
 import type { CliIO } from '../io';
-import { repoRootResolver } from '../mappings';
-import { failOnFatal, resolveSessionPath } from '../session-args';
+import { resolveSessionPath } from '../session-args';
 import { paint, type Paint } from '../render/palette';
 import { WIDTH, header, row, truncate, truncateLeft, type Column } from '../render/layout';
 
@@ -23,13 +19,11 @@ export function registerCompactions(program: Command, io: CliIO): void {
     .option('--json', 'print JSON: one entry per compaction')
     .action((arg: string, opts: { repo?: string; all?: boolean; json?: boolean }) => {
       const path = resolveSessionPath(arg, io);
-      const agent = AGENTS.forFile(path);
-      const loaded = agent.locator.load(path);
-      failOnFatal(loaded.session);
-      const repo = opts.repo ? resolve(opts.repo) : null;
-      if (repo && !existsSync(repo)) throw new UsageError(`--repo ${repo}: no such folder`);
-      const repoRoot = repoRootResolver(repo, io.env)(loaded.session.cwd);
-      const [main, ...subagents] = compactionHistories(agent.format, loaded, { repoRoot });
+      const glassbox = glassboxFor(io);
+      const opened = glassbox.sessions.open(path);
+      const loaded = opened.loaded;
+      const repoRoot = glassbox.mappings.resolver(opts.repo ? resolve(opts.repo) : null)(loaded.session.cwd);
+      const [main, ...subagents] = glassbox.sessions.compactions(opened, { repoRoot });
       if (!main) return;
       if (opts.json) {
         io.out(

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { humanTokens } from '@glassbox/core';
-import { computeCost, type CostLine, type CostReport } from '@glassbox/analysis';
-import { AGENTS } from '../agents';
+import type { CostLine, CostReport } from '@glassbox/analysis';
+import { glassboxFor } from '../engine';
 import type { CliIO } from '../io';
-import { failOnFatal, loadPrices, resolveSessionPath } from '../session-args';
+import { loadPrices, resolveSessionPath } from '../session-args';
 import { paint, type Paint } from '../render/palette';
 import { header, row, truncate, type Column } from '../render/layout';
 
@@ -16,10 +16,7 @@ export function registerCost(program: Command, io: CliIO): void {
     .option('--json', 'print JSON')
     .action((arg: string, opts: { prices?: string; json?: boolean }) => {
       const path = resolveSessionPath(arg, io);
-      const agent = AGENTS.forFile(path);
-      const { session, subagents } = agent.locator.load(path);
-      failOnFatal(session);
-      const report = computeCost(session, subagents, loadPrices(opts.prices, io, agent.format.prices));
+      const { report } = glassboxFor(io).sessions.cost(path, (table) => loadPrices(opts.prices, io, table));
       if (opts.json) {
         io.out(JSON.stringify(report, null, 2));
         return;

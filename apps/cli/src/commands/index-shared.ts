@@ -1,7 +1,7 @@
 import { humanBytes } from '@glassbox/core';
 import { openIndex, type Progress, type RefreshReport, type SessionIndex } from '@glassbox/store';
 import type { CliIO } from '../io';
-import { archiveDir } from '@glassbox/store/fork';
+import { glassboxFor } from '../engine';
 
 /** Options shared by `index`, `sessions` and `watch`. */
 export interface IndexOptions {
@@ -17,7 +17,7 @@ export function openCliIndex(io: CliIO, opts: IndexOptions): SessionIndex {
     ...(io.env['HOME'] ? { home: io.env['HOME'] } : {}),
     ...(opts.db ? { dbPath: opts.db } : {}),
     ...(workers !== undefined && Number.isInteger(workers) && workers >= 0 ? { workers } : {}),
-    archiveDir: archiveDir(io.env),
+    archiveDir: glassboxFor(io).setup.archiveDir,
   });
   const shown = new Set(index.notices);
   for (const n of shown) io.err(`glassbox: ${n}`);

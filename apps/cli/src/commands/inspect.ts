@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { CLASS_REGISTRY, SEGMENT_CLASSES, isDeadClass, type DeadProof, humanBytes, humanTokens, percent, type ClassifiedSnapshot, type ForkEconomics, type SegmentClass } from '@glassbox/core';
-import { cacheModel, deathReason, economicsOf, planEviction } from '@glassbox/analysis';
+import { deathReason } from '@glassbox/analysis';
 import { parseAt } from '../cache-args';
-import { archiveDir, forkLineage, forkWillSend, type ForkLineage } from '@glassbox/store/fork';
-import { AGENTS } from '../agents';
+import type { Lineage } from '@glassbox/engine';
+import { glassboxFor } from '../engine';
 import { economicsJson, renderEconomics } from '../render/economics';
 import { outJson, type CliIO } from '../io';
-import { addSessionOptions, loadAndAnalyze, type SessionOptions } from '../session-args';
+import { addSessionOptions, analyzeRequest, resolveSessionPath, type SessionOptions } from '../session-args';
 import { paint, type Paint } from '../render/palette';
 import { WIDTH, bar, header, padLeft, padRight, row, truncate, truncateLeft, type Column } from '../render/layout';
 import { snapshotJson } from '../render/snapshot-json';
@@ -19,12 +19,10 @@ export function registerInspect(program: Command, io: CliIO): void {
     .option('--at <time>', 'evaluate the prompt-cache figures as of this ISO time (default: now)')
     .action((arg: string, opts: SessionOptions & { top: string; at?: string }) => {
       const at = parseAt(opts.at) ?? new Date();
-      const { snapshot, session } = loadAndAnalyze(arg, opts, io);
+      const path = resolveSessionPath(arg, io);
       // What forking with the default plan would cost now: the same plan `clean` starts from, at the agent's list prices.
-      const prices = AGENTS.forFile(session.path).format.prices;
-      const economics = economicsOf(cacheModel(snapshot, { at, prices }), planEviction(snapshot));
-      const lineage = lineageOf(snapshot, forkLineage(archiveDir(io.env)));
-      const retention = retentionLine(session.path, session.cwd, io);
+      const { snapshot, economics, lineage } = glassboxFor(io).sessions.inspect(path, { ...analyzeRequest(opts, io), at });
+      const retention = retentionLine(path, snapshot.session.cwd, io);
       if (opts.json) {
         outJson(io, { ...(snapshotJson(snapshot) as object), economics: economicsJson(economics), lineage, retention });
         return;
@@ -33,22 +31,7 @@ export function registerInspect(program: Command, io: CliIO): void {
     });
 }
 
-interface InspectLineage {
-  forkOf: { sessionId: string; path: string; createdAt: string; kind: 'clean' | 'undo' } | null;
-  forks: { sessionId: string; path: string; createdAt: string }[];
-  /** A fork not resumed since it was written: the window it will send, estimated from the original's reported figure. */
-  willSend: { estimatedTokens: number; originalReportedTokens: number } | null;
-}
-
-/** A fork knows it is one from its manifest in the archive (the same lineage the app shows). */
-function lineageOf(snap: ClassifiedSnapshot, lineage: ForkLineage): InspectLineage {
-  const own = lineage.byForkId.get(snap.session.id);
-  const forkOf = own ? { sessionId: own.original.sessionId, path: own.original.path, createdAt: own.createdAt, kind: own.kind } : null;
-  const forks = (lineage.forksOf.get(snap.session.id) ?? []).filter((e) => e.kind === 'clean').map((e) => ({ sessionId: e.forkId, path: e.forkPath, createdAt: e.createdAt }));
-  return { forkOf, forks, willSend: forkWillSend(own, snap.context.reportedTokens, snap.turns.at(-1)?.line ?? 0) };
-}
-
-function renderInspect(snap: ClassifiedSnapshot, p: Paint, top: number, economics?: ForkEconomics, lineage?: InspectLineage, retention?: string | null): string {
+function renderInspect(snap: ClassifiedSnapshot, p: Paint, top: number, economics?: ForkEconomics, lineage?: Lineage, retention?: string | null): string {
   const out: string[] = [];
   out.push(...sessionHeader(snap, p, retention));
   if (lineage?.forkOf) {

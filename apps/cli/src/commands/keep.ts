@@ -1,11 +1,9 @@
-import { homedir } from 'node:os';
 import type { Command } from 'commander';
 import { humanBytes, untilLabel } from '@glassbox/core';
-import { keepSession, type KeepResult } from '@glassbox/store/keep';
-import { AGENTS } from '../agents';
+import type { KeepResult } from '@glassbox/engine';
+import { glassboxFor } from '../engine';
 import { UsageError, EXIT_REFUSED } from '../exit-codes';
 import type { CliIO } from '../io';
-import { archiveDirFor, keepErrorToUsage } from '../kept-support';
 import { resolveSessionPath } from '../session-args';
 import { paint } from '../render/palette';
 
@@ -28,34 +26,24 @@ export function registerKeep(program: Command, io: CliIO): void {
     .action((refs: string[], opts: KeepOptions) => runKeep(refs, opts, io));
 }
 
-function targets(refs: string[], opts: KeepOptions, io: CliIO): string[] {
+function runKeep(refs: string[], opts: KeepOptions, io: CliIO): void {
   if (opts.all && refs.length > 0) throw new UsageError('give sessions or --all, not both');
   if (!opts.all && refs.length === 0) throw new UsageError('give the sessions to keep (paths or ids), or --all');
-  if (!opts.all) return refs.map((r) => resolveSessionPath(r, io));
-  const roots = AGENTS.registry.roots(io.env, io.env['HOME'] ?? homedir());
-  return AGENTS.registry.agents.flatMap((agent) =>
-    agent.locator
-      .discover(roots.filter((r) => r.agent === agent).map((r) => r.root))
-      .filter((f) => f.kind === 'session')
-      .map((f) => f.path),
-  );
-}
-
-function runKeep(refs: string[], opts: KeepOptions, io: CliIO): void {
-  const paths = targets(refs, opts, io);
-  const archiveDir = archiveDirFor(io, opts.archive);
+  const keeping = glassboxFor(io, { archive: opts.archive }).keeping;
+  const paths = opts.all ? keeping.everySession() : refs.map((r) => resolveSessionPath(r, io));
+  const archiveDir = keeping.archiveDir;
   const p = paint(io.color);
   const results: KeepResult[] = [];
   const failed: { path: string; message: string }[] = [];
   const progress = keepProgress(io, paths.length, opts.all === true);
   for (const path of paths) {
     try {
-      const r = keepSession(path, { archiveDir, agents: AGENTS.registry });
+      const r = keeping.keep(path);
       results.push(r);
       if (!opts.json && !opts.quiet && !opts.all) io.out(resultLine(r));
     } catch (error) {
       // One session that cannot be kept does not stop the others; it is reported and sets exit 1.
-      if (!opts.all && paths.length === 1) keepErrorToUsage(error);
+      if (!opts.all && paths.length === 1) throw error;
       failed.push({ path, message: (error as Error).message });
       io.err(`glassbox: ${(error as Error).message}`);
     }

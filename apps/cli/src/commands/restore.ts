@@ -1,11 +1,7 @@
 import type { Command } from 'commander';
 import { humanBytes } from '@glassbox/core';
-import { resumeInstruction } from '@glassbox/store/fork';
-import { KeptArchive, findKept, restoreSession, type RestoreResult } from '@glassbox/store/keep';
-import { AGENTS } from '../agents';
 import type { CliIO } from '../io';
-import { archiveDirFor, keepErrorToUsage } from '../kept-support';
-import { repoRootResolver } from '../mappings';
+import { glassboxFor } from '../engine';
 import { paint } from '../render/palette';
 import { resumeLines } from '../fork-support';
 
@@ -18,16 +14,8 @@ export function registerRestore(program: Command, io: CliIO): void {
     .option('--archive <dir>', 'the archive folder (default: $GLASSBOX_DATA_DIR/archive)')
     .option('--json', 'print JSON')
     .action((ref: string, opts: { version?: string; archive?: string; json?: boolean }) => {
-      const archiveDir = archiveDirFor(io, opts.archive);
-      let r: RestoreResult;
-      try {
-        const kept = findKept(new KeptArchive(archiveDir), ref);
-        r = restoreSession(kept, { archiveDir, agents: AGENTS.registry, ...(opts.version ? { version: opts.version.endsWith('.json') ? opts.version : `${opts.version}.json` } : {}) });
-      } catch (error) {
-        keepErrorToUsage(error);
-      }
-      const cwd = r.manifest.original.cwd;
-      const resume = resumeInstruction({ cwd, mapped: repoRootResolver(null, io.env)(cwd), sessionId: r.sessionId, sessionPath: r.path, format: AGENTS.registry.byId(r.manifest.agent).format });
+      const glassbox = glassboxFor(io, { archive: opts.archive });
+      const { restored: r, resume } = glassbox.keeping.restore(ref, { mapped: glassbox.mappings.resolver(null), ...(opts.version ? { version: opts.version } : {}) });
       if (opts.json) {
         io.out(JSON.stringify({ sessionId: r.sessionId, path: r.path, keptAt: r.manifest.keptAt, written: r.written, alreadyThere: r.alreadyThere, notPlaced: r.notPlaced, resumeCommand: resume.command, resumeNote: resume.note }, null, 2));
         return;

@@ -1,9 +1,8 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { showSegment, type ShownSegment } from '@glassbox/store/fork';
+import { glassboxFor } from '../engine';
 import { UsageError } from '../exit-codes';
 import type { CliIO } from '../io';
-import { addArchiveOption, forkErrorToUsage } from '../fork-support';
+import { addArchiveOption } from '../fork-support';
 
 export function registerShow(program: Command, io: CliIO): void {
   const cmd = program
@@ -14,12 +13,7 @@ export function registerShow(program: Command, io: CliIO): void {
     .option('--json', 'print JSON');
   addArchiveOption(cmd).action((ref: string, opts: { segment?: string; json?: boolean; archive?: string }) => {
     if (!opts.segment) throw new UsageError('show needs --segment <id> (a segment id, a record uuid or the sha256 prefix in a tombstone)');
-    let shown: ShownSegment[];
-    try {
-      shown = showSegment(ref, opts.segment, { env: io.env, ...(opts.archive ? { archiveDir: resolve(opts.archive) } : {}) });
-    } catch (error) {
-      forkErrorToUsage(error);
-    }
+    const shown = glassboxFor(io, { archive: opts.archive }).forks.show(ref, opts.segment);
     if (opts.json) {
       io.out(JSON.stringify(shown, null, 2));
       return;

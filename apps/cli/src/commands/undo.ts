@@ -1,11 +1,8 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { resumeInstruction, undoFork, type UndoResult } from '@glassbox/store/fork';
-import { repoRootResolver } from '../mappings';
-import { AGENTS } from '../agents';
+import { glassboxFor } from '../engine';
 import type { CliIO } from '../io';
 import { paint } from '../render/palette';
-import { addArchiveOption, carriedOver, forkErrorToUsage, resumeLines } from '../fork-support';
+import { addArchiveOption, carriedOver, resumeLines } from '../fork-support';
 
 export function registerUndo(program: Command, io: CliIO): void {
   const cmd = program
@@ -14,14 +11,8 @@ export function registerUndo(program: Command, io: CliIO): void {
     .argument('<fork>', 'the fork id, or the path of its .jsonl file')
     .option('--json', 'print JSON');
   addArchiveOption(cmd).action((ref: string, opts: { json?: boolean; archive?: string }) => {
-    let r: UndoResult;
-    try {
-      r = undoFork(ref, { env: io.env, ...(opts.archive ? { archiveDir: resolve(opts.archive) } : {}) });
-    } catch (error) {
-      forkErrorToUsage(error);
-    }
-    const cwd = r.manifest.cwd;
-    const resume = resumeInstruction({ cwd, mapped: repoRootResolver(null, io.env)(cwd), sessionId: r.sessionId, sessionPath: r.path, format: AGENTS.forFile(r.path).format });
+    const glassbox = glassboxFor(io, { archive: opts.archive });
+    const { undone: r, resume } = glassbox.forks.undo(ref, glassbox.mappings.resolver(null));
     if (opts.json) {
       io.out(JSON.stringify({ sessionId: r.sessionId, path: r.path, sidecarDir: r.sidecarDir, restoredFrom: r.manifest.restoredFrom, originalSha256: r.manifest.original.sha256, resumeCommand: resume.command, resumeNote: resume.note }, null, 2));
       return;

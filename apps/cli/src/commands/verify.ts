@@ -1,11 +1,10 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { humanTokens } from '@glassbox/core';
-import { verifyFork, type VerifyResult } from '@glassbox/store/fork';
+import { glassboxFor } from '../engine';
 import { EXIT_REFUSED } from '../exit-codes';
 import type { CliIO } from '../io';
 import { paint } from '../render/palette';
-import { addArchiveOption, forkErrorToUsage, renderChecks } from '../fork-support';
+import { addArchiveOption, renderChecks } from '../fork-support';
 import { reportJson } from './clean';
 
 export function registerVerify(program: Command, io: CliIO): void {
@@ -15,12 +14,7 @@ export function registerVerify(program: Command, io: CliIO): void {
     .argument('<fork>', 'the fork id, or the path of its .jsonl file')
     .option('--json', 'print JSON');
   addArchiveOption(cmd).action((ref: string, opts: { json?: boolean; archive?: string }) => {
-    let v: VerifyResult;
-    try {
-      v = verifyFork(ref, { env: io.env, ...(opts.archive ? { archiveDir: resolve(opts.archive) } : {}) });
-    } catch (error) {
-      forkErrorToUsage(error);
-    }
+    const v = glassboxFor(io, { archive: opts.archive }).forks.verify(ref);
     if (!v.report.ok || !v.unchanged) io.exitCode = EXIT_REFUSED;
     if (opts.json) {
       io.out(JSON.stringify({ forkId: v.manifest.forkId, forkPath: v.manifest.forkPath, ok: v.report.ok && v.unchanged, unchangedSinceWritten: v.unchanged, appendedLines: v.appendedLines, originalOnDisk: v.originalOnDisk, original: v.manifest.original, validation: reportJson(v.report) }, null, 2));

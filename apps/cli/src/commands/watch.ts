@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { humanBytes, humanTokens } from '@glassbox/core';
 import { defaultDataDir, readSettings, watchRoots, type SessionChange, type SessionIndex } from '@glassbox/store';
-import { autoKeepPlan, keepSession } from '@glassbox/store/keep';
-import { AGENTS } from '../agents';
+import { glassboxFor } from '../engine';
 import type { CliIO } from '../io';
 import { openCliIndex, printNotices, progressReporter, type IndexOptions } from './index-shared';
 import { projectLabel, reclaimLabel, titleLabel } from './sessions';
@@ -46,7 +45,7 @@ export function registerWatch(program: Command, io: CliIO): void {
         await watcher.ready;
         io.err(`watching ${index.roots.join(', ')} (Ctrl-C to stop)`);
         // "Keep every session automatically" (the app's setting) is honoured here too, once a minute.
-        const keeper = readSettings(defaultDataDir(io.env)).autoKeep && index.archiveDir ? autoKeeper(index, index.archiveDir, io) : null;
+        const keeper = readSettings(defaultDataDir(io.env)).autoKeep && index.archiveDir ? autoKeeper(index, io) : null;
         await stopped;
         if (keeper) clearInterval(keeper);
         await watcher.close();
@@ -76,11 +75,12 @@ function changeLine(c: SessionChange): string {
 }
 
 /** Keeps, every minute, what "keep every session automatically" keeps (keep/auto-keep.ts), one line each. */
-function autoKeeper(index: SessionIndex, archiveDir: string, io: CliIO): NodeJS.Timeout {
+function autoKeeper(index: SessionIndex, io: CliIO): NodeJS.Timeout {
+  const keeping = glassboxFor(io).keeping;
   const tick = () => {
-    for (const c of autoKeepPlan(index.list(), Date.now())) {
+    for (const c of keeping.dueForKeeping(index.list())) {
       try {
-        const r = keepSession(c.path, { archiveDir, agents: AGENTS.registry });
+        const r = keeping.keep(c.path);
         if (r.status === 'kept') io.out(`${new Date().toISOString().slice(11, 19)}  kept (${c.reason}) ${r.sessionId}  ${humanBytes(r.writtenBytes)} written`);
       } catch (error) {
         io.err(`glassbox: keep: ${(error as Error).message}`);

@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAgents } from '@glassbox/agents';
-import { EngineHost, IndexCatalog, defaultEngine } from '@glassbox/host';
+import { EngineHost, IndexCatalog, hostGlassbox } from '@glassbox/host';
 import { seedConfigDir, type Seeded } from '@glassbox/host/test-seed';
 import { createRouter, sameRenderer } from './router';
 
@@ -25,7 +25,7 @@ function router() {
     roots: [s.projectsDir],
     dataDir: s.dataDir,
     samplesDir: null,
-    engine: defaultEngine(),
+    glassbox: hostGlassbox(defaultAgents(), s.dataDir),
     agents: defaultAgents(),
     catalog: () => new IndexCatalog({ roots: [s.projectsDir], dataDir: s.dataDir, workers: 0 }),
   });

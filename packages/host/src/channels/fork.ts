@@ -13,14 +13,14 @@ export function forkHandlers(host: HostContext): HandlersFor<'fork:preview' | 'f
       const admitted = host.grants.admit(a.path);
       if (!admitted.ok) return admitted;
       return asJob(host.jobs, 'fork-verify', 'Checking the fork', a.path, async (job) =>
-        forkResult(await host.work.run({ op: 'fork-verify', path: admitted.value, dataDir: host.dataDir }, runOptions(job))),
+        forkResult(await host.work.run({ op: 'fork-verify', path: admitted.value }, runOptions(job))),
       );
     },
     'fork:undo': async (a) => {
       const admitted = host.grants.admit(a.path);
       if (!admitted.ok) return admitted;
       return asJob(host.jobs, 'fork-undo', 'Restoring the original', a.path, async (job) => {
-        const r = await host.work.run({ op: 'fork-undo', path: admitted.value, dataDir: host.dataDir, repoMap: { ...host.repoMap } }, runOptions(job));
+        const r = await host.work.run({ op: 'fork-undo', path: admitted.value, repoMap: { ...host.repoMap } }, runOptions(job));
         if (r.ok) await host.announce(r.value.path);
         return forkResult(r);
       });
@@ -28,7 +28,7 @@ export function forkHandlers(host: HostContext): HandlersFor<'fork:preview' | 'f
     'fork:payload': async (a) => {
       const admitted = host.grants.admit(a.path);
       if (!admitted.ok) return admitted;
-      return forkResult(await host.work.run({ op: 'fork-payload', path: admitted.value, segmentId: a.segmentId, dataDir: host.dataDir }));
+      return forkResult(await host.work.run({ op: 'fork-payload', path: admitted.value, segmentId: a.segmentId }));
     },
   };
 }
@@ -43,11 +43,13 @@ async function planOrWrite(host: HostContext, a: ArgsOf<'fork:preview'>, kind: '
   return asJob<ForkPreview | ForkWritten>(host.jobs, kind, kind === 'fork-preview' ? 'Checking the fork' : 'Writing the fork', a.path, async (job) => {
     const o = await host.sessions.open(a.path, job);
     if (!o.ok) return o;
-    const input = { path: o.value.ref.path as string, repoRoot: host.repoRootFor(o.value.summary.cwd), classes: a.classes, protectTail: a.protectTail, dataDir: host.dataDir };
+    const input = { path: o.value.ref.path as string, repoRoot: host.repoRootFor(o.value.summary.cwd), classes: a.classes, protectTail: a.protectTail };
     const run = runOptions(job, o.value.ref.key);
     if (kind === 'fork-preview') return ok(await host.work.run({ op: 'fork-preview', input }, run));
     const written = await host.work.run({ op: 'fork-write', input }, run);
     if (!written.ok && job.signal.aborted) return fail('cancelled', 'Cancelled: the fork was not written.', 'Nothing was written.');
+    // Not a failure: the plan found nothing provably dead, and the window says so as it is.
+    if (!written.ok && written.nothingToRemove) return fail('nothing_to_remove', `Nothing to remove: ${written.message}`, 'No fork was written.');
     if (!written.ok) {
       const failing = written.checks.filter((c) => !c.ok).map((c) => `${c.label}: ${c.detail}`);
       return fail('refused', `Nothing was written. ${written.message}`, failing.join('; ') || undefined);

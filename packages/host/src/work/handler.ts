@@ -1,11 +1,11 @@
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { agentForFile } from '@glassbox/agents';
+import { agentForFile } from '@glassbox/file-io';
 import { CancelledError, isFatal, windowFigures, type AgentFormat, type AgentRegistry, type ClassifiedSnapshot, type LoadedSession, type Session } from '@glassbox/core';
 import { folderFor } from '@glassbox/analysis';
-import { forkJob, type ForkJob } from '@glassbox/store/fork';
+import { forkJob, type ForkJob, type Glassbox } from '@glassbox/engine';
 import { CompactionChannels, type CompactionSubject } from '../compactions';
-import type { Engine } from '../engine';
+import { ForkViews } from '../fork-views';
 import { snapshotHead } from '../lineage';
 import { positionsOnly } from '../problem-text';
 import { detailOf } from '../segment-detail';
@@ -38,12 +38,14 @@ interface Held {
 export class WorkHandler {
   private readonly held = new Map<string, Held>();
   private readonly compactionChannels: CompactionChannels;
+  private readonly forks: ForkViews;
 
   constructor(
     private readonly agents: AgentRegistry,
-    private readonly engine: Engine,
+    private readonly glassbox: Glassbox,
   ) {
-    this.compactionChannels = new CompactionChannels(agents, engine);
+    this.compactionChannels = new CompactionChannels(glassbox);
+    this.forks = new ForkViews(glassbox);
   }
 
   run<R extends WorkRequest>(request: R, ctx: WorkContext): ResultFor<R> {
@@ -97,15 +99,15 @@ export class WorkHandler {
         return conversationView(h.loaded, snapshot, h.bytes, this.formatOf(h));
       }
       case 'fork-preview':
-        return this.engine.previewFork(r.input, jobOf(ctx));
+        return this.forks.preview(r.input, jobOf(ctx));
       case 'fork-write':
-        return this.engine.writeFork(r.input, jobOf(ctx));
+        return this.forks.write(r.input, jobOf(ctx));
       case 'fork-verify':
-        return this.engine.verifyFork(r.path, r.dataDir, jobOf(ctx));
+        return this.forks.verify(r.path, jobOf(ctx));
       case 'fork-undo':
-        return this.engine.undoFork(r.path, r.dataDir, (cwd) => mappedFolder(cwd, r.repoMap), jobOf(ctx));
+        return this.forks.undo(r.path, (cwd) => mappedFolder(cwd, r.repoMap), jobOf(ctx));
       case 'fork-payload':
-        return this.engine.forkPayload(r.path, r.segmentId, r.dataDir);
+        return this.forks.payload(r.path, r.segmentId);
       case 'compactions':
       case 'compaction-item':
       case 'compaction-find': {
@@ -161,7 +163,7 @@ export class WorkHandler {
     const key = keyOf(options);
     const hit = h.snapshots.get(key);
     if (hit) return hit;
-    const snap = this.engine.analyze(h.loaded, options);
+    const snap = this.glassbox.sessions.analyze(h.loaded, options);
     h.snapshots.set(key, snap);
     return snap;
   }

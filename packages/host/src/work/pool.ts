@@ -52,6 +52,8 @@ export class WorkPool {
   constructor(
     private readonly inline: WorkHandler,
     readonly size: number,
+    /** The host's data folder: each thread makes its application layer for it. */
+    private readonly dataDir: string,
     /** A built worker script (the desktop app's own entry); otherwise worker-entry.ts is bundled in the background. */
     private readonly workerUrl?: URL,
   ) {
@@ -118,7 +120,7 @@ export class WorkPool {
   private spawn(source: string | null): Thread | undefined {
     try {
       const flags = new Int32Array(new SharedArrayBuffer(4 * SLOTS));
-      const workerData = { flags: flags.buffer };
+      const workerData = { flags: flags.buffer, dataDir: this.dataDir };
       if (!this.workerUrl && !source) throw new Error('the work thread could not be built (esbuild is missing)');
       const worker = source ? new Worker(source, { eval: true, workerData }) : new Worker(this.workerUrl as URL, { workerData });
       const thread: Thread = { worker, flags, free: Array.from({ length: SLOTS }, (_, i) => SLOTS - 1 - i), busy: 0 };

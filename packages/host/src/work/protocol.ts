@@ -1,7 +1,7 @@
 import type { Problem, WindowFigures } from '@glassbox/core';
 import type { SnapshotHead } from '../lineage';
-import type { CompactionFindResult, CompactionItemText, CompactionsView, ConversationView, CostView, ForkCheck, ForkPayload, ForkPreview, ForkVerified, ForkWritten, Result, SegmentDetail, SnapshotView } from '@glassbox/contract';
-import type { ForkInput, ForkResult } from '../engine';
+import type { CompactionFindResult, CompactionItemText, CompactionsView, ConversationView, CostView, ForkPayload, ForkPreview, ForkVerified, ForkWritten, Result, SegmentDetail, SnapshotView } from '@glassbox/contract';
+import type { ForkInput, ForkResult, ForkWriteAnswer } from '../fork-views';
 
 /**
  * What the host asks of the threads that do its heavy work (see pool.ts), and what they answer: plain
@@ -65,9 +65,9 @@ export type WorkRequest =
   | { op: 'conversation'; ref: SessionRef; options: AnalyzeOptions }
   | { op: 'fork-preview'; input: ForkInput }
   | { op: 'fork-write'; input: ForkInput }
-  | { op: 'fork-verify'; path: string; dataDir: string }
-  | { op: 'fork-undo'; path: string; dataDir: string; repoMap: Record<string, string> }
-  | { op: 'fork-payload'; path: string; segmentId: string; dataDir: string }
+  | { op: 'fork-verify'; path: string }
+  | { op: 'fork-undo'; path: string; repoMap: Record<string, string> }
+  | { op: 'fork-payload'; path: string; segmentId: string }
   | { op: 'compactions'; ref: SessionRef; repoRoot: string | null; diskless: boolean }
   | { op: 'compaction-item'; ref: SessionRef; repoRoot: string | null; diskless: boolean; agentId: string | null; index: number; segmentId: string }
   | { op: 'compaction-find'; ref: SessionRef; repoRoot: string | null; diskless: boolean; query: string }
@@ -83,7 +83,7 @@ interface WorkResults {
   cost: CostView | 'missing';
   conversation: ConversationView | 'missing';
   'fork-preview': ForkPreview;
-  'fork-write': { ok: true; value: ForkWritten } | { ok: false; checks: ForkCheck[]; message: string };
+  'fork-write': ForkWriteAnswer;
   'fork-verify': ForkResult<ForkVerified>;
   'fork-undo': ForkResult<ForkWritten>;
   'fork-payload': ForkResult<ForkPayload>;

@@ -1,5 +1,5 @@
 import { isCancelled } from '@glassbox/core';
-import { ForkError } from '@glassbox/store/fork';
+import { refusalOf } from '@glassbox/engine';
 import type { WorkHandler } from './handler';
 import type { WorkRequest } from './protocol';
 
@@ -28,7 +28,7 @@ export function runRequest(
   try {
     return { result: handler.run(request, ctx) };
   } catch (error) {
-    const stopped = isCancelled(error) || (error instanceof ForkError && error.code === 'cancelled');
+    const stopped = isCancelled(error) || refusalOf(error)?.code === 'cancelled';
     return { error: { message: (error as Error).message ?? String(error), cancelled: stopped } };
   }
 }

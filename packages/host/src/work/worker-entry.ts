@@ -3,14 +3,15 @@
 // array: the host sets it to 1 to cancel the request, and the work stops at its next check.
 import { parentPort, workerData } from 'node:worker_threads';
 import { defaultAgents } from '@glassbox/agents';
-import { defaultEngine } from '../engine-default';
+import { hostGlassbox } from '../glassbox';
 import { WorkHandler } from './handler';
 import { runRequest } from './run';
 import type { WorkRequest } from './protocol';
 
-const flags = new Int32Array((workerData as { flags: SharedArrayBuffer }).flags);
+const data = workerData as { flags: SharedArrayBuffer; dataDir: string };
+const flags = new Int32Array(data.flags);
 const agents = defaultAgents();
-const handler = new WorkHandler(agents, defaultEngine(agents));
+const handler = new WorkHandler(agents, hostGlassbox(agents, data.dataDir));
 
 parentPort?.on('message', (msg: { id: number; slot: number; request: WorkRequest }) => {
   const port = parentPort;

@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Agent, AgentFormat, ClassifiedSnapshot, DeadClass, EvictionPlan, ForkEconomics, ForkPrepared, Session, TombstoneFill } from '@glassbox/core';
-import { agentForFile, agentForLines, defaultAgents } from '@glassbox/agents';
+import { defaultAgents } from '@glassbox/agents';
+import { agentForFile, agentForLines } from '@glassbox/file-io';
 import { analyzeSession, cacheModel, economicsOf, planEviction, withRefusals, type PlanOptions, type PriceTable } from '@glassbox/analysis';
 import { nodeAnalysisPorts } from '../repo-port';
 import { sha256Hex } from './archive';

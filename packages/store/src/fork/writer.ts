@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { AgentFormat, AppliedAction, ForkAction, RefusedAction, Session, ValidationReport } from '@glassbox/core';
-import { agentForFile, defaultAgents } from '@glassbox/agents';
+import { defaultAgents } from '@glassbox/agents';
+import { agentForFile } from '@glassbox/file-io';
 import { Archive, archiveDir, sha256Hex, type IncomingObject } from './archive';
 import { ArchiveCopy, MIN_THREADED_BYTES, type ArchiveThread, type ArchivedOriginal } from './archive-copy';
 import { ForkError, describe, fsyncDir, publishTemp, safeUnlink, tempPathFor, writeTempFile } from './atomic';

@@ -1,5 +1,5 @@
 import { basename, dirname, resolve } from 'node:path';
-import { agentForFile } from '@glassbox/agents';
+import { agentForFile } from '@glassbox/file-io';
 import { expiryOf, type AgentRegistry } from '@glassbox/core';
 import { sha256Hex } from '../fork/archive';
 import { quickLook } from '../quick';

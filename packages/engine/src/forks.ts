@@ -1,0 +1,151 @@
+import { basename } from 'node:path';
+import type { DeadClass } from '@glassbox/core';
+import {
+  LineageCache,
+  planFromFile,
+  previewFork,
+  resumeInstruction,
+  showSegment,
+  undoFork,
+  verifyFork,
+  writeFork,
+  type FilePlan,
+  type FilePlanOptions,
+  type ForkJob,
+  type ForkLineage,
+  type ForkPreview,
+  type ResumeInstruction,
+  type ShownSegment,
+  type UndoResult,
+  type VerifyResult,
+  type WriteForkResult,
+} from '@glassbox/store/fork';
+import { isInKeptView } from '@glassbox/store/keep';
+import { Refusal, refusing } from './failures';
+import type { Setup } from './setup';
+
+/** What a fork is planned from: one session file and how to plan it. */
+export interface ForkRequest {
+  path: string;
+  /** The folder a recorded working directory is mapped to on this machine (null: the recorded one). */
+  repoRootFor: (cwd: string | null) => string | null;
+  /** Classes to evict (default: the proven ones, plus spent with `withSpent`). */
+  classes?: readonly DeadClass[];
+  withSpent?: boolean;
+  protectTail?: number;
+  minimumSavings?: number;
+  /** The model of the next request (decides which reasoning is resident). */
+  model?: string;
+  /** The moment the prompt-cache figures are for (default: now). */
+  at?: Date;
+  horizon?: number;
+  /** Progress and cancellation. */
+  job?: ForkJob;
+}
+
+export type WrittenFork = Extract<WriteForkResult, { status: 'written' }>;
+
+/** What writing a fork came to: written (with how to resume it), refused by validation, or nothing worth removing. */
+export type ForkOutcome =
+  | { status: 'written'; plan: FilePlan; written: WrittenFork; resume: ResumeInstruction }
+  | { status: 'refused'; plan: FilePlan; refused: Extract<WriteForkResult, { status: 'refused' }> }
+  | { status: 'nothing-to-remove'; plan: FilePlan };
+
+/** Marks the plan that found nothing to remove, so the write stops without being read as a moved source. */
+class NothingToRemove extends Error {}
+
+/** Forks: plan, preview, write, verify, undo, and payloads back from the archive. One implementation for every shell. */
+export class Forks {
+  private readonly lineages: LineageCache;
+
+  constructor(private readonly setup: Setup) {
+    this.lineages = new LineageCache(setup.archiveDir);
+  }
+
+  private planOptions(r: ForkRequest): FilePlanOptions {
+    const o: FilePlanOptions = {
+      repoRootFor: r.repoRootFor,
+      withSpent: r.withSpent === true || (r.classes?.includes('spent') ?? false),
+      agent: this.setup.agentFor(r.path),
+      at: r.at ?? new Date(),
+    };
+    if (r.classes) o.classes = r.classes;
+    if (r.protectTail !== undefined) o.protectTail = r.protectTail;
+    if (r.minimumSavings !== undefined) o.minimumSavings = r.minimumSavings;
+    if (r.model !== undefined) o.model = r.model;
+    if (r.horizon !== undefined) o.horizon = r.horizon;
+    if (r.job) o.job = r.job;
+    return o;
+  }
+
+  /** Plans from the file as it would be forked, builds the fork line by line and validates it: nothing is written. */
+  preview(r: ForkRequest): ForkPreview {
+    return refusing(() => previewFork(r.path, this.planOptions(r)));
+  }
+
+  /**
+   * Writes the fork beside the original when every check passes. The plan is made inside the write
+   * (again when the file changes meanwhile), so the original's copy into the archive runs beside it.
+   */
+  write(r: ForkRequest): ForkOutcome {
+    if (isInKeptView(r.path)) {
+      const id = basename(r.path).replace(/\.jsonl$/i, '');
+      throw new Refusal('kept_copy', `${r.path} is a kept session whose original is gone: Glassbox reads it from the archive but writes nothing beside that copy. Restore it first (glassbox restore ${id}), then fork it.`, false);
+    }
+    const options = this.planOptions(r);
+    const agent = options.agent ?? this.setup.agentFor(r.path);
+    let last: FilePlan | null = null;
+    let result: WriteForkResult;
+    try {
+      result = refusing(() =>
+        writeFork({
+          sourcePath: r.path,
+          format: agent.format,
+          archiveDir: this.setup.archiveDir,
+          ...(r.job ? { job: r.job } : {}),
+          prepare: (src) => {
+            const planned = planFromFile(src.path, { ...options, forkSessionId: src.forkId });
+            last = planned;
+            if (planned.plan.actions.length === 0) throw new NothingToRemove();
+            return { actions: planned.actions, cwd: planned.session.cwd, indexed: planned.indexed, session: planned.session };
+          },
+        }),
+      );
+    } catch (error) {
+      if (error instanceof NothingToRemove && last) return { status: 'nothing-to-remove', plan: last };
+      throw error;
+    }
+    const plan = last as FilePlan | null;
+    if (!plan) throw new Error('a fork was written without a plan');
+    if (result.status === 'refused') return { status: 'refused', plan, refused: result };
+    const resume = this.resume({ cwd: plan.session.cwd, mapped: plan.snapshot.session.repoRoot, sessionId: result.forkId, sessionPath: result.forkPath });
+    return { status: 'written', plan, written: result, resume };
+  }
+
+  /** Re-runs a fork's validation against its archived original (hash-checked). */
+  verify(ref: string, job?: ForkJob): VerifyResult {
+    return refusing(() => verifyFork(ref, { archiveDir: this.setup.archiveDir, ...(job ? { job } : {}) }));
+  }
+
+  /** Writes the archived original of a fork back as a new sibling session, with how to resume it. */
+  undo(ref: string, mapped: (cwd: string | null) => string | null, job?: ForkJob): { undone: UndoResult; resume: ResumeInstruction } {
+    const undone = refusing(() => undoFork(ref, { archiveDir: this.setup.archiveDir, ...(job ? { job } : {}) }));
+    const cwd = undone.manifest.cwd;
+    return { undone, resume: this.resume({ cwd, mapped: mapped(cwd), sessionId: undone.sessionId, sessionPath: undone.path }) };
+  }
+
+  /** Payloads a fork removed, back from the archive (hash-checked). */
+  show(ref: string, segment: string): ShownSegment[] {
+    return refusing(() => showSegment(ref, segment, { archiveDir: this.setup.archiveDir }));
+  }
+
+  /** Which sessions are forks of which, from the archive's manifests (read again when the archive's fork list changed). */
+  lineage(): ForkLineage {
+    return this.lineages.get();
+  }
+
+  /** How to resume a session on this machine: the agent's own rule, from the folder that exists. */
+  resume(input: { cwd: string | null; mapped: string | null; sessionId: string; sessionPath: string }): ResumeInstruction {
+    return resumeInstruction({ ...input, format: this.setup.agentFor(input.sessionPath).format });
+  }
+}

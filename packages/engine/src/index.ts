@@ -1,0 +1,13 @@
+/**
+ * @glassbox/engine — the one application layer (ARCHITECTURE.md): the use cases every shell calls,
+ * and the types their answers are made of. The shells never reach the store's fork or keep code
+ * themselves (a lint rule).
+ */
+export { Glassbox } from './glassbox';
+export type { EngineSetup, Setup } from './setup';
+export { Refusal, refusalOf } from './failures';
+export type { ForkRequest, ForkOutcome, WrittenFork } from './forks';
+export type { AnalyzeRequest, Inspection, Lineage, Opened } from './sessions';
+export type { RetentionFacts } from './keeping';
+export { forkJob, forkWillSend, NO_JOB, type ForkJob, type FilePlan, type ForkPreview, type ForkLineage, type LineageEntry, type ResumeInstruction, type ShownSegment, type UndoResult, type VerifyResult } from '@glassbox/store/fork';
+export { parseAge, type ArchiveReport, type AutoKeepRow, type KeepResult, type KeptSession, type PrunePlan, type PruneResult, type RestoreResult, type VerifyArchiveResult } from '@glassbox/store/keep';

@@ -1,0 +1,124 @@
+import { realpathSync } from 'node:fs';
+import { isFatal, type Agent, type ClassifiedSnapshot, type CompactionHistory, type DiscoveredFile, type ForkEconomics, type LoadedSession, type PriceTable } from '@glassbox/core';
+import { analyzeSession, cacheModel, computeCost, economicsOf, planEviction, type CostReport } from '@glassbox/analysis';
+import { compactionHistories, type LineSource } from '@glassbox/store';
+import { forkWillSend, type ForkLineage } from '@glassbox/store/fork';
+import { Refusal } from './failures';
+import type { Setup } from './setup';
+
+/** How a session's window is worked out. */
+export interface AnalyzeRequest {
+  /** The folder its recorded working directory is mapped to here (null: the recorded one). */
+  repoRoot: string | null;
+  withSpent?: boolean;
+  protectTail?: number;
+  /** The model of the next request (default: the one the client would resume on). */
+  model?: string;
+  /** Look nothing up on disk (a dropped file, whose recorded paths came from elsewhere). */
+  diskless?: boolean;
+}
+
+/** A session read from its file, with the agent that wrote it. */
+export interface Opened {
+  agent: Agent;
+  loaded: LoadedSession;
+}
+
+/** Where a session stands among forks (from the archive's manifests). */
+export interface Lineage {
+  forkOf: { sessionId: string; path: string; createdAt: string; kind: 'clean' | 'undo' } | null;
+  forks: { sessionId: string; path: string; createdAt: string }[];
+  /** A fork not resumed since it was written: the window it will send, estimated from the original's reported figure. */
+  willSend: { estimatedTokens: number; originalReportedTokens: number } | null;
+}
+
+export interface Inspection extends Opened {
+  snapshot: ClassifiedSnapshot;
+  /** What forking with the default plan would cost now, under the prompt cache, at the agent's list prices. */
+  economics: ForkEconomics;
+  lineage: Lineage;
+}
+
+/** Reading sessions: finding them by id, loading, the window with its proofs, cost, compactions. */
+export class Sessions {
+  constructor(
+    private readonly setup: Setup,
+    private readonly lineage: () => ForkLineage,
+  ) {}
+
+  /** Session files (not subagent files) of every agent with this id, or whose id starts with it (6 characters or more) when none matches exactly. */
+  findById(id: string): { found: DiscoveredFile[]; roots: string[] } {
+    const byAgent = this.setup.agents.roots(this.setup.env, this.setup.home);
+    const sessions = this.setup.agents.agents.flatMap((agent) =>
+      agent.locator.discover(byAgent.filter((r) => r.agent === agent).map((r) => r.root)).filter((f) => f.kind === 'session'),
+    );
+    const exact = sessions.filter((s) => s.sessionId === id);
+    const found = exact.length > 0 || id.length < 6 ? exact : sessions.filter((s) => s.sessionId.startsWith(id));
+    // The same file reached through two roots (one linking to the other) is one.
+    const byReal = new Map<string, DiscoveredFile>();
+    for (const f of found) byReal.set(realOr(f.path), f);
+    return { found: [...byReal.values()], roots: byAgent.map((r) => r.root) };
+  }
+
+  /** A session and its subagents; a file that holds no usable session is refused as bad input, with the reader's words. */
+  open(path: string): Opened {
+    const agent = this.setup.agentFor(path);
+    const loaded = agent.locator.load(path);
+    if (isFatal(loaded.session.problems)) {
+      const first = loaded.session.problems.find((p) => p.severity === 'error');
+      throw new Refusal(first?.code ?? 'unreadable', first?.message ?? `${path}: cannot be read`, true);
+    }
+    return { agent, loaded };
+  }
+
+  /** The resident window, classified with its proofs. */
+  analyze(loaded: LoadedSession, r: AnalyzeRequest): ClassifiedSnapshot {
+    const ports = r.diskless ? { ...this.setup.ports, repo: { kind: () => 'unreadable' as const, readText: () => null } } : this.setup.ports;
+    return analyzeSession(loaded.session, ports, {
+      repoRoot: r.repoRoot,
+      withSpent: r.withSpent === true,
+      subagents: loaded.subagents,
+      ...(r.protectTail !== undefined ? { protectTail: r.protectTail } : {}),
+      ...(r.model !== undefined ? { model: r.model } : {}),
+    });
+  }
+
+  /** `glassbox inspect`: the window, what forking now would cost, and the session's place among forks. */
+  inspect(path: string, r: Omit<AnalyzeRequest, 'repoRoot'> & { repoRootFor: (cwd: string | null) => string | null; at?: Date }): Inspection {
+    const opened = this.open(path);
+    const { repoRootFor, at: _at, ...rest } = r;
+    const snapshot = this.analyze(opened.loaded, { ...rest, repoRoot: repoRootFor(opened.loaded.session.cwd) });
+    const economics = economicsOf(cacheModel(snapshot, { at: r.at ?? new Date(), prices: opened.agent.format.prices }), planEviction(snapshot));
+    return { ...opened, snapshot, economics, lineage: this.lineageOf(snapshot) };
+  }
+
+  /** A fork knows it is one from its manifest in the archive (the lineage the app shows too). */
+  lineageOf(snapshot: ClassifiedSnapshot): Lineage {
+    const lineage = this.lineage();
+    const own = lineage.byForkId.get(snapshot.session.id);
+    const forkOf = own ? { sessionId: own.original.sessionId, path: own.original.path, createdAt: own.createdAt, kind: own.kind } : null;
+    const forks = (lineage.forksOf.get(snapshot.session.id) ?? []).filter((e) => e.kind === 'clean').map((e) => ({ sessionId: e.forkId, path: e.forkPath, createdAt: e.createdAt }));
+    return { forkOf, forks, willSend: forkWillSend(own, snapshot.context.reportedTokens, snapshot.turns.at(-1)?.line ?? 0) };
+  }
+
+  /** Provider-reported usage, one figure per response, priced from `prices` (default: the agent's dated table). */
+  cost(path: string, prices?: (agentTable: PriceTable) => PriceTable): { report: CostReport; agent: Agent } {
+    const { agent, loaded } = this.open(path);
+    const table = prices ? prices(agent.format.prices) : agent.format.prices;
+    return { report: computeCost(loaded.session, loaded.subagents, table), agent };
+  }
+
+  /** Every compaction of a session and of its subagents' own files, x-rayed (`source`: its bytes when they are not on disk). */
+  compactions(opened: Opened, r: { repoRoot: string | null; diskless?: boolean }, source?: LineSource): CompactionHistory[] {
+    const ports = r.diskless ? { ...this.setup.ports, repo: { kind: () => 'unreadable' as const, readText: () => null } } : this.setup.ports;
+    return compactionHistories(opened.agent.format, opened.loaded, { repoRoot: r.repoRoot, ports }, source);
+  }
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
