@@ -1,0 +1,56 @@
+import type { CacheTtl, Usage } from '@glassbox/core';
+import type { ResponseFacts } from '@glassbox/request-anthropic';
+import type { ProxyArchive } from './archive';
+import type { RemovalRecord } from './records';
+
+/**
+ * What the proxy remembers about one conversation between its requests: the tombstones it decided
+ * (repeated byte for byte from then on), the cache's clock, and whether rewrites are suspended.
+ * Bodies are never kept. A conversation seen before (by this process or an earlier one) starts from
+ * its archive records, so a restarted proxy sends the same tombstones.
+ */
+export interface ConversationState {
+  id: string;
+  /** Decided tombstones by `<tool_use id>:<target>`. */
+  decided: Map<string, RemovalRecord>;
+  requests: number;
+  /** When the provider last used this conversation's cached prefix (the end of the last good reply), ms. */
+  lastActivityAt: number | null;
+  /** The last good reply, to recognise it as the next request's last assistant message. */
+  lastResponse: { facts: ResponseFacts; at: number } | null;
+  /** The lifetime the provider's usage (or, before any usage, the request's cache marker) shows. */
+  ttl: CacheTtl | 'unknown';
+  /** Counts idle gaps (the cache expired between two requests); the conversation's start opens the first. */
+  gap: number;
+  /** A removal broke a warm cache in the current gap: no other may until the cache expires. */
+  warmBreakInGap: boolean;
+  /** Why rewrites are suspended; null while they are not. */
+  suspended: string | null;
+}
+
+export const decidedKey = (toolUseId: string, target: RemovalRecord['target']): string => `${toolUseId}:${target}`;
+
+export function newState(id: string): ConversationState {
+  return { id, decided: new Map(), requests: 0, lastActivityAt: null, lastResponse: null, ttl: 'unknown', gap: 0, warmBreakInGap: false, suspended: null };
+}
+
+/** The state of a conversation as its records left it (a restart keeps its tombstones and its suspension). */
+export function loadState(archive: ProxyArchive, id: string): ConversationState {
+  const state = newState(id);
+  for (const r of archive.removals(id)) state.decided.set(decidedKey(r.toolUseId, r.target), r);
+  for (const e of archive.events(id)) {
+    state.requests = Math.max(state.requests, e.request);
+    if (e.suspended) state.suspended = e.suspended;
+  }
+  return state;
+}
+
+/** The lifetime a reply's cache writes show, else what was known. */
+export function ttlFrom(usage: Usage | null, known: CacheTtl | 'unknown'): CacheTtl | 'unknown' {
+  if (!usage) return known;
+  if (usage.cacheCreation1hTokens > 0) return '1h';
+  if (usage.cacheCreation5mTokens > 0) return '5m';
+  return known;
+}
+
+export const TTL_MS: Record<CacheTtl, number> = { '5m': 5 * 60_000, '1h': 60 * 60_000 };
