@@ -17,11 +17,12 @@ import {
   requestEnvironment,
   requestSession,
   segmentPlace,
-  type LastResponse,
+  type KnownReply,
   type ReadRequest,
+  type RequestMessage,
   type Replacement,
 } from '@glassbox/request-anthropic';
-import { decidedKey, TTL_MS, type ConversationState } from './state';
+import { decidedKey, TTL_MS, type ConversationState, type SeenReply } from './state';
 import type { RemovalMoment, RemovalRecord } from './records';
 import { requestTombstone } from './wording';
 
@@ -85,7 +86,7 @@ function toolPlaces(request: ReadRequest): Map<string, { use?: Place; result?: P
 
 const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
-export function ttlMsOf(state: ConversationState, settings: DecideSettings): number {
+function ttlMsOf(state: ConversationState, settings: DecideSettings): number {
   return settings.cacheTtlMs ?? TTL_MS[state.ttl === 'unknown' ? '5m' : state.ttl];
 }
 
@@ -120,8 +121,7 @@ export function decide(request: ReadRequest, state: ConversationState, settings:
   if (!settings.evictNow && !expired && state.warmBreakInGap) return none;
 
   const environment = requestEnvironment(request);
-  const last = lastResponseFor(request, state);
-  const built = requestSession(request, { conversationId: state.id, environment, ...(last ? { lastResponse: last } : {}) });
+  const built = requestSession(request, { conversationId: state.id, environment, replies: knownReplies(request, state) });
   if (!built.ok) throw new RequestNotModelled(built.reason);
   const mapped = folderFor(environment.cwd, settings.mappings);
   const repoRoot = mapped !== environment.cwd ? mapped : null;
@@ -193,20 +193,21 @@ export function decide(request: ReadRequest, state: ConversationState, settings:
 }
 
 /** Thrown when a request cannot be read as a conversation (the proxy then fails open). */
-export class RequestNotModelled extends Error {}
+class RequestNotModelled extends Error {}
 
-/** The previous reply, when the request's last assistant message is that very reply. */
-function lastResponseFor(request: ReadRequest, state: ConversationState): LastResponse | null {
-  const seen = state.lastResponse;
-  if (!seen?.facts.usage) return null;
-  for (let i = request.messages.length - 1; i >= 0; i--) {
-    const m = request.messages[i];
-    if (!m || m.role !== 'assistant') continue;
-    const sig = messageSignature(m);
-    if (sig.length === 0 || sig.join('\n') !== seen.facts.signature.join('\n')) return null;
-    return { usage: seen.facts.usage, at: new Date(seen.at), model: seen.facts.model };
-  }
-  return null;
+/** The replies this proxy saw, by the assistant message of this request that repeats each (first and last). */
+function knownReplies(request: ReadRequest, state: ConversationState): Map<number, KnownReply> {
+  const out = new Map<number, KnownReply>();
+  const assistants = request.messages.filter((m) => m.role === 'assistant');
+  const attach = (seen: SeenReply | null, message: RequestMessage | undefined): void => {
+    if (!seen?.facts.usage || !message) return;
+    const sig = messageSignature(message);
+    if (sig.length === 0 || sig.join('\n') !== seen.facts.signature.join('\n')) return;
+    out.set(message.index, { usage: seen.facts.usage, at: new Date(seen.at), model: seen.facts.model });
+  };
+  attach(state.firstResponse, assistants[0]);
+  attach(state.lastResponse, assistants[assistants.length - 1]);
+  return out;
 }
 
 /**

@@ -66,7 +66,7 @@ export function handleRewritable(ex: Exchange, conversations: Conversations, tot
 
   const rewrite = rewriteRequest(request, decision.replacements);
   if (!rewrite.ok) return original(`a tombstone could not be placed (${rewrite.reason})`);
-  const problem = checkRewrite(request, rewrite.bytes, decision.replacements);
+  const problem = checkRewrite(request, rewrite.bytes, rewrite.removed);
   if (problem) return original(`the rewrite did not check out (${problem})`);
   try {
     conversations.archiveRemovals(state, decision.added);
@@ -97,6 +97,13 @@ export function handleRewritable(ex: Exchange, conversations: Conversations, tot
       // The upstream refused the rewritten bytes: the client's own go once, and nothing more is rewritten.
       void readAll(up, 64 * 1024).then((body) => {
         totals.failOpens++;
+        // What the refused rewrite would have done did not happen.
+        totals.rewritten--;
+        totals.removals -= decision.added.length;
+        totals.savedTokens -= decision.savedTokens;
+        if (event.cacheBreak) totals.cacheBreaks--;
+        event.cacheBreak = false;
+        event.added = 0;
         const reason = `the upstream refused a rewritten request (400 ${errorType(body)})`;
         event.failOpen = reason;
         event.suspended = reason;
@@ -125,6 +132,7 @@ function done(ex: Exchange, conversations: Conversations, event: RequestEvent, c
       const at = clock();
       state.lastActivityAt = at;
       state.lastResponse = { facts, at };
+      if (!ex.request.messages.some((m) => m.role === 'assistant')) state.firstResponse = { facts, at };
       state.ttl = ttlFrom(facts.usage, state.ttl);
       event.usage = { input: facts.usage.inputTokens, cacheRead: facts.usage.cacheReadTokens, cacheWrite: facts.usage.cacheCreationTokens, output: facts.usage.outputTokens };
     }

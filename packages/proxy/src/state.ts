@@ -17,7 +17,9 @@ export interface ConversationState {
   /** When the provider last used this conversation's cached prefix (the end of the last good reply), ms. */
   lastActivityAt: number | null;
   /** The last good reply, to recognise it as the next request's last assistant message. */
-  lastResponse: { facts: ResponseFacts; at: number } | null;
+  lastResponse: SeenReply | null;
+  /** The reply to the conversation's first request, when this proxy saw it: it measures the system prompt and tools. */
+  firstResponse: SeenReply | null;
   /** The lifetime the provider's usage (or, before any usage, the request's cache marker) shows. */
   ttl: CacheTtl | 'unknown';
   /** Counts idle gaps (the cache expired between two requests); the conversation's start opens the first. */
@@ -28,10 +30,15 @@ export interface ConversationState {
   suspended: string | null;
 }
 
+export interface SeenReply {
+  facts: ResponseFacts;
+  at: number;
+}
+
 export const decidedKey = (toolUseId: string, target: RemovalRecord['target']): string => `${toolUseId}:${target}`;
 
 export function newState(id: string): ConversationState {
-  return { id, decided: new Map(), requests: 0, lastActivityAt: null, lastResponse: null, ttl: 'unknown', gap: 0, warmBreakInGap: false, suspended: null };
+  return { id, decided: new Map(), requests: 0, lastActivityAt: null, lastResponse: null, firstResponse: null, ttl: 'unknown', gap: 0, warmBreakInGap: false, suspended: null };
 }
 
 /** The state of a conversation as its records left it (a restart keeps its tombstones and its suspension). */

@@ -6,7 +6,7 @@
  */
 export { readRequest, type ReadRequest, type RequestMessage, type RequestBlock, type RequestReading, type MessageRole } from './request';
 export { requestEnvironment, cacheMarkerTtl, type RequestEnvironment } from './environment';
-export { requestSession, segmentPlace, nodeId, resultText, ANTHROPIC_BYTES_PER_TOKEN, type LastResponse, type RequestSessionOptions, type RequestSessionResult } from './session';
+export { requestSession, segmentPlace, nodeId, resultText, ANTHROPIC_BYTES_PER_TOKEN, type KnownReply, type RequestSessionOptions, type RequestSessionResult } from './session';
 export { rewriteRequest, checkRewrite, locate, type Replacement, type Removed, type Rewrite } from './rewrite';
 export { conversationKey } from './conversation';
 export { StreamFacts, jsonFacts, messageSignature, type ResponseFacts } from './response';

@@ -19,6 +19,8 @@ export interface Replacement {
 /** What one replacement took out: the exact bytes of the JSON value, and their sha-256. */
 export interface Removed {
   replacement: Replacement;
+  /** Where the value was in the client's bytes. */
+  span: Span;
   /** The JSON text of the value as the client sent it. */
   original: Buffer;
   sha256: string;
@@ -51,7 +53,7 @@ function inputField(request: ReadRequest, block: RequestBlock): { span: Span; fi
   return { span: member[0].value, field };
 }
 
-export function sha256Hex(data: Buffer): string {
+function sha256Hex(data: Buffer): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
@@ -75,7 +77,7 @@ export function rewriteRequest(request: ReadRequest, replacements: readonly Repl
     if (p.span.start < at) return { ok: false, reason: 'two replacements overlap' };
     parts.push(request.bytes.subarray(at, p.span.start), p.text);
     const original = Buffer.from(request.bytes.subarray(p.span.start, p.span.end));
-    const rec: Removed = { replacement: p.r, original, sha256: sha256Hex(original) };
+    const rec: Removed = { replacement: p.r, span: p.span, original, sha256: sha256Hex(original) };
     if (p.field) rec.field = p.field;
     removed.push(rec);
     at = p.span.end;
@@ -85,11 +87,15 @@ export function rewriteRequest(request: ReadRequest, replacements: readonly Repl
 }
 
 /**
- * The differential check of a rewrite: read back, it must be the original request with exactly the
- * replaced values changed to their tombstones — same messages, roles, blocks, ids and pairing, every
- * other value equal. Returns why not, or null.
+ * The differential check of a rewrite, twice over. As bytes: outside its tombstones it is the
+ * client's request byte for byte. Read back by the parser: it is the original request with exactly
+ * the replaced values changed to their tombstones — same messages, roles, blocks, ids and pairing,
+ * every other value equal. Returns why not, or null.
  */
-export function checkRewrite(original: ReadRequest, rewritten: Buffer, replacements: readonly Replacement[]): string | null {
+export function checkRewrite(original: ReadRequest, rewritten: Buffer, removed: readonly Removed[]): string | null {
+  const bytes = bytesProblem(original.bytes, rewritten, removed);
+  if (bytes) return bytes;
+  const replacements = removed.map((r) => r.replacement);
   const back = readRequest(rewritten);
   if (!back.ok) return `the rewritten request does not read back (${back.reason})`;
   const expected = structuredClone(original.body);
@@ -110,6 +116,22 @@ export function checkRewrite(original: ReadRequest, rewritten: Buffer, replaceme
   }
   if (JSON.stringify(expected) !== JSON.stringify(back.request.body)) return 'the rewritten request differs from the original in more than its tombstones';
   return pairingProblem(back.request.body);
+}
+
+function bytesProblem(original: Buffer, rewritten: Buffer, removed: readonly Removed[]): string | null {
+  let o = 0;
+  let w = 0;
+  for (const r of [...removed].sort((a, b) => a.span.start - b.span.start)) {
+    const keep = r.span.start - o;
+    if (keep < 0 || !original.subarray(o, r.span.start).equals(rewritten.subarray(w, w + keep))) return 'the rewritten request changed bytes outside its tombstones';
+    w += keep;
+    const t = Buffer.from(JSON.stringify(r.replacement.tombstone), 'utf8');
+    if (!rewritten.subarray(w, w + t.length).equals(t)) return 'a tombstone is not where its payload was';
+    w += t.length;
+    o = r.span.end;
+  }
+  if (!original.subarray(o).equals(rewritten.subarray(w)) || rewritten.length - w !== original.length - o) return 'the rewritten request changed bytes outside its tombstones';
+  return null;
 }
 
 /**

@@ -28,8 +28,8 @@ export const ANTHROPIC_BYTES_PER_TOKEN = 3.0;
 const HASH_MIN_BYTES = 128;
 const PREVIEW_CHARS = 160;
 
-/** The reply the provider gave to the previous request, as the proxy saw it stream by. */
-export interface LastResponse {
+/** A reply the provider gave, as the proxy saw it stream by. */
+export interface KnownReply {
   usage: Usage;
   at: Date;
   model: string | null;
@@ -39,8 +39,12 @@ export interface RequestSessionOptions {
   /** Names the conversation in the model and in messages. */
   conversationId: string;
   environment: RequestEnvironment;
-  /** Attached to the last assistant message, the reply it was: the window's reported size and the cache's clock. */
-  lastResponse?: LastResponse;
+  /**
+   * Replies the proxy saw, by the index of the assistant message that repeats them: their usage is the
+   * provider's figure for the window at that request (the last one's is the window's size, the first
+   * one's measures the system prompt and tools), their time the cache's clock.
+   */
+  replies?: ReadonlyMap<number, KnownReply>;
 }
 
 export type RequestSessionResult = { ok: true; session: Session } | { ok: false; reason: string };
@@ -85,7 +89,6 @@ export function requestSession(request: ReadRequest, options: RequestSessionOpti
   const order: string[] = [];
   const toolCalls = new Map<string, ToolCall>();
   const inputs = new Map<string, { name: string; input: Record<string, Json> }>();
-  let lastAssistant: ChainNode | null = null;
   let previous: string | null = null;
   for (const message of request.messages) {
     const node = nodeFor(message, previous);
@@ -119,16 +122,16 @@ export function requestSession(request: ReadRequest, options: RequestSessionOpti
     nodes.set(node.uuid, node);
     order.push(node.uuid);
     previous = node.uuid;
-    if (node.kind === 'assistant') lastAssistant = node;
+    const reply = node.kind === 'assistant' ? options.replies?.get(message.index) : undefined;
+    if (reply) {
+      node.usage = reply.usage;
+      node.timestamp = reply.at.toISOString();
+      if (reply.model) node.model = reply.model;
+    }
   }
   for (const call of toolCalls.values()) {
     // Only a request's own last message (an assistant prefill) may hold calls not yet answered.
     if (call.resultUuid === undefined && call.useUuid !== previous) return { ok: false, reason: `the tool_use ${call.id} is never answered` };
-  }
-  if (lastAssistant && options.lastResponse) {
-    lastAssistant.usage = options.lastResponse.usage;
-    lastAssistant.timestamp = options.lastResponse.at.toISOString();
-    if (options.lastResponse.model) lastAssistant.model = options.lastResponse.model;
   }
   const session: Session = {
     agent: 'claude-code',

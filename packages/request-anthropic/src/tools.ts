@@ -26,7 +26,7 @@ function clip(text: string, max: number): string {
 }
 
 /** A path relative to the working directory when it lies inside it. */
-export function relativeLabel(path: string, cwd: string | null): string {
+function relativeLabel(path: string, cwd: string | null): string {
   if (cwd) {
     const prefix = cwd.endsWith('/') ? cwd : cwd + '/';
     if (path.startsWith(prefix)) return path.slice(prefix.length);
