@@ -117,8 +117,15 @@ export function decide(request: ReadRequest, state: ConversationState, settings:
 
   const expired = state.lastActivityAt !== null && now - state.lastActivityAt > ttlMsOf(state, settings);
   const none = { replacements, added: [], moment: null, cacheBreak: false, savedTokens, expired, skipped };
-  // A warm break was spent in this gap: nothing new until the cache expires, so no analysis either.
-  if (!settings.evictNow && !expired && state.warmBreakInGap) return none;
+  if (!settings.evictNow && !expired) {
+    // A warm break was spent in this gap: nothing new until the cache expires, so no analysis either.
+    if (state.warmBreakInGap) return none;
+    // Without the provider's figure for the window a warm break is never priced, so never taken.
+    const replies = knownReplies(request, state);
+    if (![...replies.keys()].some((i) => i === lastAssistantIndex(request))) return none;
+    if (!warmLookDue(state, request.bytes.length)) return none;
+    state.lastWarmLook = { request: state.requests, bytes: request.bytes.length };
+  }
 
   const environment = requestEnvironment(request);
   const built = requestSession(request, { conversationId: state.id, environment, replies: knownReplies(request, state) });
@@ -194,6 +201,17 @@ export function decide(request: ReadRequest, state: ConversationState, settings:
 
 /** Thrown when a request cannot be read as a conversation (the proxy then fails open). */
 class RequestNotModelled extends Error {}
+
+/** Look at a warm cache again once the request grew by a tenth, or eight requests on. */
+function warmLookDue(state: ConversationState, bytes: number): boolean {
+  const last = state.lastWarmLook;
+  return last === null || bytes >= last.bytes * 1.1 || state.requests - last.request >= 8;
+}
+
+function lastAssistantIndex(request: ReadRequest): number {
+  for (let i = request.messages.length - 1; i >= 0; i--) if (request.messages[i]?.role === 'assistant') return i;
+  return -1;
+}
 
 /** The replies this proxy saw, by the assistant message of this request that repeats each (first and last). */
 function knownReplies(request: ReadRequest, state: ConversationState): Map<number, KnownReply> {

@@ -26,6 +26,11 @@ export interface ConversationState {
   gap: number;
   /** A removal broke a warm cache in the current gap: no other may until the cache expires. */
   warmBreakInGap: boolean;
+  /**
+   * The last warm look for a break that pays: its request and the request's size. Economics change
+   * slowly, so a warm cache is looked at again only once the conversation has grown or moved on.
+   */
+  lastWarmLook: { request: number; bytes: number } | null;
   /** Why rewrites are suspended; null while they are not. */
   suspended: string | null;
 }
@@ -38,7 +43,7 @@ export interface SeenReply {
 export const decidedKey = (toolUseId: string, target: RemovalRecord['target']): string => `${toolUseId}:${target}`;
 
 export function newState(id: string): ConversationState {
-  return { id, decided: new Map(), requests: 0, lastActivityAt: null, lastResponse: null, firstResponse: null, ttl: 'unknown', gap: 0, warmBreakInGap: false, suspended: null };
+  return { id, decided: new Map(), requests: 0, lastActivityAt: null, lastResponse: null, firstResponse: null, ttl: 'unknown', gap: 0, warmBreakInGap: false, lastWarmLook: null, suspended: null };
 }
 
 /** The state of a conversation as its records left it (a restart keeps its tombstones and its suspension). */

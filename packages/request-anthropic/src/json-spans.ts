@@ -95,6 +95,15 @@ export class JsonScanner {
     throw new JsonSyntaxError('unterminated object or array', pos);
   }
 
+  /** A key's text: plain ASCII keys (nearly all) are read directly, others decoded as JSON. */
+  private key(start: number, end: number): string {
+    for (let i = start + 1; i < end - 1; i++) {
+      const c = this.buf[i] as number;
+      if (c === BACKSLASH || c >= 0x80) return JSON.parse(this.buf.toString('utf8', start, end)) as string;
+    }
+    return this.buf.toString('latin1', start + 1, end - 1);
+  }
+
   /** The members of the object at `span`, keys decoded, values as spans. */
   members(span: Span): Member[] {
     if (this.buf[span.start] !== 0x7b) throw new JsonSyntaxError('an object was expected', span.start);
@@ -104,7 +113,7 @@ export class JsonScanner {
     for (;;) {
       if (this.buf[p] !== QUOTE) throw new JsonSyntaxError('a key was expected', p);
       const keyEnd = this.stringEnd(p);
-      const key = JSON.parse(this.buf.toString('utf8', p, keyEnd)) as string;
+      const key = this.key(p, keyEnd);
       p = this.skipSpace(keyEnd);
       if (this.buf[p] !== 0x3a) throw new JsonSyntaxError('":" was expected', p);
       const value = this.value(p + 1);

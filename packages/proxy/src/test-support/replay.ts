@@ -22,7 +22,7 @@ interface Received {
   body: Buffer;
 }
 
-interface Upstream {
+export interface Upstream {
   url: string;
   received: Received[];
   /** Answers the next request with this instead of the recorded reply (once). */
@@ -31,7 +31,7 @@ interface Upstream {
 }
 
 /** A stand-in for the provider that gives each `POST /v1/messages` the recorded reply of its turn. */
-async function replayUpstream(exchanges: readonly RecordedExchange[]): Promise<Upstream> {
+export async function replayUpstream(exchanges: readonly RecordedExchange[]): Promise<Upstream> {
   const received: Received[] = [];
   const overrides: ((req: Received, res: http.ServerResponse) => void)[] = [];
   let next = 0;
