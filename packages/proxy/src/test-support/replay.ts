@@ -81,12 +81,12 @@ export interface Replay {
   close(): Promise<void>;
 }
 
-export async function startReplay(run: RecordedRun, settings: Partial<DecideSettings> = {}, options: { maxAnalysedBytes?: number; upstream?: string } = {}): Promise<Replay> {
+export async function startReplay(run: RecordedRun, settings: Partial<DecideSettings> = {}, options: { maxAnalysedBytes?: number; upstream?: string; archiveRoot?: string } = {}): Promise<Replay> {
   const upstream = await replayUpstream(run.exchanges);
   const dir = mkdtempSync(join(tmpdir(), 'glassbox-proxy-test-'));
   const repo = join(dir, 'repo');
   cpSync(run.projectAfter, repo, { recursive: true });
-  const archive = new ProxyArchive(join(dir, 'archive'));
+  const archive = new ProxyArchive(options.archiveRoot ?? join(dir, 'archive'));
   const log: string[] = [];
   const clock = { now: Date.parse(run.exchanges[0]?.time ?? '2026-01-01T00:00:00Z') };
   const proxy = await startProxy({
