@@ -22,7 +22,7 @@ export class Conversations {
     const known = this.states.get(id);
     if (known) return { state: known, fresh: false };
     const onDisk = this.archive.conversations().includes(id);
-    const state = onDisk ? loadState(this.archive, id) : newState(id);
+    const state = onDisk ? loadState(this.archive, id, this.settings.cacheTtlMs) : newState(id);
     if (!onDisk) this.archive.writeMeta({ id, firstSeen: new Date(now).toISOString(), sessionId, cwd: requestEnvironment(request).cwd, model: request.model });
     this.states.set(id, state);
     return { state, fresh: true };

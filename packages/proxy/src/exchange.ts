@@ -135,6 +135,8 @@ function done(ex: Exchange, conversations: Conversations, event: RequestEvent, c
       if (!ex.request.messages.some((m) => m.role === 'assistant')) state.firstResponse = { facts, at };
       state.ttl = ttlFrom(facts.usage, state.ttl);
       event.usage = { input: facts.usage.inputTokens, cacheRead: facts.usage.cacheReadTokens, cacheWrite: facts.usage.cacheCreationTokens, output: facts.usage.outputTokens };
+      event.endedAt = new Date(at).toISOString();
+      if (state.ttl !== 'unknown') event.cacheTtl = state.ttl;
     }
     conversations.record(state, event);
   };

@@ -52,6 +52,10 @@ export interface RequestEvent {
   /** The upstream's status code. */
   status?: number;
   usage?: { input: number; cacheRead: number; cacheWrite: number; output: number };
+  /** When a good reply ended: the provider last used the cached prefix then (a restarted proxy reads its clock from here). */
+  endedAt?: string;
+  /** The cache lifetime known after this reply. */
+  cacheTtl?: '5m' | '1h';
 }
 
 export interface ConversationMeta {

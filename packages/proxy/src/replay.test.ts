@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readRequest } from '@glassbox/request-anthropic';
 import { RECORDED_RUNS, recordedRun, type RecordedRun } from '@glassbox/request-anthropic/test-support';
@@ -101,6 +104,28 @@ describe.each(RECORDED_RUNS)('a real session replayed through the proxy (%s)', (
     replay = await startReplay(run, { cacheTtlMs: null, horizon: 1 });
     const warm = await replayAll(replay, run, at(4));
     for (const body of warm.sent) expect(tombstoned(body).size).toBe(0);
+  });
+
+  it('carries on where it stopped after a restart: the same tombstones, and the cache clock from its records', async () => {
+    const gaps = afterGaps(run, 4000);
+    const second = gaps[1] as number;
+    const whole = await startReplay(run);
+    const expected = await replayAll(whole, run);
+    await whole.close();
+    // Stop just before the second idle gap, start a new proxy on the same archive, and go on.
+    const shared = mkdtempSync(join(tmpdir(), 'glassbox-restart-'));
+    try {
+      const first = await startReplay({ ...run, exchanges: run.exchanges.slice(0, second) }, {}, { archiveRoot: shared });
+      const a = await replayAll(first, { ...run, exchanges: run.exchanges.slice(0, second) });
+      await first.close();
+      replay = await startReplay({ ...run, exchanges: run.exchanges.slice(second) }, {}, { archiveRoot: shared });
+      const b = await replayAll(replay, { ...run, exchanges: run.exchanges.slice(second) });
+      const sent = [...a.sent, ...b.sent];
+      for (const [i, body] of sent.entries()) expect(body.equals(expected.sent[i] ?? Buffer.alloc(0)), `request ${i + 1}`).toBe(true);
+      expect(tombstoned(b.sent[0] ?? Buffer.alloc(0)).size).toBe(5);
+    } finally {
+      rmSync(shared, { recursive: true, force: true });
+    }
   });
 
   it('applies every proven removal at once with --evict-now', async () => {

@@ -46,13 +46,28 @@ export function newState(id: string): ConversationState {
   return { id, decided: new Map(), requests: 0, lastActivityAt: null, lastResponse: null, firstResponse: null, ttl: 'unknown', gap: 0, warmBreakInGap: false, lastWarmLook: null, suspended: null };
 }
 
-/** The state of a conversation as its records left it (a restart keeps its tombstones and its suspension). */
-export function loadState(archive: ProxyArchive, id: string): ConversationState {
+/**
+ * The state of a conversation as its records left it: a restarted proxy (a new `proxy run` for a
+ * resumed session) keeps its tombstones, its suspension and the cache's clock — when the provider
+ * last used the conversation's prefix, and which lifetime it wrote — so the first request after a
+ * long pause is still known to meet an expired cache.
+ */
+export function loadState(archive: ProxyArchive, id: string, cacheTtlMs: number | null): ConversationState {
   const state = newState(id);
   for (const r of archive.removals(id)) state.decided.set(decidedKey(r.toolUseId, r.target), r);
   for (const e of archive.events(id)) {
     state.requests = Math.max(state.requests, e.request);
     if (e.suspended) state.suspended = e.suspended;
+    if (e.cacheTtl) state.ttl = e.cacheTtl;
+    // The idle gaps as they happened, so a warm break already spent in this one is not spent twice.
+    const ttl = cacheTtlMs ?? TTL_MS[state.ttl === 'unknown' ? '5m' : state.ttl];
+    if (state.lastActivityAt !== null && Date.parse(e.at) - state.lastActivityAt > ttl) {
+      state.gap++;
+      state.warmBreakInGap = false;
+    }
+    if (e.cacheBreak) state.warmBreakInGap = true;
+    const ended = e.endedAt ? Date.parse(e.endedAt) : NaN;
+    if (Number.isFinite(ended) && (state.lastActivityAt === null || ended > state.lastActivityAt)) state.lastActivityAt = ended;
   }
   return state;
 }
