@@ -9,6 +9,9 @@ import { loadState, newState, type ConversationState } from './state';
  * records: a removal's payload and record reach the archive before any request carries its
  * tombstone, so everything a request lacks can be had back.
  */
+/** Two hours: past the 1-hour cache, nothing of a conversation's state is lost by reloading it from its records. */
+const IDLE_FORGET_MS = 2 * 60 * 60_000;
+
 export class Conversations {
   private readonly states = new Map<string, ConversationState>();
 
@@ -21,11 +24,20 @@ export class Conversations {
   get(id: string, request: ReadRequest, sessionId: string | null, now: number): { state: ConversationState; fresh: boolean } {
     const known = this.states.get(id);
     if (known) return { state: known, fresh: false };
+    this.forgetIdle(now);
     const onDisk = this.archive.conversations().includes(id);
     const state = onDisk ? loadState(this.archive, id, this.settings.cacheTtlMs) : newState(id);
     if (!onDisk) this.archive.writeMeta({ id, firstSeen: new Date(now).toISOString(), sessionId, cwd: requestEnvironment(request).cwd, model: request.model });
     this.states.set(id, state);
     return { state, fresh: true };
+  }
+
+  /**
+   * A long-lived proxy lets go of conversations idle for longer than the longest cache lifetime:
+   * their records hold all it needs to take them up again.
+   */
+  private forgetIdle(now: number): void {
+    for (const [id, s] of this.states) if (s.lastActivityAt !== null && now - s.lastActivityAt > IDLE_FORGET_MS) this.states.delete(id);
   }
 
   /** Archives each payload (checked against the hash its record names), then writes the record. */

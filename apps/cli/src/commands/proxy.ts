@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_MINIMUM_SAVINGS, DEFAULT_PROTECT_TAIL } from '@glassbox/analysis';
 import { humanTokens } from '@glassbox/core';
+import { defaultDbPath, readSavedMappings } from '@glassbox/store';
 import { archiveDir } from '@glassbox/store/fork';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
 import type { RunningProxy } from '@glassbox/proxy';
@@ -147,7 +148,8 @@ async function start(flags: ServeFlags, io: CliIO, log: (line: string) => void):
     log,
     settings: {
       ports: nodeAnalysisPorts(),
-      mappings: repoMap(flags.repo),
+      // Folder mappings saved by the app apply, as for inspect; --repo overrides them for this run.
+      mappings: { ...readSavedMappings(defaultDbPath(io.env, io.env['HOME'] ?? undefined)), ...repoMap(flags.repo) },
       prices: AGENTS.registry.byId('claude-code').format.prices,
       protectTail: whole('--protect', flags.protect, 0, 1000),
       horizon: whole('--horizon', flags.horizon, 1, 1_000_000),
