@@ -33,8 +33,8 @@ export default tseslint.config(
       { group: ['@glassbox/store', '@glassbox/store/*', '@glassbox/adapter-claude-code/node'], message: 'analysis reaches the disk only through ports.' }] }] },
   },
   {
-    // An adapter's main entry runs anywhere: no Node API but hashing (node:crypto); its ./node sub-entry reads files.
-    files: ['packages/adapter-*/src/**/*.ts', 'packages/contract/src/**/*.ts'],
+    // An adapter's main entry (and a request dialect) runs anywhere: no Node API but hashing (node:crypto); its ./node sub-entry reads files.
+    files: ['packages/adapter-*/src/**/*.ts', 'packages/request-*/src/**/*.ts', 'packages/contract/src/**/*.ts'],
     ignores: ['packages/adapter-*/src/node/**', '**/*.test.ts', '**/test-corpus.ts', '**/test-support/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noElectron, noBetterSqlite,
       { group: [...NODE_BUILTINS.filter((b) => b !== 'crypto'), '!node:crypto'], message: 'An adapter main entry (and the contract) runs anywhere: no Node API; use the ./node sub-entry.' }],

@@ -7,6 +7,8 @@ import boundaries from 'eslint-plugin-boundaries';
 export const ELEMENTS = [
   { type: 'adapter-node', pattern: 'packages/adapter-*/src/node', capture: ['adapter'] },
   { type: 'adapter', pattern: 'packages/adapter-*/src', capture: ['adapter'] },
+  { type: 'request-dialect', pattern: 'packages/request-*/src', capture: ['dialect'] },
+  { type: 'proxy', pattern: 'packages/proxy/src' },
   { type: 'file-io', pattern: 'packages/file-io/src' },
   { type: 'core', pattern: 'packages/core/src' },
   { type: 'analysis', pattern: 'packages/analysis/src' },
@@ -30,6 +32,9 @@ export const ALLOWED = {
   'adapter-node': ['adapter', 'core', 'file-io'],
   'file-io': ['core'],
   analysis: ['core'],
+  // A request dialect (the Messages API as the proxy reads it) is pure like an adapter: core only.
+  'request-dialect': ['core'],
+  proxy: ['core', 'analysis', 'store', 'store-fork', 'request-dialect'],
   agents: ['adapter', 'adapter-node', 'core'],
   // The store is handed its adapters; only its worker entry builds them from the composition root.
   store: ['core', 'analysis', 'agents', 'file-io', 'store-fork', 'store-keep'],
@@ -39,10 +44,10 @@ export const ALLOWED = {
   engine: ['core', 'analysis', 'file-io', 'store', 'store-fork', 'store-keep'],
   contract: ['core'],
   // The shells reach forks and kept sessions only through the application layer.
-  host: ['core', 'contract', 'analysis', 'store', 'engine', 'agents', 'file-io'],
+  host: ['core', 'contract', 'analysis', 'store', 'engine', 'agents', 'file-io', 'proxy'],
   renderer: ['core', 'contract'],
   'renderer-build': [],
-  cli: ['core', 'contract', 'analysis', 'store', 'engine', 'agents', 'host', 'renderer-build', 'file-io'],
+  cli: ['core', 'contract', 'analysis', 'store', 'engine', 'agents', 'host', 'renderer-build', 'file-io', 'proxy'],
   'desktop-main': ['core', 'contract', 'host', 'agents'],
 };
 

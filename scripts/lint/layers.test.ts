@@ -45,6 +45,11 @@ const VIOLATIONS: Violation[] = [
   { why: 'the application layer builds the agent registry', file: 'packages/engine/src/bad.ts', code: "import { defaultAgents } from '@glassbox/agents';" },
   { why: 'the application layer imports the host', file: 'packages/engine/src/bad.ts', code: "import { createHost } from '@glassbox/host';" },
   { why: 'the store imports the application layer', file: 'packages/store/src/bad.ts', code: "import { Glassbox } from '@glassbox/engine';" },
+  { why: 'a request dialect imports analysis', file: 'packages/request-anthropic/src/bad.ts', code: "import { planEviction } from '@glassbox/analysis';" },
+  { why: 'a request dialect names an adapter', file: 'packages/request-anthropic/src/bad.ts', code: "import { claudeCodeFormat } from '@glassbox/adapter-claude-code';" },
+  { why: 'a request dialect reads a file', file: 'packages/request-anthropic/src/bad.ts', code: "import { readFileSync } from 'node:fs';" },
+  { why: 'the proxy names an adapter', file: 'packages/proxy/src/bad.ts', code: "import { claudeCodeFormat } from '@glassbox/adapter-claude-code';" },
+  { why: 'the proxy imports the host', file: 'packages/proxy/src/bad.ts', code: "import { EngineHost } from '@glassbox/host';" },
   { why: 'the host touches SQLite directly', file: 'packages/host/src/bad.ts', code: "import Database from 'better-sqlite3';" },
 ];
 
@@ -70,6 +75,8 @@ describe('the layers are enforced by lint', () => {
       { why: 'the renderer imports the contract', file: 'packages/renderer/src/ok.ts', code: "import { INVOKE_CHANNELS } from '@glassbox/contract';\nexport const a = INVOKE_CHANNELS;" },
       { why: "an adapter's Node side imports its own main entry", file: 'packages/adapter-codex/src/node/ok.ts', code: "import { RolloutParser } from '../parser';\nexport const a = RolloutParser;" },
       { why: "an adapter's main entry hashes", file: 'packages/adapter-claude-code/src/ok.ts', code: "import { createHash } from 'node:crypto';\nexport const a = createHash;" },
+      { why: 'the proxy imports the request dialect and analysis', file: 'packages/proxy/src/ok.ts', code: "import { readRequest } from '@glassbox/request-anthropic';\nimport { planEviction } from '@glassbox/analysis';\nexport const a = [readRequest, planEviction];" },
+      { why: 'the CLI imports the proxy', file: 'apps/cli/src/ok.ts', code: "import { startProxy } from '@glassbox/proxy';\nexport const a = startProxy;" },
     ];
     for (const v of allowed) expect(await errorsOf(v), v.why).toEqual([]);
   });

@@ -5,6 +5,7 @@ import type {
   SegmentDetailArgs, SessionRow, SessionsListArgs, SessionsListResult, SnapshotArgs, SnapshotView,
 } from './values';
 import type { CompactionFindArgs, CompactionFindResult, CompactionItemArgs, CompactionItemText, CompactionsArgs, CompactionsView } from './compactions';
+import type { ProxyView } from './proxy';
 
 export interface InvokeMap {
   'host:info': { args: Record<string, never>; result: HostInfo };
@@ -32,6 +33,8 @@ export interface InvokeMap {
   'session:compactions': { args: CompactionsArgs; result: CompactionsView };
   'compaction:item': { args: CompactionItemArgs; result: CompactionItemText };
   'compaction:find': { args: CompactionFindArgs; result: CompactionFindResult };
+  /** The conversations `glassbox proxy` has served, with what it removed at which request. */
+  'proxy:conversations': { args: Record<string, never>; result: ProxyView };
 }
 export type InvokeChannel = keyof InvokeMap;
 export type ArgsOf<C extends InvokeChannel> = InvokeMap[C]['args'];
@@ -94,6 +97,7 @@ const invokeChannels = [
   'session:compactions',
   'compaction:item',
   'compaction:find',
+  'proxy:conversations',
 ] as const;
 const eventChannels = ['index:progress', 'session:changed', 'app:command', 'job:progress', 'host:sync'] as const;
 

@@ -10,3 +10,4 @@ export * from './channels';
 export * from './validate';
 export type { CompactionsArgs, CompactionsView, CompactionItemArgs, CompactionItemText, CompactionFindArgs, CompactionFindResult } from './compactions';
 export * from './raw-json';
+export type { ProxyView, ProxyConversationView, ProxyRemovalView } from './proxy';

@@ -182,6 +182,7 @@ export const VALIDATORS: { [C in InvokeChannel]: Validator<C> } = {
   },
   'session:restore': (raw) => forkRef(raw),
   'retention:info': none(),
+  'proxy:conversations': none(),
   'retention:auto-keep': (raw) => {
     const o = obj(raw);
     if (typeof o === 'string') return o;

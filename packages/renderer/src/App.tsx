@@ -5,6 +5,7 @@ import { WindowView } from './components/WindowView';
 import { Inspector } from './components/Inspector';
 import { ForkWizard } from './components/ForkWizard';
 import { JobsBar } from './components/JobsBar';
+import { ProxyPanel } from './components/ProxyPanel';
 import { useApp } from './store';
 import { sessionTitle } from './labels';
 
@@ -98,6 +99,7 @@ export function App() {
   const selectedSegment = useApp((s) => s.selectedSegmentId);
   const inspectorWidth = useApp((s) => s.inspectorWidth);
   const setInspector = useApp((s) => s.setInspector);
+  const [proxyOpen, setProxyOpen] = useState(false);
   return (
     <div className="app" style={{ '--insp-w': `${inspectorWidth}px` } as CSSProperties}>
       <a className="skip-link" href="#main" onClick={(e) => {
@@ -138,6 +140,9 @@ export function App() {
           <button type="button" className="primary" disabled={!view || view.snapshot.session.path.startsWith('upload:') || view.external || !!view.keeping?.kept?.gone} onClick={() => useApp.getState().setWizardOpen(true)} title="Fork a cleaned session (F)" data-testid="open-fork">
             Fork…
           </button>
+          <button type="button" aria-pressed={proxyOpen} onClick={() => setProxyOpen(!proxyOpen)} data-testid="toggle-proxy" title="What glassbox proxy removed from live conversations">
+            Proxy
+          </button>
           <button type="button" aria-pressed={inspectorOpen} onClick={() => setInspector(!inspectorOpen)} data-testid="toggle-inspector" title="Show or hide the segment inspector">
             {inspectorOpen ? 'Hide inspector' : 'Inspector'}
           </button>
@@ -167,6 +172,7 @@ export function App() {
         </div>
       ) : null}
       <JobsBar />
+      {proxyOpen ? <ProxyPanel onClose={() => setProxyOpen(false)} /> : null}
       <div className={`columns${inspectorOpen ? '' : ' no-inspector'}${selectedSegment ? '' : ' nothing-selected'}`}>
         <SessionBrowser inert={wizardOpen} />
         <div className="centre" inert={wizardOpen}>

@@ -3,16 +3,18 @@ import { glassboxFor } from '../engine';
 import { UsageError } from '../exit-codes';
 import type { CliIO } from '../io';
 import { addArchiveOption } from '../fork-support';
+import { isProxyRef, showProxyPayload } from './show-proxy';
 
 export function registerShow(program: Command, io: CliIO): void {
   const cmd = program
     .command('show')
     .description('print a payload a fork removed, back from the archive (hash-checked)')
-    .argument('<fork>', 'the fork id, or the path of its .jsonl file')
+    .argument('<fork>', "the fork id, or the path of its .jsonl file; 'proxy' (or a proxy conversation id) for what the proxy removed")
     .option('--segment <id>', 'the segment id (as inspect/clean --json print it), a record uuid, or the sha256 prefix a tombstone shows')
     .option('--json', 'print JSON');
   addArchiveOption(cmd).action((ref: string, opts: { segment?: string; json?: boolean; archive?: string }) => {
     if (!opts.segment) throw new UsageError('show needs --segment <id> (a segment id, a record uuid or the sha256 prefix in a tombstone)');
+    if (isProxyRef(ref)) return showProxyPayload(ref, opts.segment, io, opts);
     const shown = glassboxFor(io, { archive: opts.archive }).forks.show(ref, opts.segment);
     if (opts.json) {
       io.out(JSON.stringify(shown, null, 2));

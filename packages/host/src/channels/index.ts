@@ -6,6 +6,7 @@ import { forkHandlers } from './fork';
 import { jobHandlers } from './jobs';
 import { keepingHandlers } from './keeping';
 import { listHandlers } from './list';
+import { proxyHandlers } from './proxy';
 import { settingsHandlers } from './settings';
 import { viewHandlers } from './views';
 
@@ -23,5 +24,6 @@ export function channelHandlers(host: HostContext): ChannelHandlers {
     ...fileHandlers(host),
     ...keepingHandlers(host),
     ...jobHandlers(host),
+    ...proxyHandlers(host),
   };
 }
