@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { humanBytes } from '@glassbox/core';
 import { applyPrune, archiveReport, parseAge, planPrune, verifyArchive, type ArchiveReport } from '@glassbox/store/keep';
 import { EXIT_REFUSED, UsageError } from '../exit-codes';
-import type { CliIO } from '../io';
+import { outJson, type CliIO } from '../io';
 import { archiveDirFor, keepErrorToUsage } from '../kept-support';
 import { paint, type Paint } from '../render/palette';
 import { header, row, truncate, truncateLeft, type Column } from '../render/layout';
@@ -21,7 +21,7 @@ export function registerArchive(program: Command, io: CliIO): void {
     .option('--json', 'print JSON')
     .action((opts: ArchiveOptions) => {
       const report = archiveReport(archiveDirFor(io, opts.archive));
-      if (opts.json) io.out(JSON.stringify(report, null, 2));
+      if (opts.json) outJson(io, report);
       else io.out(renderReport(report, paint(io.color)));
       for (const p of report.problems) io.err(`glassbox: ${p}`);
     });
@@ -40,7 +40,7 @@ export function registerArchive(program: Command, io: CliIO): void {
       const plan = planPrune(dir, cutoff);
       for (const p of plan.problems) io.err(`glassbox: ${p}`);
       if (!opts.yes) {
-        if (opts.json) io.out(JSON.stringify({ dryRun: true, ...plan }, null, 2));
+        if (opts.json) outJson(io, { dryRun: true, ...plan });
         else io.out(renderPlan(plan, paint(io.color)));
         return;
       }
@@ -51,7 +51,7 @@ export function registerArchive(program: Command, io: CliIO): void {
         keepErrorToUsage(error);
       }
       for (const p of done.problems.filter((x) => !plan.problems.includes(x))) io.err(`glassbox: ${p}`);
-      if (opts.json) io.out(JSON.stringify({ dryRun: false, ...done }, null, 2));
+      if (opts.json) outJson(io, { dryRun: false, ...done });
       else io.out(`removed ${done.removedSessions} session(s) and ${done.removedVersions} older version(s); ${done.removedChunks} chunk(s), ${humanBytes(done.freedBytes)} freed`);
       if (done.problems.some((x) => x.includes('could not be read'))) io.exitCode = EXIT_REFUSED;
     });
@@ -66,7 +66,7 @@ export function registerArchive(program: Command, io: CliIO): void {
       const tty = io.isTTY && process.stderr.isTTY === true;
       const r = verifyArchive(dir, tty ? (done, total) => process.stderr.write(`\r\x1b[2Kverifying ${done}/${total}`) : undefined);
       if (tty) process.stderr.write('\r\x1b[2K');
-      if (opts.json) io.out(JSON.stringify(r, null, 2));
+      if (opts.json) outJson(io, r);
       else {
         const p = paint(io.color);
         io.out(

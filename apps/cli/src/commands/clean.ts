@@ -7,7 +7,7 @@ import type { RefusedAction, ValidationReport } from '@glassbox/core';
 import { planFromFile, previewFork, resumeInstruction, writeFork, type FilePlan, type ForkPreview, type LinesPlan, type PlanLinesOptions, type WriteForkResult } from '@glassbox/store/fork';
 import { EXIT_REFUSED, UsageError } from '../exit-codes';
 import { isInKeptView } from '@glassbox/store/keep';
-import type { CliIO } from '../io';
+import { outJson, type CliIO } from '../io';
 import { addSessionOptions, modelOption, parseProtect, resolveSessionPath, type SessionOptions } from '../session-args';
 import { paint, type Paint } from '../render/palette';
 import { header, padLeft, row, truncateLeft, type Column } from '../render/layout';
@@ -93,21 +93,15 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
     const { planned, fork, report } = preview;
     failOnUnreadable(planned);
     if (opts.json) {
-      io.out(
-        JSON.stringify(
-          {
-            mode: 'dry-run',
-            session: sessionJson(planned, path),
-            plan: planJson(planned.plan),
-            economics: economicsJson(planned.economics),
-            economicsModel: planned.economics.model,
-            validation: report ? reportJson(report) : null,
-            refused: (fork?.refused ?? []).map((r) => ({ code: r.code, message: r.message, segmentId: r.action.segmentId })),
-          },
-          null,
-          2,
-        ),
-      );
+      outJson(io, {
+        mode: 'dry-run',
+        session: sessionJson(planned, path),
+        plan: planJson(planned.plan),
+        economics: economicsJson(planned.economics),
+        economicsModel: planned.economics.model,
+        validation: report ? reportJson(report) : null,
+        refused: (fork?.refused ?? []).map((r) => ({ code: r.code, message: r.message, segmentId: r.action.segmentId })),
+      });
       return;
     }
     io.out(renderPlan(planned, path, p).join('\n'));
@@ -149,7 +143,7 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   } catch (error) {
     if (!(error instanceof NothingToRemove) || !last) forkErrorToUsage(error);
     const plan: FilePlan = last;
-    if (opts.json) io.out(JSON.stringify({ mode: 'fork', status: 'nothing-to-do', plan: planJson(plan.plan), economics: economicsJson(plan.economics) }, null, 2));
+    if (opts.json) outJson(io, { mode: 'fork', status: 'nothing-to-do', plan: planJson(plan.plan), economics: economicsJson(plan.economics) });
     else io.out([...renderPlan(plan, path, p), '', ...renderExclusions(plan.plan, p), '', 'No fork was written: there is nothing worth removing.'].join('\n'));
     return;
   }
@@ -158,7 +152,7 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   if (result.status === 'refused') {
     io.exitCode = EXIT_REFUSED;
     if (opts.json) {
-      io.out(JSON.stringify({ mode: 'fork', status: 'refused', validation: reportJson(result.report) }, null, 2));
+      outJson(io, { mode: 'fork', status: 'refused', validation: reportJson(result.report) });
       return;
     }
     io.err(p.bold('The fork was refused by validation; nothing was written.'));
@@ -168,28 +162,22 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   const cwd = planned.session.cwd;
   const resume = resumeInstruction({ cwd, mapped: planned.snapshot.session.repoRoot, sessionId: result.forkId, sessionPath: result.forkPath, format: AGENTS.forFile(path).format });
   if (opts.json) {
-    io.out(
-      JSON.stringify(
-        {
-          mode: 'fork',
-          status: 'written',
-          forkId: result.forkId,
-          forkPath: result.forkPath,
-          sidecarDir: result.sidecarDir,
-          manifestPath: result.manifestPath,
-          resumeCommand: resume.command,
-          resumeNote: resume.note,
-          original: { path, sha256Before: result.originalSha256.before, sha256After: result.originalSha256.after },
-          attempts: result.attempts,
-          plan: planJson(planned.plan),
-          economics: economicsJson(planned.economics),
-          applied: result.manifest.actions,
-          validation: reportJson(result.report),
-        },
-        null,
-        2,
-      ),
-    );
+    outJson(io, {
+      mode: 'fork',
+      status: 'written',
+      forkId: result.forkId,
+      forkPath: result.forkPath,
+      sidecarDir: result.sidecarDir,
+      manifestPath: result.manifestPath,
+      resumeCommand: resume.command,
+      resumeNote: resume.note,
+      original: { path, sha256Before: result.originalSha256.before, sha256After: result.originalSha256.after },
+      attempts: result.attempts,
+      plan: planJson(planned.plan),
+      economics: economicsJson(planned.economics),
+      applied: result.manifest.actions,
+      validation: reportJson(result.report),
+    });
     return;
   }
   const t = result.manifest.totals;

@@ -5,7 +5,7 @@ import { humanTokens, percent, type CompactionHistory, type CompactionItem, type
 import { compactionHistories } from '@glassbox/store';
 import { AGENTS } from '../agents';
 import { UsageError } from '../exit-codes';
-import type { CliIO } from '../io';
+import { outJson, type CliIO } from '../io';
 import { repoRootResolver } from '../mappings';
 import { failOnFatal, resolveSessionPath } from '../session-args';
 import { paint, type Paint } from '../render/palette';
@@ -32,18 +32,12 @@ export function registerCompactions(program: Command, io: CliIO): void {
       const [main, ...subagents] = compactionHistories(agent.format, loaded, { repoRoot });
       if (!main) return;
       if (opts.json) {
-        io.out(
-          JSON.stringify(
-            {
-              session: { id: loaded.session.id, path },
-              compactions: main.compactions.map((c) => c.xray),
-              subagents: subagents.map((s) => ({ agentId: s.agentId, path: s.path, compactions: s.compactions.map((c) => c.xray) })),
-              problems: [main, ...subagents].flatMap((h) => h.problems),
-            },
-            null,
-            2,
-          ),
-        );
+        outJson(io, {
+          session: { id: loaded.session.id, path },
+          compactions: main.compactions.map((c) => c.xray),
+          subagents: subagents.map((s) => ({ agentId: s.agentId, path: s.path, compactions: s.compactions.map((c) => c.xray) })),
+          problems: [main, ...subagents].flatMap((h) => h.problems),
+        });
         return;
       }
       const p = paint(io.color);

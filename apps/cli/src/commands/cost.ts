@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { humanTokens } from '@glassbox/core';
 import { computeCost, type CostLine, type CostReport } from '@glassbox/analysis';
 import { AGENTS } from '../agents';
-import type { CliIO } from '../io';
+import { outJson, type CliIO } from '../io';
 import { failOnFatal, loadPrices, resolveSessionPath } from '../session-args';
 import { paint, type Paint } from '../render/palette';
 import { header, row, truncate, type Column } from '../render/layout';
@@ -21,7 +21,7 @@ export function registerCost(program: Command, io: CliIO): void {
       failOnFatal(session);
       const report = computeCost(session, subagents, loadPrices(opts.prices, io, agent.format.prices));
       if (opts.json) {
-        io.out(JSON.stringify(report, null, 2));
+        outJson(io, report);
         return;
       }
       io.out(renderCost(report, paint(io.color)));

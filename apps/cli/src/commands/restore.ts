@@ -3,7 +3,7 @@ import { humanBytes } from '@glassbox/core';
 import { resumeInstruction } from '@glassbox/store/fork';
 import { KeptArchive, findKept, restoreSession, type RestoreResult } from '@glassbox/store/keep';
 import { AGENTS } from '../agents';
-import type { CliIO } from '../io';
+import { outJson, type CliIO } from '../io';
 import { archiveDirFor, keepErrorToUsage } from '../kept-support';
 import { repoRootResolver } from '../mappings';
 import { paint } from '../render/palette';
@@ -29,7 +29,7 @@ export function registerRestore(program: Command, io: CliIO): void {
       const cwd = r.manifest.original.cwd;
       const resume = resumeInstruction({ cwd, mapped: repoRootResolver(null, io.env)(cwd), sessionId: r.sessionId, sessionPath: r.path, format: AGENTS.registry.byId(r.manifest.agent).format });
       if (opts.json) {
-        io.out(JSON.stringify({ sessionId: r.sessionId, path: r.path, keptAt: r.manifest.keptAt, written: r.written, alreadyThere: r.alreadyThere, notPlaced: r.notPlaced, resumeCommand: resume.command, resumeNote: resume.note }, null, 2));
+        outJson(io, { sessionId: r.sessionId, path: r.path, keptAt: r.manifest.keptAt, written: r.written, alreadyThere: r.alreadyThere, notPlaced: r.notPlaced, resumeCommand: resume.command, resumeNote: resume.note });
         return;
       }
       const p = paint(io.color);

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { resumeInstruction, undoFork, type UndoResult } from '@glassbox/store/fork';
 import { repoRootResolver } from '../mappings';
 import { AGENTS } from '../agents';
-import type { CliIO } from '../io';
+import { outJson, type CliIO } from '../io';
 import { paint } from '../render/palette';
 import { addArchiveOption, carriedOver, forkErrorToUsage, resumeLines } from '../fork-support';
 
@@ -23,7 +23,7 @@ export function registerUndo(program: Command, io: CliIO): void {
     const cwd = r.manifest.cwd;
     const resume = resumeInstruction({ cwd, mapped: repoRootResolver(null, io.env)(cwd), sessionId: r.sessionId, sessionPath: r.path, format: AGENTS.forFile(r.path).format });
     if (opts.json) {
-      io.out(JSON.stringify({ sessionId: r.sessionId, path: r.path, sidecarDir: r.sidecarDir, restoredFrom: r.manifest.restoredFrom, originalSha256: r.manifest.original.sha256, resumeCommand: resume.command, resumeNote: resume.note }, null, 2));
+      outJson(io, { sessionId: r.sessionId, path: r.path, sidecarDir: r.sidecarDir, restoredFrom: r.manifest.restoredFrom, originalSha256: r.manifest.original.sha256, resumeCommand: resume.command, resumeNote: resume.note });
       return;
     }
     const p = paint(io.color);
