@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { IndexUnavailable } from '@glassbox/store';
+import { IndexUnavailable, onPrivacyNotice } from '@glassbox/store';
 import { EXIT_BAD_INPUT, EXIT_REFUSED, EXIT_UNEXPECTED, UsageError, environmentError } from './exit-codes';
 import { guardedIO, processIO, type CliIO } from './io';
 import { COMMANDS } from './commands/registry';
@@ -26,6 +26,8 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
   // Every line a command or commander prints goes through the output sanitiser (io.ts).
   const io = guardedIO(given);
   const program = buildProgram(io);
+  // A data folder or archive that let other users in is made private, and said so.
+  const stopNotices = onPrivacyNotice((notice) => io.err(`glassbox: ${notice}`));
   try {
     await program.parseAsync([...argv]);
     return io.exitCode;
@@ -50,5 +52,7 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     io.err(`glassbox: unexpected error: ${(error as Error).message}`);
     if (io.env['GLASSBOX_DEBUG']) io.err(String((error as Error).stack));
     return EXIT_UNEXPECTED;
+  } finally {
+    stopNotices();
   }
 }

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { homedir } from 'node:os';
 import { defaultAgents } from '@glassbox/agents';
 import type { AgentRegistry } from '@glassbox/core';
-import { defaultDataDir } from '@glassbox/store';
+import { defaultDataDir, onPrivacyNotice } from '@glassbox/store';
 import { defaultEngine } from './engine-default';
 import { EngineHost, type HostOptions } from './host';
 import { IndexCatalog } from './index-catalog';
@@ -37,6 +37,8 @@ export function createHost(
 ): EngineHost {
   const roots = overrides.roots ?? agents.roots(env, env['HOME'] ?? homedir()).map((r) => r.root);
   const dataDir = overrides.dataDir ?? defaultDataDir(env);
+  // A data folder or archive that let other users in is made private; the window hears it like the index's notices.
+  onPrivacyNotice(onNotice);
   return new EngineHost({
     mode: 'browser',
     roots,

@@ -1,9 +1,10 @@
-import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { sha256Hex } from '../fork/archive';
 import { fsyncDir, replaceFileAtomic, safeUnlink, writeTempFile } from '../fork/atomic';
 import { KeepError, errorCode } from './errors';
+import { makeArchiveDir } from '../private-folder';
 
 /** Every chunk file starts with this: the format and how the rest is stored. */
 const MAGIC = Buffer.from('GBK1', 'latin1');
@@ -153,7 +154,7 @@ export class ChunkStore {
 
   private ensureDir(dir: string): void {
     try {
-      mkdirSync(dir, { recursive: true });
+      makeArchiveDir(this.root, dir);
     } catch (error) {
       throw new KeepError('unwritable', `cannot create the archive folder ${dir} (${errorCode(error)}); nothing was kept`);
     }
