@@ -19,6 +19,12 @@ export interface TranscriptLineParser {
   push(text: string, line: number, offset: number, byteLength: number): void;
   /** Ends the parse; `endsWithNewline` tells a torn last line (a live session) from a bad one. */
   finish(endsWithNewline: boolean): Session;
+  /**
+   * The session as `finish(true)` would give it now, while the parse goes on (the compaction x-ray
+   * takes one before each compaction in a single pass: re-parsing the file up to each would grow with
+   * the square of their number). Costs what the parser holds, not what it read. Optional.
+   */
+  snapshot?(): Session;
 }
 
 export interface ParseOptions {

@@ -22,6 +22,12 @@ import { xrayCompaction } from './xray';
 export interface TranscriptPort {
   /** The transcript parsed up to, not including, this 1-based line. */
   sessionBefore(line: number): Session;
+  /**
+   * The same for each of these lines, in one pass over the file: `visit` gets them in ascending order.
+   * The x-ray uses it when given, so its cost grows with the file, not with the file times the number
+   * of compactions (each `sessionBefore` parses from the start).
+   */
+  sessionsBefore?(lines: readonly number[], visit: (line: number, session: Session) => void): void;
   /** One block's text as the model read it, from the record at this byte offset and length. */
   blockText(offset: number, length: number, blockIndex: number, cwd: string | null): string | null;
   /** The summary the model wrote at this compaction, without the client's own wording. */
@@ -46,6 +52,7 @@ export function compactionHistory(session: Session, port: TranscriptPort, ports:
   const leaf = session.leafUuid ? session.nodes.get(session.leafUuid) : undefined;
   const thread = leaf?.isSidechain ?? session.agentId !== undefined;
   const events = (session.compactions ?? []).filter((e) => e.isSidechain === thread);
+  if (port.sessionsBefore) return historyOf(session, forwardChain(session, events, port, ports, options), events, options);
   const problems: Problem[] = [];
   // Newest first: each earlier window is parsed, judged and let go before the one before it.
   const newestFirst: CompactionReport[] = [];
@@ -86,6 +93,113 @@ export function compactionHistory(session: Session, port: TranscriptPort, ports:
     offChain: events.filter((e) => !onChain.has(e.uuid)).map((e) => e.line),
     problems,
   };
+}
+
+/** The x-ray of each compaction on the live chain, newest first, with the problems found on the way. */
+interface Chain {
+  newestFirst: CompactionReport[];
+  problems: Problem[];
+}
+
+function historyOf(session: Session, chain: Chain, events: readonly CompactionEvent[], options: HistoryOptions): CompactionHistory {
+  const compactions = chain.newestFirst.reverse();
+  compactions.forEach((c, i) => {
+    c.xray.index = i + 1;
+  });
+  const onChain = new Set(compactions.map((c) => c.uuid));
+  return {
+    path: session.path,
+    cwd: session.cwd,
+    agentId: options.agentId ?? null,
+    compactions,
+    boundaries: events.length,
+    offChain: events.filter((e) => !onChain.has(e.uuid)).map((e) => e.line),
+    problems: chain.problems,
+  };
+}
+
+/** What the pass learnt of a compaction: whether its `leafBefore` is in the file, and where the window before it starts. */
+interface Before {
+  found: boolean;
+  /** The compaction the window before this one starts at (undefined: none). */
+  pred: CompactionEvent | undefined;
+}
+
+/**
+ * The same chain as the walk in `compactionHistory`, from one pass over the file (`sessionsBefore`):
+ * each session before a compaction is taken in file order, and a compaction's report is made as soon
+ * as the next compaction whose window starts at it comes (its `later`), after which that session is let
+ * go — so a long chain holds two windows at a time, not one per compaction. Which compaction the live
+ * window starts at is known only at the end: reports are kept per successor and the chain is read back
+ * from the live window. A session let go that is needed again (a compaction two branches start at) is
+ * parsed again by `sessionBefore`.
+ */
+function forwardChain(session: Session, events: readonly CompactionEvent[], port: TranscriptPort, ports: AnalysisPorts, options: HistoryOptions): Chain {
+  const byLine = new Map(events.map((e) => [e.line, e]));
+  const befores = new Map<string, Before>();
+  /** Sessions before compactions not yet continued by a later one (with their leaf set as the walk sets it). */
+  const held = new Map<string, Session | null>();
+  /** The report of a compaction as continued by its successor (a compaction's uuid, or '' for the live window), and its problems. */
+  const made = new Map<string, { report: CompactionReport; problems: Problem[] }>();
+  const key = (event: CompactionEvent, succ: string) => `${event.uuid}\0${succ}`;
+  const sessionOf = (event: CompactionEvent): Session | null => {
+    if (held.has(event.uuid)) return held.get(event.uuid) ?? null;
+    // Let go after an earlier successor's report: parsed again (only where the chain branches).
+    const again = port.sessionBefore(event.line);
+    const leafBefore = event.leafBefore ? again.nodes.get(event.leafBefore) : undefined;
+    if (!leafBefore) return null;
+    again.leafUuid = leafBefore.uuid;
+    return again;
+  };
+  const reportFor = (event: CompactionEvent, succ: string, later: Session): void => {
+    if (made.has(key(event, succ))) return;
+    const problems: Problem[] = [];
+    made.set(key(event, succ), { report: report(event, sessionOf(event), later, session, port, ports, options, problems), problems });
+  };
+  port.sessionsBefore?.(
+    events.map((e) => e.line),
+    (line, parsed) => {
+      const event = byLine.get(line);
+      if (!event) return;
+      const leafBefore = event.leafBefore ? parsed.nodes.get(event.leafBefore) : undefined;
+      if (leafBefore) parsed.leafUuid = leafBefore.uuid;
+      const pred = leafBefore ? liveEventIn(reconstructWindow(parsed).nodes, events, event.line) : undefined;
+      befores.set(event.uuid, { found: leafBefore !== undefined, pred });
+      held.set(event.uuid, leafBefore ? parsed : null);
+      if (pred) {
+        reportFor(pred, event.uuid, parsed);
+        held.delete(pred.uuid);
+      }
+    },
+  );
+  const chain: Chain = { newestFirst: [], problems: [] };
+  let current = liveEventIn(reconstructWindow(session).nodes, events, Infinity);
+  let succ: CompactionEvent | null = null;
+  while (current) {
+    const event: CompactionEvent = current;
+    const before = befores.get(event.uuid);
+    if (!before) break;
+    if (!before.found) {
+      chain.problems.push({
+        code: 'compaction_chain_broken',
+        severity: 'warning',
+        file: session.path,
+        line: event.line,
+        message: `${session.path}:${event.line}: the conversation this compaction replaced ends at a record that is not in the file; what it held cannot be shown`,
+      });
+    }
+    const k = key(event, succ?.uuid ?? '');
+    if (!made.has(k)) reportFor(event, succ?.uuid ?? '', succ ? (sessionOf(succ) ?? session) : session);
+    const done = made.get(k);
+    if (done) {
+      chain.newestFirst.push(done.report);
+      chain.problems.push(...done.problems);
+    }
+    if (!before.found) break;
+    succ = event;
+    current = before.pred;
+  }
+  return chain;
 }
 
 /** The latest compaction (before `beforeLine`) whose record is on this window's chain. */
