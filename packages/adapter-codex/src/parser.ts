@@ -214,7 +214,9 @@ export class RolloutParser {
         this.takeCompacted(p, line, offset, length, record.timestamp);
         return;
       case 'event_msg':
-        if (sub === 'token_count') this.replies.tokenCount(p, line, record.timestamp, this.model, this.generation);
+        if (sub === 'token_count' && !this.replies.tokenCount(p, line, record.timestamp, this.model, this.generation)) {
+          this.problem('invalid_usage', 'warning', line, "the request's usage holds a token count that is not a whole number of 0 or more; it was counted as 0");
+        }
         else if (sub === 'thread_name_updated') this.title = threadName(p);
         return;
       case 'state':

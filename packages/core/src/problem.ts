@@ -17,7 +17,8 @@ export type ProblemCode =
   | 'unknown_model_price'
   | 'subagent_unreadable'
   | 'compaction_chain_broken'
-  | 'pre_tokens_differ';
+  | 'pre_tokens_differ'
+  | 'invalid_usage';
 
 export interface Problem {
   code: ProblemCode;

@@ -19,6 +19,7 @@ const DESCRIPTION: Record<ProblemCode, string> = {
   subagent_unreadable: 'a subagent file cannot be read',
   compaction_chain_broken: 'the conversation a compaction replaced ends at a record that is not in the file',
   pre_tokens_differ: 'the reported size before a compaction differs from the size the client wrote with it',
+  invalid_usage: 'a reply reports a token count that is not a whole number of 0 or more (counted as 0)',
 };
 
 /**

@@ -20,6 +20,8 @@ export function registerCost(program: Command, io: CliIO): void {
       const { session, subagents } = agent.locator.load(path);
       failOnFatal(session);
       const report = computeCost(session, subagents, loadPrices(opts.prices, io, agent.format.prices));
+      // A count that is not one (negative, a fraction) was taken as 0: said, so a total is never silently short.
+      for (const p of [session, ...subagents].flatMap((s) => s.problems).filter((q) => q.code === 'invalid_usage')) io.err(`glassbox: ${p.message}`);
       if (opts.json) {
         outJson(io, report);
         return;
