@@ -42,7 +42,8 @@ export function findPrice(model: string, table: PriceTable): ModelPrice | null {
  * Why a user's `match` pattern could take long on a hostile model name (a transcript names any model it
  * likes), or null. JavaScript's regular expressions backtrack, so only a subset is accepted whose work
  * is bounded on a name of MODEL_NAME_CHARS: literals, escapes, `.`, classes, anchors, groups and
- * alternatives, lookaheads, and quantifiers on a single character or class only (never on a group),
+ * alternatives, lookaheads, and quantifiers on a single character or class only (a group may be
+ * optional, never repeated),
  * at most two of them unbounded (`*`, `+`, `{n,}`) and eight in all. A plain name (`gpt-5`) is always fine.
  */
 export function unboundedPatternProblem(pattern: string): string | null {
@@ -67,7 +68,9 @@ export function unboundedPatternProblem(pattern: string): string | null {
     }
     const quantifier = c === '*' || c === '+' || c === '?' || c === '{';
     if (quantifier) {
-      if (!afterAtom) return 'repeats a group or another repetition (only a single character or class may repeat)';
+      // A group may be optional (`(?:-codex)?`: two ways at most), never repeated.
+      const optionalGroup = c === '?' && pattern[i - 1] === ')';
+      if (!afterAtom && !optionalGroup) return 'repeats a group or another repetition (only a single character or class may repeat)';
       let bounded = c === '?';
       if (c === '{') {
         const m = /^\{(\d{1,3})(,(\d{0,3}))?\}/.exec(pattern.slice(i));

@@ -1,7 +1,7 @@
 import { IMAGE_TOKENS, tokenCount, type Block, type BlockKind, type Usage } from '@glassbox/core';
 import { tokensOf } from '../tokens';
 import { utf8Bytes } from '../hash';
-import { isObject, num, str, type Json, type JsonObject } from '../record-types';
+import { isObject, str, type Json, type JsonObject } from '../record-types';
 
 /** Payloads smaller than this can never pay for a tombstone, so they are not hashed for deduplication. */
 export const HASH_MIN_BYTES = 128;
