@@ -83,6 +83,8 @@ export interface AgentFormat {
   createForkValidator(options?: ValidateOptions): ForkValidator;
   /** The command that resumes a session in the agent's own client, run from `cwd`. */
   resumeCommand(sessionId: string, cwd: string | null): string;
+  /** What the client's session ids look like: an archive's manifest naming another is not trusted. */
+  readonly sessionIdPattern: RegExp;
   /**
    * The model's context window and where the client compacts on its own, as far as the transcript
    * tells (`reportedTokens`: the largest request it reported; `session`: what the adapter parsed, for

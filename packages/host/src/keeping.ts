@@ -72,7 +72,8 @@ export class Keeping {
     }
     if (!kept) return fail('not_found', 'That session is not in the archive (any more).', 'Refresh the session list.');
     try {
-      const r = restoreSession(kept, { archiveDir: this.archiveDir, agents: this.host.agents });
+      // Only into the session folders the host lists from (its roots), never where a manifest alone says.
+      const r = restoreSession(kept, { archiveDir: this.archiveDir, agents: this.host.agents, roots: this.host.catalog.roots() });
       const cwd = r.manifest.original.cwd;
       const resume = resumeInstruction({ cwd, mapped: this.host.repoRootFor(cwd), sessionId: r.sessionId, sessionPath: r.path, format: this.host.agents.byId(r.manifest.agent).format });
       return ok({ sessionId: r.sessionId, path: r.path, files: r.written.length, resumeCommand: resume.command, resumeNote: resume.note });

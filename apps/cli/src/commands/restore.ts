@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import type { Command } from 'commander';
 import { humanBytes } from '@glassbox/core';
 import { resumeInstruction } from '@glassbox/store/fork';
@@ -22,7 +23,7 @@ export function registerRestore(program: Command, io: CliIO): void {
       let r: RestoreResult;
       try {
         const kept = findKept(new KeptArchive(archiveDir), ref);
-        r = restoreSession(kept, { archiveDir, agents: AGENTS.registry, ...(opts.version ? { version: opts.version.endsWith('.json') ? opts.version : `${opts.version}.json` } : {}) });
+        r = restoreSession(kept, { archiveDir, agents: AGENTS.registry, roots: AGENTS.registry.roots(io.env, io.env['HOME'] ?? homedir()).map((x) => x.root), ...(opts.version ? { version: opts.version.endsWith('.json') ? opts.version : `${opts.version}.json` } : {}) });
       } catch (error) {
         keepErrorToUsage(error);
       }
