@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expiryOf, untilLabel } from '@glassbox/core';
-import { archiveDir } from '@glassbox/store/fork';
+import { ForkError, archiveDir } from '@glassbox/store/fork';
 import { KeepError, KeptArchive, ensureViewCopy, findKept, isInKeptView, viewDirOf, viewPathOf, type KeptSession } from '@glassbox/store/keep';
 import { AGENTS } from './agents';
 import { EXIT_BAD_INPUT, EXIT_REFUSED, UsageError } from './exit-codes';
@@ -18,6 +18,8 @@ export function keepErrorToUsage(error: unknown): never {
     const bad = error.code === 'not_kept' || error.code === 'ambiguous' || error.code === 'source_unreadable' || error.code === 'not_an_agent_session';
     throw new UsageError(error.message, bad ? EXIT_BAD_INPUT : EXIT_REFUSED);
   }
+  // A write the archive refused (a full or read-only disk) says why; nothing was changed.
+  if (error instanceof ForkError) throw new UsageError(error.message, EXIT_REFUSED);
   throw error;
 }
 

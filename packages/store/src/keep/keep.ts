@@ -73,6 +73,8 @@ export function keepSession(sessionPath: string, options: KeepOptions): KeepResu
 
   const release = lockKept(archive.dir, 'keep', options.lockWaitMs);
   try {
+    // What killed keeps left (temporary chunks never named) goes first.
+    archive.chunks.sweepOnce();
     let newChunks = 0;
     let writtenBytes = 0;
     let reusedChunks = 0;

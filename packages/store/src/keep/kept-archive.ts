@@ -87,7 +87,11 @@ export class KeptArchive {
     }
     const stamp = m.keptAt.replace(/[-:.]/g, '');
     const name = `${stamp}-${randomBytes(4).toString('hex')}.json`;
-    writeNewFileAtomic(join(folder, name), JSON.stringify(m) + '\n');
+    try {
+      writeNewFileAtomic(join(folder, name), JSON.stringify(m) + '\n');
+    } catch (error) {
+      throw new KeepError('unwritable', `cannot write the kept manifest in ${folder} (${(error as Error).message}); the archive is as it was`);
+    }
     this.cache.delete(key);
     return name;
   }
