@@ -15,6 +15,7 @@ export interface CompactionSubject {
   upload?: Buffer;
   repoRoot: string | null;
   diskless: boolean;
+  readScope: readonly string[] | null;
   /** Filled on first use and kept with the opened session (its file unchanged). */
   cache: { histories?: CompactionHistory[] };
 }
@@ -51,7 +52,7 @@ export class CompactionChannels {
   private histories(s: CompactionSubject): CompactionHistory[] {
     s.cache.histories ??= this.engine.compactions(
       { format: this.format(s), loaded: s.loaded, ...(s.upload ? { source: this.source(s) } : {}) },
-      { repoRoot: s.repoRoot, diskless: s.diskless },
+      { repoRoot: s.repoRoot, diskless: s.diskless, readScope: s.readScope },
     );
     return s.cache.histories;
   }

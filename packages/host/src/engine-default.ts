@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { AgentRegistry, ValidationReport } from '@glassbox/core';
 import { agentForFile, defaultAgents } from '@glassbox/agents';
 import { analyzeSession, exclusionsByReason, type AnalysisPorts } from '@glassbox/analysis';
-import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
+import { nodeAnalysisPorts, scopedRepoPort } from '@glassbox/store/repo-port';
 import { compactionHistories } from '@glassbox/store';
 import {
   ForkError,
@@ -34,6 +34,9 @@ export function defaultEngine(agents: AgentRegistry = defaultAgents()): Engine {
   const lineages = new Map<string, LineageCache>();
   const archiveOf = (dataDir: string): string => join(dataDir, 'archive');
   const diskless: AnalysisPorts = { ...ports, repo: { kind: () => 'unreadable', readText: () => null } };
+  // The disk as the session may see it: nothing (a dropped file not mapped), only some folders (token scope), or anywhere.
+  const portsFor = (o: { diskless?: boolean; readScope?: readonly string[] | null }): AnalysisPorts =>
+    o.diskless ? diskless : o.readScope ? { ...ports, repo: scopedRepoPort(o.readScope) } : ports;
   const planOptions = (input: ForkInput): FilePlanOptions => {
     const o: FilePlanOptions = { repoRoot: input.repoRoot, withSpent: input.classes.includes('spent'), classes: input.classes, at: new Date(), agent: agentForFile(agents, input.path) };
     if (input.protectTail !== undefined) o.protectTail = input.protectTail;
@@ -42,7 +45,7 @@ export function defaultEngine(agents: AgentRegistry = defaultAgents()): Engine {
 
   return {
     analyze: (input, options) =>
-      analyzeSession(input.session, options.diskless ? diskless : ports, {
+      analyzeSession(input.session, portsFor(options), {
         repoRoot: options.repoRoot,
         withSpent: options.withSpent,
         subagents: input.subagents,
@@ -50,7 +53,7 @@ export function defaultEngine(agents: AgentRegistry = defaultAgents()): Engine {
       }),
 
     compactions: (input, options) =>
-      compactionHistories(input.format, input.loaded, { repoRoot: options.repoRoot, ports: options.diskless ? diskless : ports }, input.source),
+      compactionHistories(input.format, input.loaded, { repoRoot: options.repoRoot, ports: portsFor(options) }, input.source),
 
     previewFork(input, job) {
       // Plan from the file as it would be forked, build the fork line by line and validate it: what

@@ -14,12 +14,12 @@ export interface Engine {
    * came from elsewhere: proving "gone" for them would say which files exist here). `model`: the model
    * of the next request (default: the one the client would resume on).
    */
-  analyze(input: { session: Session; subagents: Session[] }, options: { repoRoot: string | null; withSpent: boolean; diskless?: boolean; model?: string }): ClassifiedSnapshot;
+  analyze(input: { session: Session; subagents: Session[] }, options: { repoRoot: string | null; withSpent: boolean; diskless?: boolean; readScope?: readonly string[] | null; model?: string }): ClassifiedSnapshot;
   /**
    * Every compaction of a session and its subagents, x-rayed (docs/compactions.md). `source`: the
    * session's bytes when they are not on disk (a dropped file); `diskless` as for `analyze`.
    */
-  compactions(input: { format: AgentFormat; loaded: LoadedSession; source?: LineSource }, options: { repoRoot: string | null; diskless?: boolean }): CompactionHistory[];
+  compactions(input: { format: AgentFormat; loaded: LoadedSession; source?: LineSource }, options: { repoRoot: string | null; diskless?: boolean; readScope?: readonly string[] | null }): CompactionHistory[];
   /** Plans, applies and validates a fork, streaming the file: nothing is written. `job`: progress and cancellation. */
   previewFork(input: ForkInput, job?: ForkJob): ForkPreview;
   /** Writes the fork when every check passes; refuses with the failing checks otherwise. */
