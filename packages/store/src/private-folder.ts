@@ -7,8 +7,8 @@ import { dirname } from 'node:path';
  * Glassbox makes are 0700 and its files 0600 whatever the umask; a data folder or archive that exists
  * already and lets others in is tightened, and a one-line notice says so (SECURITY.md).
  */
-export const PRIVATE_DIR_MODE = 0o700;
-export const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_FILE_MODE = 0o600;
 
 type NoticeListener = (notice: string) => void;
 const listeners = new Set<NoticeListener>();
