@@ -201,4 +201,45 @@ describe('the machine says no: 1 or 2 with a clear message, never 70', () => {
     expect(r.err).not.toContain('unexpected error');
     expect(readdirSync(data).filter((n) => n.includes('.corrupt-'))).toEqual([]);
   });
+  it('a full disk during `glassbox keep`: refused (1) with the reason, the archive as it was; what a killed keep left is swept', async (ctx: TestContext) => {
+    if (process.getuid?.() !== 0) return ctx.skip('a full disk is simulated with a small tmpfs, which only root can mount');
+    const { root, env } = setup();
+    const small = copyScenario(root, '02-gone-drift-errors');
+    const big = copyScenario(root, '03-large-outputs');
+    const session = (dir: string) => join(dir, readdirSync(dir).find((n) => n.endsWith('.jsonl')) as string);
+    const disk = mkdtempSync(join(tmpdir(), 'glassbox-full-'));
+    const m = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', disk], { encoding: 'utf8' });
+    if (m.status !== 0) return ctx.skip(`cannot mount a tmpfs here (${m.stderr.trim()})`);
+    cleanups.push(() => {
+      spawnSync('umount', ['-l', disk]);
+      rmSync(disk, { recursive: true, force: true });
+    });
+    const archive = join(disk, 'archive');
+    const withArchive = { ...env, GLASSBOX_DATA_DIR: join(disk, 'data') };
+    expect((await runCli(['keep', session(small), '--archive', archive], withArchive)).code).toBe(0);
+    const fillers: string[] = [];
+    for (let i = 0; ; i++) {
+      try {
+        writeFileSync(join(disk, `filler-${i}`), Buffer.alloc(4096, 0x61));
+        fillers.push(join(disk, `filler-${i}`));
+      } catch {
+        break;
+      }
+    }
+    const full = await runCli(['keep', session(big), '--archive', archive], withArchive);
+    expect(full.code).toBe(1);
+    expect(full.err).toMatch(/ENOSPC|full/);
+    expect(full.err).not.toContain('unexpected error');
+    expect((await runCli(['archive', 'verify', '--archive', archive], withArchive)).code).toBe(0);
+    // A keep killed between writing a chunk and naming it leaves its temporary file, under a pid that is gone.
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    const shard = join(archive, 'chunks', readdirSync(join(archive, 'chunks'))[0] as string);
+    const stale = join(shard, `.${'ab'.repeat(32)}.glassbox-${dead}-0123abcd.tmp`);
+    for (const f of fillers) rmSync(f);
+    writeFileSync(stale, 'half a chunk');
+    // A new process (the sweep runs once per process and archive).
+    const again = await run(['keep', session(big), '--archive', archive], withArchive);
+    expect(again.code, again.stderr).toBe(0);
+    expect(existsSync(stale)).toBe(false);
+  });
 });

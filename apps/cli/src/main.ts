@@ -1,8 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { Refusal } from '@glassbox/engine';
-import { IndexUnavailable } from '@glassbox/store';
+import { IndexUnavailable, onPrivacyNotice } from '@glassbox/store';
 import { EXIT_BAD_INPUT, EXIT_REFUSED, EXIT_UNEXPECTED, UsageError, environmentError } from './exit-codes';
-import { processIO, type CliIO } from './io';
+import { guardedIO, processIO, type CliIO } from './io';
 import { COMMANDS } from './commands/registry';
 
 const VERSION = '0.1.0';
@@ -21,10 +21,14 @@ export function buildProgram(io: CliIO): Command {
 /**
  * Runs the CLI and returns its exit code. Errors become messages, never stack traces: bad input is 2,
  * a refusal (nothing done: a lock, a full disk, a read-only folder) is 1, and 70 is kept for what can
- * only be a bug in Glassbox.
+ * only be a bug in Glassbox. Text from transcripts never reaches the terminal raw (guardedIO).
  */
-export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+export async function main(argv: readonly string[], given: CliIO = processIO()): Promise<number> {
+  // Every line a command or commander prints goes through the output sanitiser (io.ts).
+  const io = guardedIO(given);
   const program = buildProgram(io);
+  // A data folder or archive that let other users in is made private, and said so.
+  const stopNotices = onPrivacyNotice((notice) => io.err(`glassbox: ${notice}`));
   try {
     await program.parseAsync([...argv]);
     return io.exitCode;
@@ -54,5 +58,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     io.err(`glassbox: unexpected error: ${(error as Error).message}`);
     if (io.env['GLASSBOX_DEBUG']) io.err(String((error as Error).stack));
     return EXIT_UNEXPECTED;
+  } finally {
+    stopNotices();
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { ClassifiedSnapshot, Session } from '@glassbox/core';
@@ -129,11 +129,35 @@ export function loadPrices(file: string | undefined, io: CliIO, base: PriceTable
   if (!path) return base;
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    raw = JSON.parse(readPriceFile(path));
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`${path}: cannot read the price table (${(error as Error).message})`);
   }
   const bad = validatePriceTable(raw);
   if (bad) throw new UsageError(`${path}: ${bad}`);
   return mergePriceTables(raw as PriceTable, base);
+}
+
+/** A price table is a small JSON file: this much at most. */
+const PRICE_TABLE_MAX_BYTES = 1024 * 1024;
+
+/**
+ * The text of a price table, read only from a regular file of at most PRICE_TABLE_MAX_BYTES: a FIFO
+ * (opened without blocking), a device such as /dev/zero or a huge file is refused, never read until it
+ * ends or fills memory.
+ */
+function readPriceFile(path: string): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new UsageError(`${path}: the price table must be a regular file, and this is ${fileKind(st)}`);
+    if (st.size > PRICE_TABLE_MAX_BYTES) throw new UsageError(`${path}: the price table is ${st.size} bytes; a price table is at most ${PRICE_TABLE_MAX_BYTES} bytes`);
+    const buf = Buffer.alloc(st.size);
+    let at = 0;
+    for (let n = 1; at < buf.length && n > 0; at += n) n = readSync(fd, buf, at, buf.length - at, at);
+    return buf.toString('utf8', 0, at);
+  } finally {
+    closeSync(fd);
+  }
 }

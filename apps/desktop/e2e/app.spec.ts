@@ -195,7 +195,7 @@ test.describe('with no folder mapped', () => {
     const folder = page.getByLabel('Folder that holds the project now');
     await folder.fill(join(app.dataDir, 'no-such-folder'));
     await page.getByRole('button', { name: 'Map', exact: true }).click();
-    await expect(page.getByTestId('notice')).toContainText(`Not mapped: ${join(app.dataDir, 'no-such-folder')} does not exist.`);
+    await expect(page.getByTestId('notice')).toContainText(`Not mapped: ${join(app.dataDir, 'no-such-folder')} is not usable as the project's folder.`);
     expect((await app.invoke<{ repoMap: Record<string, string> }>('host:info', {})).repoMap[s.cwd]).toBeUndefined();
     await folder.fill(join(GENERATED, '02-gone-drift-errors', 'project-after'));
     await page.getByRole('button', { name: 'Map', exact: true }).click();

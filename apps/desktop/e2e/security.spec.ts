@@ -53,3 +53,32 @@ test('without the token the page says what to do, and the API refuses', async ({
   const status = await page.evaluate(async () => (await fetch('/api/invoke/sessions:list', { method: 'POST', body: '{}' })).status);
   expect(status).toBe(403);
 });
+
+test.describe('text from a transcript', () => {
+  test.use({ scenarios: ['../hostile/19-hostile-text'] });
+
+  test('shows its escape sequences, bidi overrides and zero-width characters by name, as the CLI does', async ({ page, app }) => {
+    const s = app.scenarios['../hostile/19-hostile-text']!;
+    await openApp(page, app);
+    // The title (the first prompt holds OSC sequences) in the list.
+    await expect(row(page, s)).toContainText('\\e]0;owned\\a');
+    await row(page, s).click();
+    const treemap = page.getByTestId('treemap');
+    await expect(treemap.locator('[data-class="gone"]').first()).toBeVisible();
+    // Each proof names its file as it is: the zero-width space, the override and the OSC 52 sequence shown.
+    const proofs: string[] = [];
+    for (const tile of await treemap.locator('[data-class="gone"], [data-class="stale-drift"]').all()) {
+      await tile.click();
+      proofs.push(await page.getByTestId('proof').innerText());
+    }
+    expect(proofs.join('\n')).toContain('evil⟨U+202E⟩txt.sh');
+    expect(proofs.join('\n')).toContain('\\e]52;c;cm0gLXJmIH4K\\anotes.md');
+    await page.getByTestId('tab-conversation').click();
+    await expect(page.getByTestId('conv-item').first()).toBeVisible();
+    const text = await page.evaluate(() => document.body.innerText);
+    // eslint-disable-next-line no-control-regex -- the test looks for control characters
+    expect([...text.matchAll(/[\0-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200b-\u200f\u2060\ufeff]/g)].map((m) => m[0].codePointAt(0))).toEqual([]);
+    expect(text).toContain('config⟨U+200B⟩.json');
+    expect(text).toContain('\\e]52;c;cm0gLXJmIH4K\\a');
+  });
+});

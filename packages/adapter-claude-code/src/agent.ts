@@ -26,6 +26,8 @@ export const claudeCodeFormat: AgentFormat = {
   createForkBuilder,
   createForkValidator,
   resumeCommand,
+  // Claude Code names every session by a random UUID.
+  sessionIdPattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
   contextLimits: ({ model, reportedTokens }) => claudeContextLimits(model, reportedTokens),
   setupPart: claudeSetupPart,
   remainderNote: CLAUDE_REMAINDER_NOTE,

@@ -5,7 +5,7 @@ import { chooseLeaf } from './leaf';
 import { pruneBefore } from './parse/compaction';
 import { newCompactionTrack, noteCompaction } from './parse/compaction-events';
 import { takeAssistant, takeAttachment, takeSystem, takeUser } from './parse/records';
-import type { ParseState, SubagentHint } from './parse/state';
+import { cloneState, type ParseState, type SubagentHint } from './parse/state';
 import { markReasoningAlone } from './parse/reasoning';
 import { settleOrphanResults } from './parse/tool-links';
 import { CLAUDE_CODE_REQUEST_POLICY } from './request/policy';
@@ -183,6 +183,17 @@ export class TranscriptParser {
     if (this.agentId !== undefined) session.agentId = this.agentId;
     session.inlineSubagents = inlineSidechainWindows(session);
     return session;
+  }
+
+  /**
+   * The session as finish(true) would give it now, without ending this parse: finish runs on a copy
+   * (its state copied: what a later record can change deep, settled history shared; parse/state.ts).
+   */
+  snapshot(): Session {
+    const copy = Object.create(TranscriptParser.prototype) as TranscriptParser;
+    Object.assign(copy, this);
+    (copy as unknown as { state: ParseState }).state = cloneState(this.state);
+    return copy.finish(true);
   }
 
   /** Agent tool calls seen so far, by the agent id their result names: used to link subagent files. */

@@ -5,7 +5,8 @@ import type { ResumeInstruction, ResumePlace } from '@glassbox/core';
  * folder of the directory it runs in, so the command changes into the project first.
  */
 export function resumeCommand(sessionRef: string, cwd: string | null): string {
-  return cwd ? `cd ${shellQuote(cwd)} && claude --resume ${sessionRef}` : `claude --resume ${sessionRef}`;
+  // Every part quoted: an id or path from a copied archive could hold `$(…)`, and this line is pasted into a shell.
+  return cwd ? `cd ${shellQuote(cwd)} && claude --resume ${shellQuote(sessionRef)}` : `claude --resume ${shellQuote(sessionRef)}`;
 }
 
 /**
@@ -19,7 +20,7 @@ export function resumeInstruction(p: ResumePlace): ResumeInstruction {
   const mapped = p.mapped && p.mapped !== p.cwd ? p.mapped : null;
   if (mapped && p.mappedExists) {
     return {
-      command: resumeCommand(shellQuote(p.sessionPath), mapped),
+      command: resumeCommand(p.sessionPath, mapped),
       folder: mapped,
       note: `${p.cwd} is not on this machine; from the folder it is mapped to, the session is named by its file (Claude Code finds a session id only under the folder it ran in)`,
     };
@@ -33,6 +34,7 @@ export function resumeInstruction(p: ResumePlace): ResumeInstruction {
   };
 }
 
+/** A word the shell takes as it is: plain characters left bare, anything else (a leading `-` too) in single quotes. */
 export function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+  return /^[A-Za-z0-9_./:@%+=][A-Za-z0-9_./:@%+=-]*$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

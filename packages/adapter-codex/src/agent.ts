@@ -23,6 +23,8 @@ export const codexFormat: AgentFormat = {
   createForkBuilder,
   createForkValidator,
   resumeCommand,
+  // Codex names its threads by UUIDs (version 7 today).
+  sessionIdPattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
   contextLimits: ({ model, session }) => codexContextLimits(model, (session as Partial<CodexSession>).reported?.contextWindow ?? null),
   remainderNote: CODEX_REMAINDER_NOTE,
 };

@@ -235,7 +235,9 @@ export class RolloutParser {
         if (sub === 'token_count') {
           // The parent's requests, copied with its history: counted in the parent's file, not here.
           if (inherited) this.replies.inheritedCount(p);
-          else this.replies.tokenCount(p, line, record.timestamp, this.model, this.generation);
+          else if (!this.replies.tokenCount(p, line, record.timestamp, this.model, this.generation)) {
+            this.problem('invalid_usage', 'warning', line, "the request's usage holds a token count that is not a whole number of 0 or more; it was counted as 0");
+          }
         }
         else if (sub === 'thread_name_updated') this.title = threadName(p);
         return;

@@ -52,8 +52,15 @@ export class ReplyGroups {
     this.group.nodes.push(node);
   }
 
-  tokenCount(p: JsonObject, line: number, ts: string | undefined, model: string, generation: Generation | null): void {
-    const tc = parseTokenCount(p);
+  /** Takes a `token_count` event; false when one of its counts was not a whole number ≥ 0 (taken as 0). */
+  tokenCount(p: JsonObject, line: number, ts: string | undefined, model: string, generation: Generation | null): boolean {
+    const bad = { invalid: false };
+    const tc = parseTokenCount(p, bad);
+    this.take(tc, line, ts, model, generation);
+    return !bad.invalid;
+  }
+
+  private take(tc: ReturnType<typeof parseTokenCount>, line: number, ts: string | undefined, model: string, generation: Generation | null): void {
     if (!tc) return;
     // Codex writes the same count twice at times; an unchanged running total is not a new request.
     if (tc.cumulativeTotal !== null && tc.cumulativeTotal === this.lastCumulative) return;

@@ -1,4 +1,4 @@
-import type { Usage } from '@glassbox/core';
+import { tokenCount, type Usage } from '@glassbox/core';
 import { isObject, num, type JsonObject } from './json';
 
 /** One model request's usage, as Codex's `token_count` event reports it (`info.last_token_usage`). */
@@ -23,27 +23,28 @@ export interface TokenCount {
   contextWindow: number | null;
 }
 
-function usageFields(raw: JsonObject): Omit<CodexRequestUsage, 'line' | 'model' | 'timestamp'> {
-  const input = num(raw['input_tokens']) ?? 0;
-  const output = num(raw['output_tokens']) ?? 0;
+/** A count that is not a whole number ≥ 0 is taken as 0 and `bad.invalid` set (core's tokenCount): no cost is ever negative. */
+function usageFields(raw: JsonObject, bad: { invalid: boolean }): Omit<CodexRequestUsage, 'line' | 'model' | 'timestamp'> {
+  const input = tokenCount(raw['input_tokens'], bad);
+  const output = tokenCount(raw['output_tokens'], bad);
   return {
     input,
-    cachedInput: num(raw['cached_input_tokens']) ?? 0,
+    cachedInput: tokenCount(raw['cached_input_tokens'], bad),
     output,
-    reasoningOutput: num(raw['reasoning_output_tokens']) ?? 0,
-    total: num(raw['total_tokens']) ?? input + output,
+    reasoningOutput: tokenCount(raw['reasoning_output_tokens'], bad),
+    total: raw['total_tokens'] === undefined ? input + output : tokenCount(raw['total_tokens'], bad),
   };
 }
 
 /** The usage of a `token_count` event payload, or null when it carries none (`info: null`). */
-export function parseTokenCount(payload: JsonObject): TokenCount | null {
+export function parseTokenCount(payload: JsonObject, bad: { invalid: boolean } = { invalid: false }): TokenCount | null {
   const info = payload['info'];
   if (!isObject(info)) return null;
   const last = info['last_token_usage'];
   if (!isObject(last)) return null;
   const total = info['total_token_usage'];
   return {
-    last: usageFields(last),
+    last: usageFields(last, bad),
     cumulativeTotal: isObject(total) ? (num(total['total_tokens']) ?? null) : null,
     contextWindow: num(info['model_context_window']) ?? null,
   };

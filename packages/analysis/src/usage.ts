@@ -62,10 +62,14 @@ export function turnPoints(session: Session): TurnPoint[] {
   const boundaries = session.order
     .map((u) => session.nodes.get(u))
     .filter((n): n is ChainNode => !!n && n.kind === 'compact-boundary' && !n.isSidechain)
-    .map((n) => n.line);
+    .map((n) => n.line)
+    .sort((a, b) => a - b);
   let prevLine = 0;
   return main.map((r, index) => {
-    const afterCompaction = boundaries.some((b) => b > prevLine && b < r.line);
+    // The first boundary after the previous response, by binary search: a scan of every boundary per
+    // response grew with the square of the compactions (the x-ray analyses a window per compaction).
+    const next = boundaries[firstAbove(boundaries, prevLine)];
+    const afterCompaction = next !== undefined && next < r.line;
     prevLine = r.line;
     const p: TurnPoint = {
       index,
@@ -79,4 +83,16 @@ export function turnPoints(session: Session): TurnPoint[] {
     if (r.timestamp) p.timestamp = r.timestamp;
     return p;
   });
+}
+
+/** The index of the first value above `x` in ascending `sorted` (its length when none is). */
+function firstAbove(sorted: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as number) > x) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }

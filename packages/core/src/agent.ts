@@ -19,6 +19,12 @@ export interface TranscriptLineParser {
   push(text: string, line: number, offset: number, byteLength: number): void;
   /** Ends the parse; `endsWithNewline` tells a torn last line (a live session) from a bad one. */
   finish(endsWithNewline: boolean): Session;
+  /**
+   * The session as `finish(true)` would give it now, while the parse goes on (the compaction x-ray
+   * takes one before each compaction in a single pass: re-parsing the file up to each would grow with
+   * the square of their number). Costs what the parser holds, not what it read. Optional.
+   */
+  snapshot?(): Session;
 }
 
 export interface ParseOptions {
@@ -77,6 +83,8 @@ export interface AgentFormat {
   createForkValidator(options?: ValidateOptions): ForkValidator;
   /** The command that resumes a session in the agent's own client, run from `cwd`. */
   resumeCommand(sessionId: string, cwd: string | null): string;
+  /** What the client's session ids look like: an archive's manifest naming another is not trusted. */
+  readonly sessionIdPattern: RegExp;
   /**
    * The model's context window and where the client compacts on its own, as far as the transcript
    * tells (`reportedTokens`: the largest request it reported; `session`: what the adapter parsed, for

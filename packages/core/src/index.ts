@@ -19,3 +19,4 @@ export * from './agent-registry';
 export * from './cancel';
 export * from './retention';
 export * from './json';
+export * from './visible-text';

@@ -21,8 +21,81 @@ export interface PriceTable {
   models: ModelPrice[];
 }
 
+/** Model names are matched on their first this many characters: a name from a transcript can be any length. */
+const MODEL_NAME_CHARS = 256;
+const compiled = new Map<string, RegExp>();
+
 export function findPrice(model: string, table: PriceTable): ModelPrice | null {
-  for (const m of table.models) if (new RegExp(m.match).test(model)) return m;
+  const name = model.slice(0, MODEL_NAME_CHARS);
+  for (const m of table.models) {
+    let re = compiled.get(m.match);
+    if (!re) {
+      re = new RegExp(m.match);
+      compiled.set(m.match, re);
+    }
+    if (re.test(name)) return m;
+  }
+  return null;
+}
+
+/**
+ * Why a user's `match` pattern could take long on a hostile model name (a transcript names any model it
+ * likes), or null. JavaScript's regular expressions backtrack, so only a subset is accepted whose work
+ * is bounded on a name of MODEL_NAME_CHARS: literals, escapes, `.`, classes, anchors, groups and
+ * alternatives, lookaheads, and quantifiers on a single character or class only (a group may be
+ * optional, never repeated),
+ * at most two of them unbounded (`*`, `+`, `{n,}`) and eight in all. A plain name (`gpt-5`) is always fine.
+ */
+export function unboundedPatternProblem(pattern: string): string | null {
+  if (pattern.length > 200) return 'is longer than 200 characters';
+  let unbounded = 0;
+  let quantifiers = 0;
+  let afterAtom = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] as string;
+    if (c === '\\') {
+      if (/[1-9k]/.test(pattern[i + 1] ?? '')) return 'uses a back-reference';
+      i++;
+      afterAtom = true;
+      continue;
+    }
+    if (c === '[') {
+      const end = pattern.indexOf(']', i + 2);
+      if (end < 0) return 'has an unclosed class';
+      i = end;
+      afterAtom = true;
+      continue;
+    }
+    const quantifier = c === '*' || c === '+' || c === '?' || c === '{';
+    if (quantifier) {
+      // A group may be optional (`(?:-codex)?`: two ways at most), never repeated.
+      const optionalGroup = c === '?' && pattern[i - 1] === ')';
+      if (!afterAtom && !optionalGroup) return 'repeats a group or another repetition (only a single character or class may repeat)';
+      let bounded = c === '?';
+      if (c === '{') {
+        const m = /^\{(\d{1,3})(,(\d{0,3}))?\}/.exec(pattern.slice(i));
+        if (!m) return 'has a malformed {n,m}';
+        bounded = m[2] === undefined || (m[3] ?? '') !== '';
+        if (bounded && Number(m[3] ?? m[1]) > 50) return 'repeats more than 50 times';
+        i += m[0].length - 1;
+      }
+      if (pattern[i + 1] === '?') i++;
+      quantifiers++;
+      if (!bounded) unbounded++;
+      afterAtom = false;
+      continue;
+    }
+    // A group, alternative or anchor is not something a quantifier may follow.
+    afterAtom = !'()|^$'.includes(c);
+    if (c === '(' && pattern[i + 1] === '?') {
+      const kind = pattern.slice(i + 2, i + 3);
+      if (kind === '<' && /^\(\?<[=!]/.test(pattern.slice(i))) return 'uses a lookbehind';
+      if (kind === '<') return 'uses a named group';
+      i += kind === ':' || kind === '=' || kind === '!' ? 2 : 1;
+    }
+  }
+  if (unbounded > 2) return 'has more than two unbounded repetitions';
+  if (quantifiers > 8) return 'has more than eight repetitions';
   return null;
 }
 
@@ -53,6 +126,8 @@ export function validatePriceTable(raw: unknown): string | null {
     } catch {
       return `models[${i}].match is not a valid regular expression`;
     }
+    const unbounded = unboundedPatternProblem(m.match);
+    if (unbounded) return `models[${i}].match ${unbounded}: a pattern must stay quick on any model name: repeat only single characters or classes, at most two of them without a bound`;
     if (typeof m.label !== 'string') return `models[${i}].label must be a string`;
   }
   return null;

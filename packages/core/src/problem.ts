@@ -18,7 +18,8 @@ export type ProblemCode =
   | 'subagent_unreadable'
   | 'compaction_chain_broken'
   | 'compaction_leaf_chosen'
-  | 'pre_tokens_differ';
+  | 'pre_tokens_differ'
+  | 'invalid_usage';
 
 export interface Problem {
   code: ProblemCode;

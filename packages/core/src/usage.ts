@@ -9,6 +9,18 @@ export interface Usage {
   cacheCreation1hTokens: number;
 }
 
+/**
+ * A token count as a provider reports it: a whole number, zero or more. Anything else (a negative
+ * count in an edited or damaged transcript, a fraction, text) is not a count: `bad` is set and 0 is
+ * taken, so no cost is ever negative, and the adapter reports the record (problem `invalid_usage`).
+ */
+export function tokenCount(raw: unknown, bad: { invalid: boolean }): number {
+  if (raw === undefined || raw === null) return 0;
+  if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw >= 0) return raw;
+  bad.invalid = true;
+  return 0;
+}
+
 export const ZERO_USAGE: Usage = Object.freeze({
   inputTokens: 0,
   outputTokens: 0,

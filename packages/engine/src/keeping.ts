@@ -107,10 +107,12 @@ export class Keeping {
   }
 
   /** Writes a kept session back where it was (never over a file), with how to resume it. */
-  restore(ref: string, options: { version?: string; mapped: (cwd: string | null) => string | null }): { restored: RestoreResult; resume: ResumeInstruction } {
+  restore(ref: string, options: { version?: string; mapped: (cwd: string | null) => string | null; roots?: readonly string[] }): { restored: RestoreResult; resume: ResumeInstruction } {
     const kept = this.find(ref);
     const version = options.version === undefined ? undefined : options.version.endsWith('.json') ? options.version : `${options.version}.json`;
-    const restored = refusing(() => restoreSession(kept, { archiveDir: this.setup.archiveDir, agents: this.setup.agents, ...(version ? { version } : {}) }));
+    // A kept manifest is trusted with nothing: the path it names must lie in one of the agents' folders here.
+    const roots = options.roots ?? this.setup.agents.roots(this.setup.env, this.setup.home).map((r) => r.root);
+    const restored = refusing(() => restoreSession(kept, { archiveDir: this.setup.archiveDir, agents: this.setup.agents, roots, ...(version ? { version } : {}) }));
     const cwd = restored.manifest.original.cwd;
     return { restored, resume: this.resume({ cwd, mapped: options.mapped(cwd), sessionId: restored.sessionId, sessionPath: restored.path }) };
   }

@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
-import { isFatal, type Agent, type ClassifiedSnapshot, type CompactionHistory, type DiscoveredFile, type ForkEconomics, type LoadedSession, type PriceTable } from '@glassbox/core';
-import { analyzeSession, cacheModel, computeCost, economicsOf, planEviction, type CostReport } from '@glassbox/analysis';
+import { isFatal, type Agent, type ClassifiedSnapshot, type CompactionHistory, type DiscoveredFile, type ForkEconomics, type LoadedSession, type PriceTable, type Problem } from '@glassbox/core';
+import { analyzeSession, cacheModel, computeCost, economicsOf, planEviction, type AnalysisPorts, type CostReport } from '@glassbox/analysis';
+import { scopedRepoPort } from '@glassbox/store/repo-port';
 import { compactionHistories, type LineSource } from '@glassbox/store';
 import { forkWillSend, type ForkLineage } from '@glassbox/store/fork';
 import { Refusal } from './failures';
@@ -16,6 +17,8 @@ export interface AnalyzeRequest {
   model?: string;
   /** Look nothing up on disk (a dropped file, whose recorded paths came from elsewhere). */
   diskless?: boolean;
+  /** Read files only inside these folders (browser mode's token scope); null or absent: anywhere the proofs look. */
+  readScope?: readonly string[] | null;
 }
 
 /** A session read from its file, with the agent that wrote it. */
@@ -73,8 +76,7 @@ export class Sessions {
 
   /** The resident window, classified with its proofs. */
   analyze(loaded: LoadedSession, r: AnalyzeRequest): ClassifiedSnapshot {
-    const ports = r.diskless ? { ...this.setup.ports, repo: { kind: () => 'unreadable' as const, readText: () => null } } : this.setup.ports;
-    return analyzeSession(loaded.session, ports, {
+    return analyzeSession(loaded.session, this.portsFor(r), {
       repoRoot: r.repoRoot,
       withSpent: r.withSpent === true,
       subagents: loaded.subagents,
@@ -102,16 +104,21 @@ export class Sessions {
   }
 
   /** Provider-reported usage, one figure per response, priced from `prices` (default: the agent's dated table). */
-  cost(path: string, prices?: (agentTable: PriceTable) => PriceTable): { report: CostReport; agent: Agent } {
+  cost(path: string, prices?: (agentTable: PriceTable) => PriceTable): { report: CostReport; agent: Agent; problems: Problem[] } {
     const { agent, loaded } = this.open(path);
     const table = prices ? prices(agent.format.prices) : agent.format.prices;
-    return { report: computeCost(loaded.session, loaded.subagents, table), agent };
+    return { report: computeCost(loaded.session, loaded.subagents, table), agent, problems: [loaded.session, ...loaded.subagents].flatMap((s) => s.problems) };
   }
 
   /** Every compaction of a session and of its subagents' own files, x-rayed (`source`: its bytes when they are not on disk). */
-  compactions(opened: Opened, r: { repoRoot: string | null; diskless?: boolean }, source?: LineSource): CompactionHistory[] {
-    const ports = r.diskless ? { ...this.setup.ports, repo: { kind: () => 'unreadable' as const, readText: () => null } } : this.setup.ports;
-    return compactionHistories(opened.agent.format, opened.loaded, { repoRoot: r.repoRoot, ports }, source);
+  compactions(opened: Opened, r: { repoRoot: string | null; diskless?: boolean; readScope?: readonly string[] | null }, source?: LineSource): CompactionHistory[] {
+    return compactionHistories(opened.agent.format, opened.loaded, { repoRoot: r.repoRoot, ports: this.portsFor(r) }, source);
+  }
+
+  /** The disk as the session may see it: nothing (a dropped file not mapped), only some folders (token scope), or anywhere. */
+  private portsFor(o: { diskless?: boolean; readScope?: readonly string[] | null }): AnalysisPorts {
+    if (o.diskless) return { ...this.setup.ports, repo: { kind: () => 'unreadable', readText: () => null } };
+    return o.readScope ? { ...this.setup.ports, repo: scopedRepoPort(o.readScope) } : this.setup.ports;
   }
 }
 

@@ -2,7 +2,7 @@
 // HTTP: a stolen cookie, paths outside what the person opened, file-existence and content oracles,
 // and the defences that held before (token, Host and Origin checks, traversal, oversized bodies).
 // See SECURITY.md for the model these tests pin.
-import { cpSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -239,6 +239,66 @@ describe('paths: only the projects roots and what the person opened', () => {
     await invoke(server, 'repo:map', { cwd: '/etc', folder: join(GENERATED, '02-gone-drift-errors/project-after') });
     const mapped = await invoke<SnapshotView>(server, 'session:snapshot', { path: opened.value.path });
     expect(mapped.value.snapshot.segments.some((s) => s.class === 'gone')).toBe(true);
+  });
+
+  it('token scope: a session under the roots never has a file outside them and its folder read for a drift diff', async () => {
+    const { server, seeded: s } = await start();
+    // A real session whose reads of src/config.json are made to name a file outside every root and
+    // outside its working directory, holding a secret: unscoped, its drift diff showed the file's lines.
+    const manifest = JSON.parse(readFileSync(join(GENERATED, '02-gone-drift-errors/manifest.json'), 'utf8')) as { cwd: string; project_slug: string };
+    const outside = join(s.dir, 'outside');
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'config.json'), 'TOKEN=the-secret-of-another-folder\n');
+    // Its working directory is a real, unmapped folder here, so the disk is looked at.
+    const project = join(s.dir, 'project');
+    cpSync(join(GENERATED, '02-gone-drift-errors/project-after'), project, { recursive: true });
+    const text = readFileSync(join(GENERATED, '02-gone-drift-errors/transcript.jsonl'), 'utf8')
+      .split(`${manifest.cwd}/src/config.json`)
+      .join(join(outside, 'config.json'))
+      .split(manifest.cwd)
+      .join(project);
+    const path = join(s.projectsDir, manifest.project_slug, 'b0b0b0b0-0000-4000-8000-000000000001.jsonl');
+    writeFileSync(path, text);
+    const view = await invoke<SnapshotView>(server, 'session:snapshot', { path });
+    expect(view.ok).toBe(true);
+    const json = JSON.stringify(view.value);
+    expect(json).not.toContain('the-secret-of-another-folder');
+    const onIt = view.value.snapshot.segments.filter((g) => g.proof && 'checkedPath' in g.proof && g.proof.checkedPath.startsWith(outside));
+    expect(onIt).toEqual([]);
+    for (const g of view.value.snapshot.segments.filter((x) => x.class !== 'live')) {
+      const detail = await invoke<{ content: string; explanation: string }>(server, 'segment:detail', { path, segmentId: g.id });
+      expect(JSON.stringify(detail.value)).not.toContain('the-secret-of-another-folder');
+    }
+  });
+
+  it('token scope: a mapped dropped file is read inside the mapped folder only, never through a link out of it', async () => {
+    const { server, seeded: s } = await start();
+    const manifest = JSON.parse(readFileSync(join(GENERATED, '02-gone-drift-errors/manifest.json'), 'utf8')) as { cwd: string };
+    const text = readFileSync(join(GENERATED, '02-gone-drift-errors/transcript.jsonl'), 'utf8').split(manifest.cwd).join('/invented/project');
+    // The folder the token holder maps it to: the project, but its src/ is a link to a folder of secrets.
+    const mapped = join(s.dir, 'mapped');
+    cpSync(join(GENERATED, '02-gone-drift-errors/project-after'), mapped, { recursive: true });
+    const secrets = join(s.dir, 'secrets');
+    mkdirSync(secrets);
+    writeFileSync(join(secrets, 'config.json'), 'TOKEN=the-secret-behind-a-link\n');
+    rmSync(join(mapped, 'src'), { recursive: true });
+    symlinkSync(secrets, join(mapped, 'src'));
+    const opened = await invoke<FileOpened>(server, 'file:open', { name: 'dropped.jsonl', text });
+    expect((await invoke(server, 'repo:map', { cwd: '/invented/project', folder: mapped })).ok).toBe(true);
+    const view = await invoke<SnapshotView>(server, 'session:snapshot', { path: opened.value.path });
+    expect(JSON.stringify(view.value)).not.toContain('the-secret-behind-a-link');
+    for (const g of view.value.snapshot.segments.filter((x) => x.class === 'stale-drift')) expect(g.proof && 'checkedPath' in g.proof ? g.proof.checkedPath : '').not.toContain('/src/');
+  });
+
+  it('repo:map answers "not usable" the same way for a missing path, a file and a folder it cannot use', async () => {
+    const { server, seeded: s } = await start();
+    const answers = [];
+    for (const folder of [join(s.dir, 'no-such-folder'), join(s.dir, 'secret.txt'), join(s.dir, 'secret.txt', 'below')]) {
+      const r = await invoke(server, 'repo:map', { cwd: '/some/cwd', folder });
+      answers.push({ status: r.status, ok: r.ok, code: r.error.code, message: r.error.message.replace(folder, '<folder>') });
+    }
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    expect(answers[0]?.ok).toBe(false);
   });
 
   it('problem messages give positions, never the text of a bad line', async () => {

@@ -15,6 +15,7 @@ export interface CompactionSubject {
   upload?: Buffer;
   repoRoot: string | null;
   diskless: boolean;
+  readScope: readonly string[] | null;
   /** Filled on first use and kept with the opened session (its file unchanged). */
   cache: { histories?: CompactionHistory[] };
 }
@@ -47,7 +48,7 @@ export class CompactionChannels {
 
   private histories(s: CompactionSubject): CompactionHistory[] {
     const agent = this.glassbox.setup.agents.byId(s.loaded.session.agent);
-    s.cache.histories ??= this.glassbox.sessions.compactions({ agent, loaded: s.loaded }, { repoRoot: s.repoRoot, diskless: s.diskless }, s.upload ? this.source(s) : undefined);
+    s.cache.histories ??= this.glassbox.sessions.compactions({ agent, loaded: s.loaded }, { repoRoot: s.repoRoot, diskless: s.diskless, readScope: s.readScope }, s.upload ? this.source(s) : undefined);
     return s.cache.histories;
   }
 

@@ -188,9 +188,10 @@ describe('engine host', () => {
     const path = seeded.sessions['03-large-outputs'] as string;
     const cwd = '/tmp/cc-harness-work/03-large-outputs/project';
     const refused = await host.handle('repo:map', { cwd, folder: join(seeded.dir, 'no-such-folder') });
-    expect(refused.ok === false && refused.error.message).toBe(`Not mapped: ${join(seeded.dir, 'no-such-folder')} does not exist.`);
+    expect(refused.ok === false && refused.error.message).toBe(`Not mapped: ${join(seeded.dir, 'no-such-folder')} is not usable as the project's folder.`);
     const file = await host.handle('repo:map', { cwd, folder: path });
-    expect(file.ok === false && file.error.message).toMatch(/is a file, not a folder/);
+    // The same answer for a file: a refusal never says what is there.
+    expect(file.ok === false && file.error.message).toBe(`Not mapped: ${path} is not usable as the project's folder.`);
     const info = await okValue<{ repoMap: Record<string, string> }>(host.handle('host:info', {}));
     expect(info.repoMap[cwd]).toBeUndefined();
 

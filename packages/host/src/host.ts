@@ -108,7 +108,7 @@ export class EngineHost {
       changed: (path, reason) => this.rowChanged(path, reason),
       repoRootFor,
     });
-    this.sessions = new OpenSessions({ work: this.work, grants: this.grants, agents: options.agents, roots: () => this.catalog.roots(), repoRootFor });
+    this.sessions = new OpenSessions({ work: this.work, grants: this.grants, agents: options.agents, roots: () => this.catalog.roots(), repoRootFor, scoped: options.mode === 'browser' });
     this.handlers = channelHandlers(this.context());
   }
 

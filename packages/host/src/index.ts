@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { homedir } from 'node:os';
 import { defaultAgents } from '@glassbox/agents';
 import type { AgentRegistry } from '@glassbox/core';
-import { defaultDataDir } from '@glassbox/store';
+import { defaultDataDir, onPrivacyNotice } from '@glassbox/store';
 import { hostGlassbox } from './glassbox';
 import { EngineHost, type HostOptions } from './host';
 import { IndexCatalog } from './index-catalog';
@@ -36,6 +36,8 @@ export function createHost(
 ): EngineHost {
   const roots = overrides.roots ?? agents.roots(env, env['HOME'] ?? homedir()).map((r) => r.root);
   const dataDir = overrides.dataDir ?? defaultDataDir(env);
+  // A data folder or archive that let other users in is made private; the window hears it like the index's notices.
+  onPrivacyNotice(onNotice);
   const glassbox = hostGlassbox(agents, dataDir, env);
   return new EngineHost({
     mode: 'browser',

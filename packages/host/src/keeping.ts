@@ -60,7 +60,8 @@ export class Keeping {
     const admitted = this.host.admit(path);
     if (!admitted.ok) return admitted;
     try {
-      const { restored: r, resume } = this.keeping.restore(admitted.value, { mapped: (cwd) => this.host.repoRootFor(cwd) });
+      // Only into the session folders the host lists from (its roots), never where a manifest alone says.
+      const { restored: r, resume } = this.keeping.restore(admitted.value, { mapped: (cwd) => this.host.repoRootFor(cwd), roots: this.host.catalog.roots() });
       return ok({ sessionId: r.sessionId, path: r.path, files: r.written.length, resumeCommand: resume.command, resumeNote: resume.note });
     } catch (error) {
       const refusal = refusalOf(error);

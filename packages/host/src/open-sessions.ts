@@ -29,6 +29,8 @@ export interface OpenSessionsHost {
   /** The roots the list shows (a file outside them is "external"). */
   roots(): string[];
   repoRootFor(cwd: string | null): string | null;
+  /** Browser mode: whoever holds the token sees only the disk the token scope allows (analyzeOptions). */
+  scoped: boolean;
 }
 
 /**
@@ -100,7 +102,21 @@ export class OpenSessions {
    */
   analyzeOptions(o: Opened, withSpent: boolean, model?: string): AnalyzeOptions {
     const repoRoot = this.host.repoRootFor(o.summary.cwd);
-    return { repoRoot, withSpent, diskless: o.upload && repoRoot === null, ...(model !== undefined ? { model } : {}) };
+    return { repoRoot, withSpent, diskless: o.upload && repoRoot === null, readScope: this.readScope(o, repoRoot), ...(model !== undefined ? { model } : {}) };
+  }
+
+  /**
+   * Token scope (browser mode; SECURITY.md): the disk a session's drift diffs and proofs may read. A
+   * session under the roots: the roots, its own recorded working directory, and the folder it is
+   * mapped to. Anything else (a dropped file, a file opened from elsewhere): only the folder the person
+   * mapped it to, or nothing. Without it, a token holder could drop a transcript that "read" any path,
+   * map its invented working directory to a real folder, and read the real file's lines in the diff.
+   */
+  private readScope(o: Opened, repoRoot: string | null): readonly string[] | null {
+    if (!this.host.scoped) return null;
+    const mapped = repoRoot === null ? [] : [repoRoot];
+    if (o.upload || o.external) return mapped;
+    return [...this.host.roots(), ...(o.summary.cwd ? [o.summary.cwd] : []), ...mapped];
   }
 
   /** "Claude Code and Codex CLI": the agents this host reads, for messages. */

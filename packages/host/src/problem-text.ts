@@ -20,6 +20,7 @@ const DESCRIPTION: Record<ProblemCode, string> = {
   compaction_chain_broken: 'the conversation a compaction replaced is not in the file',
   compaction_leaf_chosen: 'the record a compaction names as the end of what it replaced is missing: the window before it is rebuilt from the last record before it',
   pre_tokens_differ: 'the reported size before a compaction differs from the size the client wrote with it',
+  invalid_usage: 'a reply reports a token count that is not a whole number of 0 or more (counted as 0)',
 };
 
 /**

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
+import { visibleText } from '@glassbox/core';
 import { SessionBrowser } from './components/SessionBrowser';
 import { AutoKeepToggle, RetentionWarning } from './components/retention/AutoKeepToggle';
 import { WindowView } from './components/WindowView';
@@ -114,20 +115,20 @@ export function App() {
           <span className="logo" aria-hidden="true" />
           Glassbox
         </h1>
-        <div className="crumb" title={view?.snapshot.session.path}>
+        <div className="crumb" title={view ? visibleText(view.snapshot.session.path) : undefined}>
           {view ? (
             <nav aria-label="Breadcrumb" className="crumb-nav">
-              <span className="dim">{project ?? 'session'}</span>
+              <span className="dim">{visibleText(project ?? 'session')}</span>
               <span className="dim"> / </span>
               {trail.map((t, i) => (
                 <span key={t.path}>
-                  <button type="button" className="link" onClick={() => void useApp.getState().openSession(t.path, { trail: trail.slice(0, i), as: null })} title={`Back to ${t.path}`} data-testid="crumb-back">
+                  <button type="button" className="link" onClick={() => void useApp.getState().openSession(t.path, { trail: trail.slice(0, i), as: null })} title={`Back to ${visibleText(t.path)}`} data-testid="crumb-back">
                     {sessionTitle(t.title, {})}
                   </button>
                   <span className="dim"> › </span>
                 </span>
               ))}
-              <span aria-current="page">{openedAs ? `subagent: ${openedAs}` : sessionTitle(title, { project: project ?? null, lastActivity: null })}</span>
+              <span aria-current="page">{openedAs ? `subagent: ${visibleText(openedAs)}` : sessionTitle(title, { project: project ?? null, lastActivity: null })}</span>
               {view.external ? <span className="tag">opened file</span> : null}
             </nav>
           ) : null}
@@ -163,8 +164,8 @@ export function App() {
       {notice ? (
         <div className={`notice ${notice.kind}`} role="alert" data-testid="notice">
           <div>
-            <strong>{notice.message}</strong>
-            {notice.hint ? <span className="dim"> {notice.hint}</span> : null}
+            <strong>{visibleText(notice.message)}</strong>
+            {notice.hint ? <span className="dim"> {visibleText(notice.hint)}</span> : null}
           </div>
           <button type="button" className="close" onClick={() => notify(null)} aria-label="Dismiss">
             ×

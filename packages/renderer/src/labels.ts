@@ -1,7 +1,10 @@
 /**
  * Labels that lead with what a person recognises: a file's name first, then its folder (dimmed), for
  * POSIX and Windows paths alike; a session's title that is never a bare id or a command-line flag.
+ * Both come from transcripts, so their controls and invisible characters are shown by name (core's
+ * visibleText, as the CLI shows them): `config⟨U+200B⟩.json` never reads as `config.json`.
  */
+import { visibleText } from '@glassbox/core';
 
 export interface SplitLabel {
   /** What to read first: the file name, or the whole label when it is not a path. */
@@ -13,7 +16,8 @@ export interface SplitLabel {
 const SEP = /[\\/]/;
 
 /** Splits a path-like label (`src/app.ts`, `C:\repo\src\app.ts`, `file src/app.ts`) into name and folder. */
-export function splitPathLabel(label: string): SplitLabel {
+export function splitPathLabel(given: string): SplitLabel {
+  const label = visibleText(given);
   const space = label.lastIndexOf(' ');
   // A leading word ("file", "memory", "plan file") before a path: the path is the last token.
   const path = space >= 0 && SEP.test(label.slice(space + 1)) ? label.slice(space + 1) : label;
@@ -40,10 +44,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function sessionTitle(title: string | null | undefined, fallback: { project?: string | null; lastActivity?: string | null }): string {
   const t = (title ?? '').split('\n')[0]?.trim() ?? '';
-  if (t && !UUID.test(t) && !/^-{1,2}[\w-]+$/.test(t) && /[\p{L}\p{N}]/u.test(t)) return t;
+  if (t && !UUID.test(t) && !/^-{1,2}[\w-]+$/.test(t) && /[\p{L}\p{N}]/u.test(t)) return visibleText(t);
   const when = fallback.lastActivity ? new Date(fallback.lastActivity) : null;
   const date = when && Number.isFinite(when.getTime()) ? DAY.format(when) : null;
-  return ['Untitled session', fallback.project ? `in ${fallback.project}` : null, date ? `(${date})` : null].filter(Boolean).join(' ');
+  return ['Untitled session', fallback.project ? `in ${visibleText(fallback.project)}` : null, date ? `(${date})` : null].filter(Boolean).join(' ');
 }
 
 /**

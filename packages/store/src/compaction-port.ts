@@ -42,11 +42,30 @@ export function memoryLineSource(buf: Buffer): LineSource {
  * with the agent's own parser), and text read back from record lines through the agent's format.
  */
 function transcriptPort(path: string, format: AgentFormat, source: LineSource = fileLineSource(path)): TranscriptPort {
+  const newParser = () => format.createParser({ path, fallbackId: basename(path).replace(/\.jsonl$/i, ''), keepCapturedText: true });
   return {
     sessionBefore(line: number): Session {
-      const parser = format.createParser({ path, fallbackId: basename(path).replace(/\.jsonl$/i, ''), keepCapturedText: true });
+      const parser = newParser();
       source.scan(line - 1, (text, n, offset, length) => parser.push(text, n, offset, length));
       return parser.finish(true);
+    },
+    sessionsBefore(lines, visit) {
+      const parser = newParser();
+      // Without snapshots a parser can only give each session by a parse of its own, from the start.
+      if (!parser.snapshot) {
+        for (const line of lines) visit(line, this.sessionBefore(line));
+        return;
+      }
+      const take = parser.snapshot.bind(parser);
+      const wanted = [...new Set(lines)].sort((a, b) => a - b);
+      let next = 0;
+      const last = wanted[wanted.length - 1] ?? 0;
+      // One pass: the session before each wanted line is taken as that line is reached.
+      source.scan(last - 1, (text, n, offset, length) => {
+        while (next < wanted.length && (wanted[next] as number) <= n) visit(wanted[next++] as number, take());
+        parser.push(text, n, offset, length);
+      });
+      while (next < wanted.length) visit(wanted[next++] as number, take());
     },
     blockText(offset, length, blockIndex, cwd) {
       if (!format.blockText || length <= 0) return null;

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { BUSY_TIMEOUT_MS, IndexUnavailable, badDbPath, dbFault, unavailableFor } from './db-errors';
 import { MIGRATIONS, SCHEMA_VERSION, migrationChecksum } from './migrations';
+import { ensurePrivateFolder, preparePrivateFile, tightenFile } from './private-folder';
 
 export type Db = Database.Database;
 
@@ -45,7 +46,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): OpenedDb 
     const bad = badDbPath(path);
     if (bad) throw new IndexUnavailable('bad_path', bad);
     try {
-      mkdirSync(dirname(path), { recursive: true });
+      // The index holds prompts, commands and titles: its folder 0700, the files 0600 (private-folder.ts).
+      ensurePrivateFolder(dirname(path));
     } catch (error) {
       throw unavailableFor(error, path, options.busyTimeoutMs) ?? error;
     }
@@ -88,6 +90,13 @@ function discardMessage(reason: DiscardReason, detail: string): string {
 }
 
 function openTrusted(path: string, options: OpenOptions): Db {
+  // Made 0600 before SQLite opens it, so its WAL and shared-memory files (which take the database's
+  // mode) are private too; those of an earlier run are set to 0600 as well.
+  if (path !== ':memory:') {
+    preparePrivateFile(path);
+    tightenFile(`${path}-wal`);
+    tightenFile(`${path}-shm`);
+  }
   // The busy timeout is set before the first statement: creating the WAL and migrating need locks
   // that another process opening the same new database may hold for a moment.
   const db = new Database(path, { timeout: options.busyTimeoutMs ?? BUSY_TIMEOUT_MS, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });

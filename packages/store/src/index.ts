@@ -61,4 +61,5 @@ export { nodeAnalysisPorts, nodeRepoPort } from './repo-port';
 export { checkMappingFolder, readSavedMappings, type FolderCheck } from './repo-map';
 export { bundleWorker, bundleWorkerAsync } from './worker-source';
 export { readSettings, writeSettings, type GlassboxSettings } from './settings';
+export { onPrivacyNotice } from './private-folder';
 export { compactionHistories, compactionItemText, fileLineSource, memoryLineSource, type LineSource } from './compaction-port';

@@ -82,7 +82,10 @@ export function readCompleteLines(
     }
     // No bigger than what is left to read: a small file gets a small buffer.
     const whole = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK, size - fromOffset)));
-    let carry: Buffer | null = null;
+    // The start of a line that goes on past a chunk: its pieces, joined once when the line ends (a
+    // 300 MB line is copied once, not once per chunk: re-joining it at every chunk was quadratic).
+    let carry: Buffer[] = [];
+    let carryBytes = 0;
     let pos = fromOffset;
     let endOffset = fromOffset;
     let line = fromLine;
@@ -97,9 +100,10 @@ export function readCompleteLines(
       let nl = buf.indexOf(10, 0);
       while (nl >= 0) {
         let text: string;
-        if (carry) {
-          text = Buffer.concat([carry, buf.subarray(0, nl)]).toString('utf8');
-          carry = null;
+        if (carry.length > 0) {
+          text = Buffer.concat([...carry, buf.subarray(0, nl)], carryBytes + nl).toString('utf8');
+          carry = [];
+          carryBytes = 0;
         } else {
           text = buf.toString('utf8', start, nl);
         }
@@ -111,7 +115,8 @@ export function readCompleteLines(
       }
       if (start < n) {
         const rest = Buffer.from(buf.subarray(start, n));
-        carry = carry ? Buffer.concat([carry, rest]) : rest;
+        carry.push(rest);
+        carryBytes += rest.length;
       }
     }
     return {

@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { replaceFileAtomic } from './fork/atomic';
+import { ensurePrivateFolder } from './private-folder';
 
 /** Glassbox's own settings, in `<data>/settings.json` (kept across restarts, shared by the app and the CLI). */
 export interface GlassboxSettings {
@@ -25,7 +26,7 @@ export function readSettings(dataDir: string): GlassboxSettings & { problem: str
 
 /** Saves settings atomically (a crash leaves the old file or the new one, never half of one). */
 export function writeSettings(dataDir: string, settings: GlassboxSettings): void {
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateFolder(dataDir);
   const saved: GlassboxSettings = { autoKeep: settings.autoKeep };
   replaceFileAtomic(join(dataDir, 'settings.json'), JSON.stringify(saved, null, 2) + '\n');
 }

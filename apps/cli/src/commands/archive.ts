@@ -3,7 +3,7 @@ import { humanBytes } from '@glassbox/core';
 import { parseAge, type ArchiveReport, type PrunePlan } from '@glassbox/engine';
 import { glassboxFor } from '../engine';
 import { EXIT_REFUSED, UsageError } from '../exit-codes';
-import type { CliIO } from '../io';
+import { outJson, type CliIO } from '../io';
 import { paint, type Paint } from '../render/palette';
 import { header, row, truncate, truncateLeft, type Column } from '../render/layout';
 import { relativeTime } from './index-shared';
@@ -21,7 +21,7 @@ export function registerArchive(program: Command, io: CliIO): void {
     .option('--json', 'print JSON')
     .action((opts: ArchiveOptions) => {
       const report = glassboxFor(io, { archive: opts.archive }).keeping.report();
-      if (opts.json) io.out(JSON.stringify(report, null, 2));
+      if (opts.json) outJson(io, report);
       else io.out(renderReport(report, paint(io.color)));
       for (const p of report.problems) io.err(`glassbox: ${p}`);
     });
@@ -40,13 +40,13 @@ export function registerArchive(program: Command, io: CliIO): void {
       const plan = keeping.planPrune(cutoff);
       for (const p of plan.problems) io.err(`glassbox: ${p}`);
       if (!opts.yes) {
-        if (opts.json) io.out(JSON.stringify({ dryRun: true, ...plan }, null, 2));
+        if (opts.json) outJson(io, { dryRun: true, ...plan });
         else io.out(renderPlan(plan, paint(io.color)));
         return;
       }
       const done = keeping.prune(cutoff);
       for (const p of done.problems.filter((x) => !plan.problems.includes(x))) io.err(`glassbox: ${p}`);
-      if (opts.json) io.out(JSON.stringify({ dryRun: false, ...done }, null, 2));
+      if (opts.json) outJson(io, { dryRun: false, ...done });
       else io.out(`removed ${done.removedSessions} session(s) and ${done.removedVersions} older version(s); ${done.removedChunks} chunk(s), ${humanBytes(done.freedBytes)} freed`);
       if (done.problems.some((x) => x.includes('could not be read'))) io.exitCode = EXIT_REFUSED;
     });
@@ -60,7 +60,7 @@ export function registerArchive(program: Command, io: CliIO): void {
       const tty = io.isTTY && process.stderr.isTTY === true;
       const r = glassboxFor(io, { archive: opts.archive }).keeping.verify(tty ? (done, total) => process.stderr.write(`\r\x1b[2Kverifying ${done}/${total}`) : undefined);
       if (tty) process.stderr.write('\r\x1b[2K');
-      if (opts.json) io.out(JSON.stringify(r, null, 2));
+      if (opts.json) outJson(io, r);
       else {
         const p = paint(io.color);
         io.out(

@@ -5,7 +5,7 @@ import type { RefusedAction, ValidationReport } from '@glassbox/core';
 import type { FilePlan, ForkRequest } from '@glassbox/engine';
 import { EXIT_REFUSED, UsageError } from '../exit-codes';
 import { glassboxFor } from '../engine';
-import type { CliIO } from '../io';
+import { outJson, type CliIO } from '../io';
 import { addSessionOptions, modelOption, parseProtect, resolveSessionPath, type SessionOptions } from '../session-args';
 import { paint, type Paint } from '../render/palette';
 import { header, padLeft, row, truncateLeft, type Column } from '../render/layout';
@@ -79,21 +79,15 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
     const { planned, fork, report } = glassbox.forks.preview(request);
     failOnUnreadable(planned);
     if (opts.json) {
-      io.out(
-        JSON.stringify(
-          {
-            mode: 'dry-run',
-            session: sessionJson(planned, path),
-            plan: planJson(planned.plan),
-            economics: economicsJson(planned.economics),
-            economicsModel: planned.economics.model,
-            validation: report ? reportJson(report) : null,
-            refused: (fork?.refused ?? []).map((r) => ({ code: r.code, message: r.message, segmentId: r.action.segmentId })),
-          },
-          null,
-          2,
-        ),
-      );
+      outJson(io, {
+        mode: 'dry-run',
+        session: sessionJson(planned, path),
+        plan: planJson(planned.plan),
+        economics: economicsJson(planned.economics),
+        economicsModel: planned.economics.model,
+        validation: report ? reportJson(report) : null,
+        refused: (fork?.refused ?? []).map((r) => ({ code: r.code, message: r.message, segmentId: r.action.segmentId })),
+      });
       return;
     }
     io.out(renderPlan(planned, path, p).join('\n'));
@@ -115,14 +109,14 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   failOnUnreadable(outcome.plan);
   if (outcome.status === 'nothing-to-remove') {
     const plan = outcome.plan;
-    if (opts.json) io.out(JSON.stringify({ mode: 'fork', status: 'nothing-to-do', plan: planJson(plan.plan), economics: economicsJson(plan.economics) }, null, 2));
+    if (opts.json) outJson(io, { mode: 'fork', status: 'nothing-to-do', plan: planJson(plan.plan), economics: economicsJson(plan.economics) });
     else io.out([...renderPlan(plan, path, p), '', ...renderExclusions(plan.plan, p), '', 'No fork was written: there is nothing worth removing.'].join('\n'));
     return;
   }
   if (outcome.status === 'refused') {
     io.exitCode = EXIT_REFUSED;
     if (opts.json) {
-      io.out(JSON.stringify({ mode: 'fork', status: 'refused', validation: reportJson(outcome.refused.report) }, null, 2));
+      outJson(io, { mode: 'fork', status: 'refused', validation: reportJson(outcome.refused.report) });
       return;
     }
     io.err(p.bold('The fork was refused by validation; nothing was written.'));
@@ -131,28 +125,22 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   }
   const { plan: planned, written: result, resume } = outcome;
   if (opts.json) {
-    io.out(
-      JSON.stringify(
-        {
-          mode: 'fork',
-          status: 'written',
-          forkId: result.forkId,
-          forkPath: result.forkPath,
-          sidecarDir: result.sidecarDir,
-          manifestPath: result.manifestPath,
-          resumeCommand: resume.command,
-          resumeNote: resume.note,
-          original: { path, sha256Before: result.originalSha256.before, sha256After: result.originalSha256.after },
-          attempts: result.attempts,
-          plan: planJson(planned.plan),
-          economics: economicsJson(planned.economics),
-          applied: result.manifest.actions,
-          validation: reportJson(result.report),
-        },
-        null,
-        2,
-      ),
-    );
+    outJson(io, {
+      mode: 'fork',
+      status: 'written',
+      forkId: result.forkId,
+      forkPath: result.forkPath,
+      sidecarDir: result.sidecarDir,
+      manifestPath: result.manifestPath,
+      resumeCommand: resume.command,
+      resumeNote: resume.note,
+      original: { path, sha256Before: result.originalSha256.before, sha256After: result.originalSha256.after },
+      attempts: result.attempts,
+      plan: planJson(planned.plan),
+      economics: economicsJson(planned.economics),
+      applied: result.manifest.actions,
+      validation: reportJson(result.report),
+    });
     return;
   }
   const t = result.manifest.totals;

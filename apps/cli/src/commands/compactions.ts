@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { humanTokens, percent, type CompactionHistory, type CompactionItem, type CompactionReport } from '@glassbox/core';
 import { glassboxFor } from '../engine';
-import type { CliIO } from '../io';
+import { outJson, type CliIO } from '../io';
 import { resolveSessionPath } from '../session-args';
 import { paint, type Paint } from '../render/palette';
 import { WIDTH, header, row, truncate, truncateLeft, type Column } from '../render/layout';
@@ -26,20 +26,14 @@ export function registerCompactions(program: Command, io: CliIO): void {
       const [main, ...subagents] = glassbox.sessions.compactions(opened, { repoRoot });
       if (!main) return;
       if (opts.json) {
-        io.out(
-          JSON.stringify(
-            {
-              session: { id: loaded.session.id, path },
-              boundaries: main.boundaries,
-              compactions: main.compactions.map((c) => ({ ...c.xray, leafChosen: c.leafChosen })),
-              unreached: main.unreached,
-              subagents: subagents.map((s) => ({ agentId: s.agentId, path: s.path, boundaries: s.boundaries, compactions: s.compactions.map((c) => ({ ...c.xray, leafChosen: c.leafChosen })), unreached: s.unreached })),
-              problems: [main, ...subagents].flatMap((h) => h.problems),
-            },
-            null,
-            2,
-          ),
-        );
+        outJson(io, {
+          session: { id: loaded.session.id, path },
+          boundaries: main.boundaries,
+          compactions: main.compactions.map((c) => ({ ...c.xray, leafChosen: c.leafChosen })),
+          unreached: main.unreached,
+          subagents: subagents.map((s) => ({ agentId: s.agentId, path: s.path, boundaries: s.boundaries, compactions: s.compactions.map((c) => ({ ...c.xray, leafChosen: c.leafChosen })), unreached: s.unreached })),
+          problems: [main, ...subagents].flatMap((h) => h.problems),
+        });
         return;
       }
       const p = paint(io.color);

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { humanTokens } from '@glassbox/core';
 import type { CostLine, CostReport } from '@glassbox/analysis';
 import { glassboxFor } from '../engine';
-import type { CliIO } from '../io';
+import { outJson, type CliIO } from '../io';
 import { loadPrices, resolveSessionPath } from '../session-args';
 import { paint, type Paint } from '../render/palette';
 import { header, row, truncate, type Column } from '../render/layout';
@@ -16,9 +16,11 @@ export function registerCost(program: Command, io: CliIO): void {
     .option('--json', 'print JSON')
     .action((arg: string, opts: { prices?: string; json?: boolean }) => {
       const path = resolveSessionPath(arg, io);
-      const { report } = glassboxFor(io).sessions.cost(path, (table) => loadPrices(opts.prices, io, table));
+      const { report, problems } = glassboxFor(io).sessions.cost(path, (table) => loadPrices(opts.prices, io, table));
+      // A count that is not one (negative, a fraction) was taken as 0: said, so a total is never silently short.
+      for (const p of problems.filter((q) => q.code === 'invalid_usage')) io.err(`glassbox: ${p.message}`);
       if (opts.json) {
-        io.out(JSON.stringify(report, null, 2));
+        outJson(io, report);
         return;
       }
       io.out(renderCost(report, paint(io.color)));

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { humanBytes } from '@glassbox/core';
 import type { RefreshReport } from '@glassbox/store';
 import { UsageError } from '../exit-codes';
-import type { CliIO } from '../io';
+import { outJson, type CliIO } from '../io';
 import { openCliIndex, printNotices, progressReporter, type IndexOptions } from './index-shared';
 
 export function registerIndex(program: Command, io: CliIO): void {
@@ -32,7 +32,7 @@ export function registerIndex(program: Command, io: CliIO): void {
         progress.end();
         printNotices(io, index, report);
         if (opts.json) {
-          io.out(JSON.stringify({ db: index.dbPath, roots: index.roots, ...report, opened: report.opened.length }, null, 2));
+          outJson(io, { db: index.dbPath, roots: index.roots, ...report, opened: report.opened.length });
           return;
         }
         io.out(summaryLine(report));

@@ -3,7 +3,7 @@ import { humanBytes, untilLabel } from '@glassbox/core';
 import type { KeepResult } from '@glassbox/engine';
 import { glassboxFor } from '../engine';
 import { UsageError, EXIT_REFUSED } from '../exit-codes';
-import type { CliIO } from '../io';
+import { outJson, type CliIO } from '../io';
 import { resolveSessionPath } from '../session-args';
 import { paint } from '../render/palette';
 
@@ -54,7 +54,7 @@ function runKeep(refs: string[], opts: KeepOptions, io: CliIO): void {
   const written = results.reduce((n, r) => n + r.writtenBytes, 0);
   const bytes = results.reduce((n, r) => n + r.bytes, 0);
   if (opts.json) {
-    io.out(JSON.stringify({ archive: archiveDir, kept: kept.length, unchanged: results.length - kept.length, failed, writtenBytes: written, bytes, sessions: results }, null, 2));
+    outJson(io, { archive: archiveDir, kept: kept.length, unchanged: results.length - kept.length, failed, writtenBytes: written, bytes, sessions: results });
   } else {
     for (const r of results) for (const s of r.skipped) io.err(`glassbox: left out ${s.path}: it ${s.reason}`);
     io.out(

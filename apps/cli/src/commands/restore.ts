@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { humanBytes } from '@glassbox/core';
-import type { CliIO } from '../io';
+import { outJson, type CliIO } from '../io';
 import { glassboxFor } from '../engine';
 import { paint } from '../render/palette';
 import { resumeLines } from '../fork-support';
@@ -17,7 +17,7 @@ export function registerRestore(program: Command, io: CliIO): void {
       const glassbox = glassboxFor(io, { archive: opts.archive });
       const { restored: r, resume } = glassbox.keeping.restore(ref, { mapped: glassbox.mappings.resolver(null), ...(opts.version ? { version: opts.version } : {}) });
       if (opts.json) {
-        io.out(JSON.stringify({ sessionId: r.sessionId, path: r.path, keptAt: r.manifest.keptAt, written: r.written, alreadyThere: r.alreadyThere, notPlaced: r.notPlaced, resumeCommand: resume.command, resumeNote: resume.note }, null, 2));
+        outJson(io, { sessionId: r.sessionId, path: r.path, keptAt: r.manifest.keptAt, written: r.written, alreadyThere: r.alreadyThere, notPlaced: r.notPlaced, resumeCommand: resume.command, resumeNote: resume.note });
         return;
       }
       const p = paint(io.color);

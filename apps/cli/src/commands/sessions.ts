@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { deadShare, humanBytes, humanTokens, untilLabel } from '@glassbox/core';
 import { SORT_KEYS, type ListQuery, type SessionRow, type SortKey } from '@glassbox/store';
 import { UsageError } from '../exit-codes';
-import type { CliIO } from '../io';
+import { outJson, type CliIO } from '../io';
 import { paint } from '../render/palette';
 import { header, row, truncateLeft, type Column } from '../render/layout';
 import { openCliIndex, printNotices, parseSince, progressReporter, relativeTime, type IndexOptions } from './index-shared';
@@ -49,7 +49,7 @@ export function registerSessions(program: Command, io: CliIO): void {
         const rows = index.list(query);
         for (const n of retentionNotices(rows)) io.err(`glassbox: ${n}`);
         if (opts.json) {
-          io.out(JSON.stringify(rows, null, 2));
+          outJson(io, rows);
           return;
         }
         io.out(renderTable(rows, io.color));

@@ -1,7 +1,7 @@
 import { refusalOf } from '@glassbox/engine';
 import { glassboxFor } from '../engine';
 import { EXIT_BAD_INPUT, UsageError } from '../exit-codes';
-import type { CliIO } from '../io';
+import { outJson, type CliIO } from '../io';
 
 const CONVERSATION_ID = /^[0-9a-f]{16}$/;
 
@@ -27,7 +27,7 @@ export async function showProxyPayload(ref: string, segment: string, io: CliIO, 
   }
   if (shown.length === 0) throw new UsageError(`nothing the proxy removed matches ${segment} (give the sha256 prefix a tombstone shows, or a tool_use id; glassbox proxy status lists them)`, EXIT_BAD_INPUT);
   if (opts.json) {
-    io.out(JSON.stringify(shown, null, 2));
+    outJson(io, shown);
     return;
   }
   for (const s of shown) {

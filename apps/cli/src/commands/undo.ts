@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { glassboxFor } from '../engine';
-import type { CliIO } from '../io';
+import { outJson, type CliIO } from '../io';
 import { paint } from '../render/palette';
 import { addArchiveOption, carriedOver, resumeLines } from '../fork-support';
 
@@ -14,7 +14,7 @@ export function registerUndo(program: Command, io: CliIO): void {
     const glassbox = glassboxFor(io, { archive: opts.archive });
     const { undone: r, resume } = glassbox.forks.undo(ref, glassbox.mappings.resolver(null));
     if (opts.json) {
-      io.out(JSON.stringify({ sessionId: r.sessionId, path: r.path, sidecarDir: r.sidecarDir, restoredFrom: r.manifest.restoredFrom, originalSha256: r.manifest.original.sha256, resumeCommand: resume.command, resumeNote: resume.note }, null, 2));
+      outJson(io, { sessionId: r.sessionId, path: r.path, sidecarDir: r.sidecarDir, restoredFrom: r.manifest.restoredFrom, originalSha256: r.manifest.original.sha256, resumeCommand: resume.command, resumeNote: resume.note });
       return;
     }
     const p = paint(io.color);

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { humanTokens } from '@glassbox/core';
 import { glassboxFor } from '../engine';
 import { EXIT_REFUSED } from '../exit-codes';
-import type { CliIO } from '../io';
+import { outJson, type CliIO } from '../io';
 import { paint } from '../render/palette';
 import { addArchiveOption, renderChecks } from '../fork-support';
 import { reportJson } from './clean';
@@ -17,7 +17,7 @@ export function registerVerify(program: Command, io: CliIO): void {
     const v = glassboxFor(io, { archive: opts.archive }).forks.verify(ref);
     if (!v.report.ok || !v.unchanged) io.exitCode = EXIT_REFUSED;
     if (opts.json) {
-      io.out(JSON.stringify({ forkId: v.manifest.forkId, forkPath: v.manifest.forkPath, ok: v.report.ok && v.unchanged, unchangedSinceWritten: v.unchanged, appendedLines: v.appendedLines, originalOnDisk: v.originalOnDisk, original: v.manifest.original, validation: reportJson(v.report) }, null, 2));
+      outJson(io, { forkId: v.manifest.forkId, forkPath: v.manifest.forkPath, ok: v.report.ok && v.unchanged, unchangedSinceWritten: v.unchanged, appendedLines: v.appendedLines, originalOnDisk: v.originalOnDisk, original: v.manifest.original, validation: reportJson(v.report) });
       return;
     }
     const p = paint(io.color);

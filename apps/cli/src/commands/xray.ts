@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { SEGMENT_CLASSES, humanTokens, percent, type ClassifiedSnapshot } from '@glassbox/core';
-import type { CliIO } from '../io';
+import { outJson, type CliIO } from '../io';
 import { addSessionOptions, loadAndAnalyze, type SessionOptions } from '../session-args';
 import { paint, type Paint } from '../render/palette';
 import { WIDTH, bar, header, row, truncateLeft, type Column } from '../render/layout';
@@ -16,19 +16,13 @@ export function registerXray(program: Command, io: CliIO): void {
       const sources = sourceTotals(snapshot);
       const top = Math.max(1, Number(opts.top) || 20);
       if (opts.json) {
-        io.out(
-          JSON.stringify(
-            {
-              session: { id: snapshot.session.id, path: snapshot.session.path },
-              context: snapshot.context,
-              byClass: classTotals(snapshot),
-              bySourceType: typeTotals(snapshot),
-              sources: sources.slice(0, top),
-            },
-            null,
-            2,
-          ),
-        );
+        outJson(io, {
+          session: { id: snapshot.session.id, path: snapshot.session.path },
+          context: snapshot.context,
+          byClass: classTotals(snapshot),
+          bySourceType: typeTotals(snapshot),
+          sources: sources.slice(0, top),
+        });
         return;
       }
       io.out(renderXray(snapshot, sources.slice(0, top), paint(io.color), sources.length, retentionLine(snapshot.session.path, snapshot.session.cwd, io)));

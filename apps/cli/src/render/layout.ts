@@ -1,13 +1,21 @@
+import { visibleText } from '@glassbox/core';
+
 /** Terminal layout helpers: every report fits 100 columns. */
 export const WIDTH = 100;
 
-export function truncate(text: string, width: number): string {
+/**
+ * Cut to `width`. Transcript text is made visible first (its controls and invisible characters named,
+ * as the output sanitiser would), so a column is measured as it will be printed.
+ */
+export function truncate(given: string, width: number): string {
   if (width <= 0) return '';
+  const text = visibleText(given);
   return text.length > width ? text.slice(0, Math.max(0, width - 1)) + '…' : text;
 }
 
 /** Keeps the end of a path, which says the most. */
-export function truncateLeft(text: string, width: number): string {
+export function truncateLeft(given: string, width: number): string {
+  const text = visibleText(given);
   if (text.length <= width) return text;
   return '…' + text.slice(text.length - width + 1);
 }

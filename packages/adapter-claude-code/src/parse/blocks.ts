@@ -1,7 +1,7 @@
-import { IMAGE_TOKENS, type Block, type BlockKind, type Usage } from '@glassbox/core';
+import { IMAGE_TOKENS, tokenCount, type Block, type BlockKind, type Usage } from '@glassbox/core';
 import { tokensOf } from '../tokens';
 import { utf8Bytes } from '../hash';
-import { isObject, num, str, type Json, type JsonObject } from '../record-types';
+import { isObject, str, type Json, type JsonObject } from '../record-types';
 
 /** Payloads smaller than this can never pay for a tombstone, so they are not hashed for deduplication. */
 export const HASH_MIN_BYTES = 128;
@@ -46,20 +46,21 @@ export function jsonBytes(value: Json | unknown): number {
   return 0;
 }
 
-export function parseUsage(raw: unknown): Usage | undefined {
+/** A reply's usage; a count that is not a whole number ≥ 0 is taken as 0 and `bad.invalid` set (core's tokenCount). */
+export function parseUsage(raw: unknown, bad: { invalid: boolean } = { invalid: false }): Usage | undefined {
   if (!isObject(raw)) return undefined;
   const cache = raw['cache_creation'];
   const u: Usage = {
-    inputTokens: num(raw['input_tokens']) ?? 0,
-    outputTokens: num(raw['output_tokens']) ?? 0,
-    cacheCreationTokens: num(raw['cache_creation_input_tokens']) ?? 0,
-    cacheReadTokens: num(raw['cache_read_input_tokens']) ?? 0,
+    inputTokens: tokenCount(raw['input_tokens'], bad),
+    outputTokens: tokenCount(raw['output_tokens'], bad),
+    cacheCreationTokens: tokenCount(raw['cache_creation_input_tokens'], bad),
+    cacheReadTokens: tokenCount(raw['cache_read_input_tokens'], bad),
     cacheCreation5mTokens: 0,
     cacheCreation1hTokens: 0,
   };
   if (isObject(cache)) {
-    u.cacheCreation5mTokens = num(cache['ephemeral_5m_input_tokens']) ?? 0;
-    u.cacheCreation1hTokens = num(cache['ephemeral_1h_input_tokens']) ?? 0;
+    u.cacheCreation5mTokens = tokenCount(cache['ephemeral_5m_input_tokens'], bad);
+    u.cacheCreation1hTokens = tokenCount(cache['ephemeral_1h_input_tokens'], bad);
   } else {
     u.cacheCreation5mTokens = u.cacheCreationTokens;
   }

@@ -66,8 +66,18 @@ export function takeAssistant(state: ParseState, r: JsonObject, node: ChainNode)
     // The client shows an API failure as a reply of its own; it never sends it back (docs/claude-code/).
     if (r['isApiErrorMessage'] === true) node.notSent = 'an API error shown in place of a reply';
   }
-  const usage = parseUsage(message['usage']);
+  const bad = { invalid: false };
+  const usage = parseUsage(message['usage'], bad);
   if (usage) node.usage = usage;
+  if (bad.invalid) {
+    state.problems.push({
+      code: 'invalid_usage',
+      severity: 'warning',
+      file: state.path,
+      line: node.line,
+      message: `${state.path}:${node.line}: the reply's usage holds a token count that is not a whole number of 0 or more; it was counted as 0`,
+    });
+  }
   const content = message['content'];
   if (typeof content === 'string') {
     node.blocks.push(textBlock(0, 'text', content));

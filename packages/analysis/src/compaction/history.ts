@@ -23,6 +23,12 @@ import { xrayCompaction } from './xray';
 export interface TranscriptPort {
   /** The transcript parsed up to, not including, this 1-based line. */
   sessionBefore(line: number): Session;
+  /**
+   * The same for each of these lines, in one pass over the file: `visit` gets them in ascending order.
+   * The x-ray uses it when given, so its cost grows with the file, not with the file times the number
+   * of compactions (each `sessionBefore` parses from the start).
+   */
+  sessionsBefore?(lines: readonly number[], visit: (line: number, session: Session) => void): void;
   /** One block's text as the model read it, from the record at this byte offset and length. */
   blockText(offset: number, length: number, blockIndex: number, cwd: string | null): string | null;
   /** The summary the model wrote at this compaction, without the client's own wording. */
@@ -48,65 +54,39 @@ export function compactionHistory(session: Session, port: TranscriptPort, ports:
   const leaf = session.leafUuid ? session.nodes.get(session.leafUuid) : undefined;
   const thread = leaf?.isSidechain ?? session.agentId !== undefined;
   const events = (session.compactions ?? []).filter((e) => e.isSidechain === thread);
-  const problems: Problem[] = [];
+  if (port.sessionsBefore) return historyOf(session, forwardChain(session, events, port, ports, options, thread), events, options);
+  const chain: Chain = { newestFirst: [], problems: [], brokenAt: null };
   // Newest first: each earlier window is parsed, judged and let go before the one before it.
-  const newestFirst: CompactionReport[] = [];
   let current = liveEventIn(reconstructWindow(session).nodes, events, Infinity);
   // What follows a compaction, up to the next one, is in the file as parsed for the next one (the newest: the session itself).
   let later: Session = session;
-  /** The line of a compaction whose window before could not be rebuilt at all: the chain cannot be followed past it. */
-  let brokenAt: number | null = null;
   while (current) {
     const event: CompactionEvent = current;
     const before = port.sessionBefore(event.line);
-    const named = event.leafBefore ? before.nodes.get(event.leafBefore) : undefined;
-    const leafBefore = named ?? fallbackLeaf(before, thread);
-    if (!leafBefore) {
-      problems.push({
-        code: 'compaction_chain_broken',
-        severity: 'warning',
-        file: session.path,
-        line: event.line,
-        message: `${session.path}:${event.line}: the conversation this compaction replaced is not in the file (no record of it before line ${event.line}); what it held cannot be shown`,
-      });
-      newestFirst.push(report(event, null, later, session, port, ports, options, problems, null));
-      brokenAt = event.line;
+    const found = leafOf(event, before, thread);
+    if (!found) {
+      chain.problems.push(brokenProblem(session, event));
+      chain.newestFirst.push(report(event, null, later, session, port, ports, options, chain.problems, null));
+      chain.brokenAt = event.line;
       break;
     }
-    let leafChosen: CompactionReport['leafChosen'] = null;
-    if (!named) {
-      const missing = event.leafBefore ? `the record it names as the last one it replaced (${event.leafBefore}) is not in the file` : 'it does not name the last record it replaced';
-      leafChosen = { uuid: leafBefore.uuid, line: leafBefore.line, reason: `${missing}; the window before it is rebuilt from line ${leafBefore.line}, the conversation's last record before the compaction (as the client picks a leaf)` };
-      problems.push({ code: 'compaction_leaf_chosen', severity: 'info', file: session.path, line: event.line, message: `${session.path}:${event.line}: ${leafChosen.reason}` });
-    }
-    before.leafUuid = leafBefore.uuid;
-    newestFirst.push(report(event, before, later, session, port, ports, options, problems, leafChosen));
+    if (found.chosen) chain.problems.push(chosenProblem(session, event, found.chosen));
+    before.leafUuid = found.leaf.uuid;
+    chain.newestFirst.push(report(event, before, later, session, port, ports, options, chain.problems, found.chosen));
     current = liveEventIn(reconstructWindow(before).nodes, events, event.line);
     later = before;
   }
-  const compactions = newestFirst.reverse();
-  compactions.forEach((c, i) => {
-    c.xray.index = i + 1;
-  });
-  const onChain = new Set(compactions.map((c) => c.uuid));
-  return {
-    path: session.path,
-    cwd: session.cwd,
-    agentId: options.agentId ?? null,
-    compactions,
-    boundaries: events.length,
-    unreached: events.filter((e) => !onChain.has(e.uuid)).map((e) => unreached(e, brokenAt)),
-    problems,
-  };
+  return historyOf(session, chain, events, options);
 }
 
-/** A compaction off the live chain, and why it is. */
-function unreached(e: CompactionEvent, brokenAt: number | null): UnreachedCompaction {
-  const reason =
-    brokenAt !== null && e.line < brokenAt
-      ? `before the compaction at line ${brokenAt}, whose replaced conversation is not in the file: the live conversation cannot be followed back this far`
-      : 'on a branch the live conversation no longer reaches (it went on from another point, e.g. after a rewind or a resume of an earlier state)';
-  return { uuid: e.uuid, line: e.line, at: e.timestamp ?? null, trigger: e.trigger, preTokensMetadata: e.preTokensMetadata, reason };
+/** The leaf of the window before a compaction: the record it names, else the one the client would pick (and why). */
+function leafOf(event: CompactionEvent, before: Session, thread: boolean): { leaf: ChainNode; chosen: CompactionReport['leafChosen'] } | null {
+  const named = event.leafBefore ? before.nodes.get(event.leafBefore) : undefined;
+  if (named) return { leaf: named, chosen: null };
+  const leaf = fallbackLeaf(before, thread);
+  if (!leaf) return null;
+  const missing = event.leafBefore ? `the record it names as the last one it replaced (${event.leafBefore}) is not in the file` : 'it does not name the last record it replaced';
+  return { leaf, chosen: { uuid: leaf.uuid, line: leaf.line, reason: `${missing}; the window before it is rebuilt from line ${leaf.line}, the conversation's last record before the compaction (as the client picks a leaf)` } };
 }
 
 /** Kinds a conversation's leaf can be: what the client resumes from. */
@@ -125,6 +105,135 @@ function fallbackLeaf(before: Session, thread: boolean): ChainNode | undefined {
     if (n && n.isSidechain === thread && LEAF_KINDS.has(n.kind)) return n;
   }
   return undefined;
+}
+
+function brokenProblem(session: Session, event: CompactionEvent): Problem {
+  return {
+    code: 'compaction_chain_broken',
+    severity: 'warning',
+    file: session.path,
+    line: event.line,
+    message: `${session.path}:${event.line}: the conversation this compaction replaced is not in the file (no record of it before line ${event.line}); what it held cannot be shown`,
+  };
+}
+
+function chosenProblem(session: Session, event: CompactionEvent, chosen: NonNullable<CompactionReport['leafChosen']>): Problem {
+  return { code: 'compaction_leaf_chosen', severity: 'info', file: session.path, line: event.line, message: `${session.path}:${event.line}: ${chosen.reason}` };
+}
+
+/** The x-ray of each compaction on the live chain, newest first, with the problems found on the way. */
+interface Chain {
+  newestFirst: CompactionReport[];
+  problems: Problem[];
+  /** The line of a compaction whose window before could not be rebuilt at all: the chain cannot be followed past it. */
+  brokenAt: number | null;
+}
+
+function historyOf(session: Session, chain: Chain, events: readonly CompactionEvent[], options: HistoryOptions): CompactionHistory {
+  const compactions = chain.newestFirst.reverse();
+  compactions.forEach((c, i) => {
+    c.xray.index = i + 1;
+  });
+  const onChain = new Set(compactions.map((c) => c.uuid));
+  return {
+    path: session.path,
+    cwd: session.cwd,
+    agentId: options.agentId ?? null,
+    compactions,
+    boundaries: events.length,
+    unreached: events.filter((e) => !onChain.has(e.uuid)).map((e) => unreached(e, chain.brokenAt)),
+    problems: chain.problems,
+  };
+}
+
+/** A compaction off the live chain, and why it is. */
+function unreached(e: CompactionEvent, brokenAt: number | null): UnreachedCompaction {
+  const reason =
+    brokenAt !== null && e.line < brokenAt
+      ? `before the compaction at line ${brokenAt}, whose replaced conversation is not in the file: the live conversation cannot be followed back this far`
+      : 'on a branch the live conversation no longer reaches (it went on from another point, e.g. after a rewind or a resume of an earlier state)';
+  return { uuid: e.uuid, line: e.line, at: e.timestamp ?? null, trigger: e.trigger, preTokensMetadata: e.preTokensMetadata, reason };
+}
+
+/** What the pass learnt of a compaction: whether its `leafBefore` is in the file, and where the window before it starts. */
+interface Before {
+  found: boolean;
+  /** Set when the compaction's named leaf is missing and another was chosen. */
+  chosen: CompactionReport['leafChosen'];
+  /** The compaction the window before this one starts at (undefined: none). */
+  pred: CompactionEvent | undefined;
+}
+
+/**
+ * The same chain as the walk in `compactionHistory`, from one pass over the file (`sessionsBefore`):
+ * each session before a compaction is taken in file order, and a compaction's report is made as soon
+ * as the next compaction whose window starts at it comes (its `later`), after which that session is let
+ * go — so a long chain holds two windows at a time, not one per compaction. Which compaction the live
+ * window starts at is known only at the end: reports are kept per successor and the chain is read back
+ * from the live window. A session let go that is needed again (a compaction two branches start at) is
+ * parsed again by `sessionBefore`.
+ */
+function forwardChain(session: Session, events: readonly CompactionEvent[], port: TranscriptPort, ports: AnalysisPorts, options: HistoryOptions, thread: boolean): Chain {
+  const byLine = new Map(events.map((e) => [e.line, e]));
+  const befores = new Map<string, Before>();
+  /** Sessions before compactions not yet continued by a later one (with their leaf set as the walk sets it). */
+  const held = new Map<string, Session | null>();
+  /** The report of a compaction as continued by its successor (a compaction's uuid, or '' for the live window), and its problems. */
+  const made = new Map<string, { report: CompactionReport; problems: Problem[] }>();
+  const key = (event: CompactionEvent, succ: string) => `${event.uuid}\0${succ}`;
+  const sessionOf = (event: CompactionEvent): Session | null => {
+    if (held.has(event.uuid)) return held.get(event.uuid) ?? null;
+    // Let go after an earlier successor's report: parsed again (only where the chain branches).
+    const again = port.sessionBefore(event.line);
+    const found = leafOf(event, again, thread);
+    if (!found) return null;
+    again.leafUuid = found.leaf.uuid;
+    return again;
+  };
+  const reportFor = (event: CompactionEvent, succ: string, later: Session): void => {
+    if (made.has(key(event, succ))) return;
+    const problems: Problem[] = [];
+    made.set(key(event, succ), { report: report(event, sessionOf(event), later, session, port, ports, options, problems, befores.get(event.uuid)?.chosen ?? null), problems });
+  };
+  port.sessionsBefore?.(
+    events.map((e) => e.line),
+    (line, parsed) => {
+      const event = byLine.get(line);
+      if (!event) return;
+      const found = leafOf(event, parsed, thread);
+      if (found) parsed.leafUuid = found.leaf.uuid;
+      const pred = found ? liveEventIn(reconstructWindow(parsed).nodes, events, event.line) : undefined;
+      befores.set(event.uuid, { found: found !== null, chosen: found?.chosen ?? null, pred });
+      held.set(event.uuid, found ? parsed : null);
+      if (pred) {
+        reportFor(pred, event.uuid, parsed);
+        held.delete(pred.uuid);
+      }
+    },
+  );
+  const chain: Chain = { newestFirst: [], problems: [], brokenAt: null };
+  let current = liveEventIn(reconstructWindow(session).nodes, events, Infinity);
+  let succ: CompactionEvent | null = null;
+  while (current) {
+    const event: CompactionEvent = current;
+    const before = befores.get(event.uuid);
+    if (!before) break;
+    if (!before.found) {
+      chain.problems.push(brokenProblem(session, event));
+      chain.brokenAt = event.line;
+    } else if (before.chosen) chain.problems.push(chosenProblem(session, event, before.chosen));
+    const k = key(event, succ?.uuid ?? '');
+    if (!made.has(k)) reportFor(event, succ?.uuid ?? '', succ ? (sessionOf(succ) ?? session) : session);
+    const done = made.get(k);
+    if (done) {
+      chain.newestFirst.push(done.report);
+      chain.problems.push(...done.problems);
+    }
+    if (!before.found) break;
+    succ = event;
+    current = before.pred;
+  }
+  return chain;
 }
 
 /** The latest compaction (before `beforeLine`) whose record is on this window's chain. */

@@ -11,6 +11,7 @@ interface Subject {
   ref: SessionRef;
   repoRoot: string | null;
   diskless: boolean;
+  readScope: readonly string[] | null;
 }
 
 export function compactionHandlers(host: HostContext): HandlersFor<'session:compactions' | 'compaction:item' | 'compaction:find'> {
@@ -28,7 +29,7 @@ function xray<T>(host: HostContext, path: string, ask: (subject: Subject, run: R
     const o = await host.sessions.open(path, job);
     if (!o.ok) return o;
     const at = host.sessions.analyzeOptions(o.value, false);
-    const r = await ask({ ref: o.value.ref, repoRoot: at.repoRoot, diskless: at.diskless }, runOptions(job, o.value.ref.key));
+    const r = await ask({ ref: o.value.ref, repoRoot: at.repoRoot, diskless: at.diskless, readScope: at.readScope }, runOptions(job, o.value.ref.key));
     return r === 'missing' ? host.sessions.gone(o.value) : r;
   });
 }

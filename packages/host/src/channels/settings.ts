@@ -14,8 +14,9 @@ export function settingsHandlers(host: HostContext): HandlersFor<'host:info' | '
       if (a.folder !== null) {
         if (!isAbsolute(a.folder)) return fail('bad_args', 'Give the folder as an absolute path; a relative path is refused.');
         const checked = checkMappingFolder(a.folder);
-        // A refused mapping saves nothing.
-        if (!checked.ok) return fail('not_found', `Not mapped: ${checked.reason}.`, 'Give the folder that holds the project now.');
+        // A refused mapping saves nothing, and says the same whatever the reason (missing, a file,
+        // unreadable): a token holder must not learn from it what exists on this machine.
+        if (!checked.ok) return fail('refused', `Not mapped: ${a.folder} is not usable as the project's folder.`, 'Give a folder that exists here, that you can read, and that holds the project now.');
         folder = checked.folder;
       }
       if (folder === null) delete host.repoMap[a.cwd];

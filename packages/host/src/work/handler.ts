@@ -113,7 +113,7 @@ export class WorkHandler {
       case 'compaction-find': {
         const h = this.open(r.ref, ctx);
         if (!h) return 'missing';
-        const subject = this.compactionSubject(r.ref, h, r.repoRoot, r.diskless);
+        const subject = this.compactionSubject(r.ref, h, r.repoRoot, r.diskless, r.readScope);
         if (r.op === 'compactions') return this.compactionChannels.view(subject);
         if (r.op === 'compaction-item') return this.compactionChannels.item(subject, r.agentId, r.index, r.segmentId);
         return this.compactionChannels.find(subject, r.query);
@@ -169,14 +169,14 @@ export class WorkHandler {
   }
 
   /** What the compaction channels need of a session; its x-ray is cached per mapped folder. */
-  private compactionSubject(ref: SessionRef, h: Held, repoRoot: string | null, diskless: boolean): CompactionSubject {
-    const key = JSON.stringify([repoRoot, diskless]);
+  private compactionSubject(ref: SessionRef, h: Held, repoRoot: string | null, diskless: boolean, readScope: readonly string[] | null): CompactionSubject {
+    const key = JSON.stringify([repoRoot, diskless, readScope]);
     let cache = h.compactions.get(key);
     if (!cache) {
       cache = {};
       h.compactions.set(key, cache);
     }
-    return { path: ref.path ?? ref.key, loaded: h.loaded, ...(h.upload ? { upload: h.upload } : {}), repoRoot, diskless, cache };
+    return { path: ref.path ?? ref.key, loaded: h.loaded, ...(h.upload ? { upload: h.upload } : {}), repoRoot, diskless, readScope, cache };
   }
 
   private touch(key: string, held: Held): Held {
@@ -198,7 +198,7 @@ function missing(): never {
 }
 
 function keyOf(o: AnalyzeOptions): string {
-  return JSON.stringify([o.repoRoot, o.withSpent, o.diskless, o.model ?? '']);
+  return JSON.stringify([o.repoRoot, o.withSpent, o.diskless, o.readScope, o.model ?? '']);
 }
 
 function jobOf(ctx: WorkContext): ForkJob {

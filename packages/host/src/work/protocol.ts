@@ -15,6 +15,8 @@ export interface AnalyzeOptions {
   withSpent: boolean;
   /** Nothing is looked up on disk (a dropped file whose paths came from elsewhere). */
   diskless: boolean;
+  /** The only folders the disk is read in (SECURITY.md, token scope); null: anywhere. */
+  readScope: readonly string[] | null;
   model?: string;
 }
 
@@ -68,9 +70,9 @@ export type WorkRequest =
   | { op: 'fork-verify'; path: string }
   | { op: 'fork-undo'; path: string; repoMap: Record<string, string> }
   | { op: 'fork-payload'; path: string; segmentId: string }
-  | { op: 'compactions'; ref: SessionRef; repoRoot: string | null; diskless: boolean }
-  | { op: 'compaction-item'; ref: SessionRef; repoRoot: string | null; diskless: boolean; agentId: string | null; index: number; segmentId: string }
-  | { op: 'compaction-find'; ref: SessionRef; repoRoot: string | null; diskless: boolean; query: string }
+  | { op: 'compactions'; ref: SessionRef; repoRoot: string | null; diskless: boolean; readScope: readonly string[] | null }
+  | { op: 'compaction-item'; ref: SessionRef; repoRoot: string | null; diskless: boolean; readScope: readonly string[] | null; agentId: string | null; index: number; segmentId: string }
+  | { op: 'compaction-find'; ref: SessionRef; repoRoot: string | null; diskless: boolean; readScope: readonly string[] | null; query: string }
   | { op: 'forget'; key: string };
 
 /** What each request answers: `missing` when an upload is no longer held. */

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { visibleText } from '@glassbox/core';
 import type { CompactionItem, CompactionReport } from '@glassbox/core';
 import type { CompactionItemText, GlassboxApi } from '@glassbox/contract';
 import { humanTokens } from '../format';
@@ -99,7 +100,7 @@ function ItemText({ api, path, agentId, index, item, onJump }: { api: GlassboxAp
         </span>
       </div>
       {error ? <p role="alert">{error}</p> : null}
-      {text ? <pre data-testid="cx-item-text">{text.text}</pre> : null}
+      {text ? <pre data-testid="cx-item-text">{visibleText(text.text)}</pre> : null}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { visibleText } from '@glassbox/core';
 import type { GlassboxApi } from '@glassbox/contract';
 import { useCompactions } from '../compaction-store';
 import { CARRIED_LABEL } from '../compaction-labels';
@@ -41,11 +42,11 @@ export function CompactionFind({ api }: { api: GlassboxApi }) {
                     {h.agentId ? `subagent ${h.agentId.slice(0, 6)} · ` : ''}line {h.line}
                   </span>
                   <span className="what">
-                    {h.kind} {h.label}
+                    {h.kind} {visibleText(h.label)}
                   </span>
                   <span className="has">{h.fates.map((f) => `#${f.index} ${CARRIED_LABEL[f.carried]}`).join(' → ')}</span>
                   {h.dead ? <span className="badge dead-anyway">dead anyway</span> : null}
-                  <span className="snippet">{h.snippet}</span>
+                  <span className="snippet">{visibleText(h.snippet)}</span>
                 </button>
               </li>
             ))}

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { visibleText } from '@glassbox/core';
 import type { CompactionItem, CompactionReport } from '@glassbox/core';
 import type { GlassboxApi } from '@glassbox/contract';
 import { clock, humanTokens, pct } from '../format';
@@ -124,7 +125,7 @@ function Figures({ report, cwd }: { report: CompactionReport; cwd: string | null
         <strong>{humanTokens(f.droppedDeadTokens)}</strong> was dead anyway
         {f.droppedTokens ? ` (${pct(f.droppedDeadTokens / f.droppedTokens)})` : ''}
       </p>
-      {report.instructions ? <p>Asked to keep: “{report.instructions}”</p> : null}
+      {report.instructions ? <p>Asked to keep: “{visibleText(report.instructions)}”</p> : null}
       {x.reattached.length > 0 ? <p className="dim">Attached again after it: {x.reattached.map((r) => relative(r.label, cwd)).join(', ')}</p> : null}
     </div>
   );

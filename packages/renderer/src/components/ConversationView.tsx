@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { visibleText } from '@glassbox/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ConversationItem, ConversationView as Conversation, IpcError } from '@glassbox/contract';
 import { CLASS_COLOUR, CLASS_LABEL } from '../palette';
@@ -142,7 +143,7 @@ function Item({ item, index, total, selected, current, find, onSelect, onShow }:
       style={dead ? { borderLeftColor: CLASS_COLOUR[item.class] } : undefined}
       aria-posinset={index + 1}
       aria-setsize={total}
-      aria-label={`${kind}${item.toolName ? ` ${item.toolName}` : ''} ${item.label}, ${CLASS_LABEL[item.class]}, ${humanTokens(item.tokens)} tokens`}
+      aria-label={`${kind}${item.toolName ? ` ${visibleText(item.toolName)}` : ''} ${visibleText(item.label)}, ${CLASS_LABEL[item.class]}, ${humanTokens(item.tokens)} tokens`}
       data-testid="conv-item"
       data-class={item.class}
       data-segment={item.segmentId}
@@ -150,9 +151,9 @@ function Item({ item, index, total, selected, current, find, onSelect, onShow }:
     >
       <header className="conv-head">
         <span className="conv-kind">{kind}</span>
-        {item.toolName && item.kind !== 'attachment' ? <span className="conv-tool">{item.toolName}</span> : null}
-        <span className="conv-label" title={item.label}>
-          {item.label === item.toolName || ['assistant-text', 'prompt', 'thinking'].includes(item.kind) ? '' : item.label}
+        {item.toolName && item.kind !== 'attachment' ? <span className="conv-tool">{visibleText(item.toolName)}</span> : null}
+        <span className="conv-label" title={visibleText(item.label)}>
+          {item.label === item.toolName || ['assistant-text', 'prompt', 'thinking'].includes(item.kind) ? '' : visibleText(item.label)}
         </span>
         {dead ? (
           <span className="conv-class" style={{ background: CLASS_COLOUR[item.class] }} data-testid="conv-class">
@@ -173,7 +174,7 @@ function Item({ item, index, total, selected, current, find, onSelect, onShow }:
         </button>
       </header>
       <div className="conv-text">
-        <Highlighted text={item.text} find={find} />
+        <Highlighted text={visibleText(item.text)} find={find} />
         {item.cut > 0 ? <span className="dim"> … {item.cut.toLocaleString('en-US')} more characters (select it to read all)</span> : null}
       </div>
     </article>

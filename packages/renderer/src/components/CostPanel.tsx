@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { formatUsd } from '@glassbox/core';
+import { formatUsd, visibleText } from '@glassbox/core';
 import type { CostLineView, CostView, IpcError } from '@glassbox/contract';
 import { exact, humanTokens } from '../format';
 import { useApp } from '../store';
@@ -48,7 +48,7 @@ export function CostPanel({ path }: { path: string }) {
           <tbody>
             {cost.byModel.map((m) => (
               <tr key={m.model}>
-                <td title={m.priceLabel ?? 'no price'}>{m.model}</td>
+                <td title={m.priceLabel ?? 'no price'}>{visibleText(m.model)}</td>
                 <UsageCells l={m} />
                 <td className="num">{usd(m)}</td>
               </tr>
@@ -71,8 +71,8 @@ export function CostPanel({ path }: { path: string }) {
           <tbody>
             {cost.turns.map((t) => (
               <tr key={t.turn}>
-                <td className="prompt-cell" title={t.prompt}>
-                  <span className="num dim">{t.turn}</span> {t.prompt.split('\n')[0]?.slice(0, 80) || '—'}
+                <td className="prompt-cell" title={visibleText(t.prompt)}>
+                  <span className="num dim">{t.turn}</span> {visibleText(t.prompt.split('\n')[0]?.slice(0, 80) ?? '') || '—'}
                 </td>
                 <UsageCells l={t} />
                 <td className="num">{usd(t)}</td>

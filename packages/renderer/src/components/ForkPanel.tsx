@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { visibleText } from '@glassbox/core';
 import type { ForkPayload, ForkVerified, ForkWritten, IpcError, SnapshotView } from '@glassbox/contract';
 import { ago, humanBytes } from '../format';
 import { useApp } from '../store';
@@ -13,8 +14,8 @@ export function Lineage({ view }: { view: SnapshotView }) {
       {forkOf ? (
         <>
           <span className="dim">{forkOf.kind === 'undo' ? 'original restored from fork' : 'fork of'}</span>{' '}
-          <button type="button" className="link" onClick={() => void openSession(forkOf.path)} title={forkOf.path} data-testid="fork-of">
-            {forkOf.title ?? forkOf.sessionId}
+          <button type="button" className="link" onClick={() => void openSession(forkOf.path)} title={visibleText(forkOf.path)} data-testid="fork-of">
+            {visibleText(forkOf.title ?? forkOf.sessionId)}
           </button>
           <span className="dim"> · written {ago(forkOf.createdAt)}</span>
         </>
@@ -23,7 +24,7 @@ export function Lineage({ view }: { view: SnapshotView }) {
         <>
           <span className="dim">{forkOf ? ' · ' : ''}forks</span>
           {forks.map((f) => (
-            <button key={f.sessionId} type="button" className="link" onClick={() => void openSession(f.path)} title={f.path} data-testid="fork-link">
+            <button key={f.sessionId} type="button" className="link" onClick={() => void openSession(f.path)} title={visibleText(f.path)} data-testid="fork-link">
               {f.sessionId.slice(0, 8)} ({ago(f.createdAt)})
             </button>
           ))}
@@ -93,8 +94,8 @@ function OutcomeView({ outcome }: { outcome: Outcome }) {
   if (outcome.kind === 'error') {
     return (
       <div className="error-box" role="alert" data-testid="fork-action-error">
-        <p>{outcome.error.message}</p>
-        {outcome.error.hint ? <p className="dim small">{outcome.error.hint}</p> : null}
+        <p>{visibleText(outcome.error.message)}</p>
+        {outcome.error.hint ? <p className="dim small">{visibleText(outcome.error.hint)}</p> : null}
       </div>
     );
   }
@@ -112,7 +113,7 @@ function OutcomeView({ outcome }: { outcome: Outcome }) {
             <li key={c.id} className={c.ok ? 'pass' : 'fail'} data-ok={c.ok}>
               <span className="mark">{c.ok ? '✓' : '✗'}</span>
               <span>{c.label}</span>
-              {c.ok ? null : <span className="dim small detail">{c.detail}</span>}
+              {c.ok ? null : <span className="dim small detail">{visibleText(c.detail)}</span>}
             </li>
           ))}
         </ul>
@@ -136,7 +137,7 @@ function OutcomeView({ outcome }: { outcome: Outcome }) {
       <p className="dim small">
         Removed payload (sha256 {p.sha256.slice(0, 12)}…, hash-checked, {humanBytes(p.bytes)}){p.truncated ? ' — cut for display' : ''}
       </p>
-      <pre className="payload">{p.text}</pre>
+      <pre className="payload">{visibleText(p.text)}</pre>
     </div>
   );
 }

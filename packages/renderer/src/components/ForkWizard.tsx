@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { DEAD_CLASSES, DEFAULT_FORK_CLASSES, formatUsd, type DeadClass, type ExclusionReason, type ForkEconomics } from '@glassbox/core';
+import { DEAD_CLASSES, DEFAULT_FORK_CLASSES, formatUsd, type DeadClass, type ExclusionReason, type ForkEconomics, visibleText } from '@glassbox/core';
 import type { ForkPreview, ForkWritten, IpcError } from '@glassbox/contract';
 import { CLASS_COLOUR, CLASS_LABEL, HATCHED } from '../palette';
 import { exact, humanTokens } from '../format';
@@ -162,7 +162,7 @@ export function ForkWizard() {
                 <table className="removals" data-testid="fork-excluded">
                   <tbody>
                     {preview.excluded.map((e) => (
-                      <tr key={e.reason} data-reason={e.reason} title={e.message}>
+                      <tr key={e.reason} data-reason={e.reason} title={visibleText(e.message)}>
                         <td>{EXCLUSION[e.reason]}</td>
                         <td className="num">{e.segments} seg</td>
                         <td className="num">{humanTokens(e.tokens)}</td>
@@ -184,7 +184,7 @@ export function ForkWizard() {
                 <li key={c.id} className={c.ok ? 'pass' : 'fail'} data-check={c.id} data-ok={c.ok}>
                   <span className="mark">{c.ok ? '✓' : '✗'}</span>
                   <span>{c.label}</span>
-                  {!c.ok || c.detail !== 'passes' ? <span className="dim small detail">{c.detail}</span> : null}
+                  {!c.ok || c.detail !== 'passes' ? <span className="dim small detail">{visibleText(c.detail)}</span> : null}
                 </li>
               ))}
             </ul>
@@ -202,12 +202,12 @@ export function ForkWizard() {
               </dd>
               <dt>file</dt>
               <dd>
-                <code>{written.path}</code>
+                <code>{visibleText(written.path)}</code>
               </dd>
               <dt>resume it</dt>
               {written.resumeCommand ? (
                 <dd className="cmd">
-                  <code data-testid="resume-command">{written.resumeCommand}</code>
+                  <code data-testid="resume-command">{visibleText(written.resumeCommand)}</code>
                   <button
                     type="button"
                     onClick={() => {
@@ -222,19 +222,19 @@ export function ForkWizard() {
                 </dd>
               ) : (
                 <dd className="warn" data-testid="resume-none">
-                  {written.resumeNote}
+                  {visibleText(written.resumeNote ?? '')}
                 </dd>
               )}
             </dl>
-            {written.resumeCommand && written.resumeNote ? <p className="dim small">{written.resumeNote}</p> : null}
+            {written.resumeCommand && written.resumeNote ? <p className="dim small">{visibleText(written.resumeNote)}</p> : null}
             <p className="dim small">The fork also appears in the session list, linked to this session.</p>
           </div>
         ) : null}
 
         {error ? (
           <div className="error-box" role="alert" data-testid="fork-error">
-            <p>{error.message}</p>
-            {error.hint ? <p className="dim small">{error.hint}</p> : null}
+            <p>{visibleText(error.message)}</p>
+            {error.hint ? <p className="dim small">{visibleText(error.hint)}</p> : null}
           </div>
         ) : null}
 

@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import { visibleText } from '@glassbox/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { CLASS_COLOUR, CLASS_LABEL, HATCHED, textOn } from '../palette';
 import { clock, exact, humanBytes, humanTokens } from '../format';
@@ -89,23 +90,23 @@ function InspectorBody() {
         {seg.protected && seg.class === 'live' ? <span className="tag">protected</span> : null}
         {seg.isError ? <span className="tag error">error</span> : null}
       </div>
-      <h3 className="insp-source" title={seg.source.path ?? seg.source.label}>
-        {seg.source.label}
+      <h3 className="insp-source" title={visibleText(seg.source.path ?? seg.source.label)}>
+        {visibleText(seg.source.label)}
       </h3>
       <div className="insp-meta">
-        {seg.toolName ? `${seg.toolName} · ` : ''}
+        {seg.toolName ? `${visibleText(seg.toolName)} · ` : ''}
         {seg.kind} · {humanTokens(seg.tokens)} tokens · {humanBytes(seg.bytes)} · line {seg.line}
         {seg.timestamp ? ` · ${clock(seg.timestamp)}` : ''}
       </div>
       <p className="proof" data-testid="proof">
-        {detail.explanation}
+        {visibleText(detail.explanation)}
       </p>
       <button type="button" className="link" onClick={() => useApp.getState().showSegment(seg.id, 'conversation')} data-testid="show-in-conversation">
         Show in the conversation
       </button>
       {detail.provedBy ? (
         <button type="button" className="link" onClick={() => void selectSegment(detail.provedBy?.segmentId ?? null)} data-testid="jump">
-          Jump to {detail.provedBy.label} →
+          Jump to {visibleText(detail.provedBy.label)} →
         </button>
       ) : null}
       {diff ? (
@@ -137,7 +138,7 @@ function ContentView({ text }: { text: string }) {
         {v.getVirtualItems().map((item) => (
           <div key={item.key} ref={v.measureElement} data-index={item.index} className="content-line" style={{ transform: `translateY(${item.start}px)` }}>
             {numbered ? null : <span className="ln">{item.index + 1}</span>}
-            <span className="tx">{lines[item.index]}</span>
+            <span className="tx">{visibleText(lines[item.index] ?? '')}</span>
           </div>
         ))}
       </div>
@@ -151,7 +152,7 @@ function DiffView({ diff }: { diff: string }) {
     <pre className="diff" data-testid="diff" tabIndex={0} aria-label="Diff between what was read and the file now">
       {lines.map((l, i) => (
         <div key={i} className={l.startsWith('+++') || l.startsWith('---') ? 'hdr' : l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : l.startsWith('@@') ? 'hunk' : ''}>
-          {l || ' '}
+          {visibleText(l) || ' '}
         </div>
       ))}
     </pre>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { visibleText } from '@glassbox/core';
 import type { JobProgress } from '@glassbox/contract';
 import { useApp } from '../store';
 import './JobsBar.css';
@@ -62,14 +63,14 @@ export function JobsBar() {
       {list.map((j) => (
         <div key={j.id} className={`job ${j.state}`} data-testid="job" data-kind={j.kind} data-state={j.state}>
           <div className="job-text">
-            <strong>{j.label}</strong>
+            <strong>{visibleText(j.label)}</strong>
             <span className="dim"> {status(j)}</span>
           </div>
           <progress
             className="job-bar"
             max={j.total > 0 ? j.total : undefined}
             value={j.total > 0 ? Math.min(j.done, j.total) : undefined}
-            aria-label={`${j.label}: ${status(j)}`}
+            aria-label={`${visibleText(j.label)}: ${status(j)}`}
           />
           {j.state === 'running' ? (
             <button

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { visibleText } from '@glassbox/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SessionSort } from '@glassbox/contract';
 import { groupRows, listItems } from '../session-groups';
@@ -159,7 +160,7 @@ export function SessionBrowser({ inert }: { inert?: boolean }) {
                 aria-expanded={!item.collapsed}
                 className={`project-head${isCursor ? ' cursor' : ''}`}
                 style={style}
-                title={item.group.cwd}
+                title={item.group.cwd === null ? undefined : visibleText(item.group.cwd)}
                 data-testid="project-head"
                 onClick={() => {
                   setCursor(itemId(item));
@@ -169,7 +170,7 @@ export function SessionBrowser({ inert }: { inert?: boolean }) {
                 <span className="caret" aria-hidden="true">
                   {item.collapsed ? '▸' : '▾'}
                 </span>
-                <span className="project-name">{item.group.label}</span>
+                <span className="project-name">{visibleText(item.group.label)}</span>
                 <span className="dim">{item.group.rows.length}</span>
               </div>
             ) : null;

@@ -1,4 +1,5 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { visibleText } from '@glassbox/core';
 import type { ClassifiedSnapshot } from '@glassbox/core';
 import { CLASS_COLOUR, CLASS_LABEL, HATCHED, textOn } from '../palette';
 import { exact, humanTokens } from '../format';
@@ -174,7 +175,7 @@ const TileLayer = memo(function TileLayer({
         const w = t.x1 - t.x0;
         const h = t.y1 - t.y0;
         const fill = CLASS_COLOUR[t.cls];
-        const label = t.pathLike ? splitPathLabel(t.label) : { name: t.label, rest: '' };
+        const label = t.pathLike ? splitPathLabel(t.label) : { name: visibleText(t.label), rest: '' };
         return (
           <div
             key={t.id}
@@ -216,13 +217,13 @@ const GroupLayer = memo(function GroupLayer({ groups, onDrill }: { groups: reado
               type="button"
               className="tm-group-label"
               style={{ height: GROUP_HEADER - 2 }}
-              title={`Drill into ${g.label}`}
+              title={`Drill into ${visibleText(g.label)}`}
               onClick={(e) => {
                 e.stopPropagation();
                 onDrill(g.key);
               }}
             >
-              <span>{g.label}</span>
+              <span>{visibleText(g.label)}</span>
               <span className="num">{humanTokens(g.tokens)}</span>
             </button>
           ) : null}
@@ -251,7 +252,7 @@ function Tooltip({ hover, width, height }: { hover: Hover; width: number; height
     el.style.visibility = 'visible';
   });
   const t = hover.tile;
-  const label = t.pathLike ? splitPathLabel(t.label) : { name: t.label, rest: '' };
+  const label = t.pathLike ? splitPathLabel(t.label) : { name: visibleText(t.label), rest: '' };
   return (
     <div ref={ref} className="tm-tooltip" style={{ left: 0, top: 0, visibility: 'hidden' }} role="tooltip" data-testid="tooltip">
       <div className="tt-source">{label.name}</div>

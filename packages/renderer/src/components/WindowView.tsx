@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { DEAD_CLASSES, SEGMENT_CLASSES, type ClassifiedSnapshot, type SegmentClass } from '@glassbox/core';
+import { DEAD_CLASSES, SEGMENT_CLASSES, type ClassifiedSnapshot, type SegmentClass, visibleText } from '@glassbox/core';
 import type { SnapshotView } from '@glassbox/contract';
 import { CLASS_COLOUR, CLASS_LABEL, HATCHED } from '../palette';
 import { exact, humanTokens, pct } from '../format';
@@ -268,7 +268,7 @@ function Problems({ view }: { view: SnapshotView }) {
       ⚠{' '}
       {torn ? `The file ends in an incomplete line (line ${torn.line ?? '?'}): it was cut off, or the session is still being written. ` : ''}
       {invalid.length ? `${invalid.length} line(s) could not be read (first at line ${invalid[0]?.line ?? '?'}) and were skipped. ` : ''}
-      {shown.filter((p) => !['torn_last_line', 'invalid_json', 'invalid_record'].includes(p.code)).map((p) => p.message).join(' ')}
+      {shown.filter((p) => !['torn_last_line', 'invalid_json', 'invalid_record'].includes(p.code)).map((p) => visibleText(p.message)).join(' ')}
       <span className="dim"> Figures cover what could be read.</span>
     </div>
   );
@@ -285,10 +285,10 @@ function ModelPicker({ view }: { view: SnapshotView }) {
       <label className="check" title={`Only this model's own reasoning is sent. ${request.modelBasis}`}>
         next request on{' '}
         <select value={model ?? ''} onChange={(e) => setModel(e.target.value === '' ? null : e.target.value)} data-testid="request-model">
-          <option value="">{model ? 'as the client would' : `${request.model ?? 'unknown'} (as the client would)`}</option>
+          <option value="">{model ? 'as the client would' : `${visibleText(request.model ?? 'unknown')} (as the client would)`}</option>
           {[...new Set([...request.models, ...(request.model ? [request.model] : [])])].map((m) => (
             <option key={m} value={m}>
-              {m}
+              {visibleText(m)}
             </option>
           ))}
         </select>
@@ -315,7 +315,7 @@ function RepoLine({ snapshot, repoNote }: { snapshot: ClassifiedSnapshot; repoNo
   const missing = !snapshot.session.repoExists;
   return (
     <div className={`repo-line${missing ? ' missing' : ''}`}>
-      <span className="dim">working directory</span> <code title={repoNote}>{middle(repoNote, 110)}</code>
+      <span className="dim">working directory</span> <code title={visibleText(repoNote)}>{middle(visibleText(repoNote), 110)}</code>
       {missing ? <span className="warn" title="Without the project's files, nothing can be proven gone or drifted."> — not on this machine</span> : null}
       {editing ? (
         <form
@@ -355,8 +355,8 @@ function Subagents({ snapshot }: { snapshot: ClassifiedSnapshot }) {
     <div className="repo-line" data-testid="subagents">
       <span className="dim">subagent windows</span>
       {snapshot.subagents.map((a) => (
-        <button key={a.path} type="button" className="link" onClick={() => void openSubagent(a.path, a.description ?? a.agentType ?? a.agentId)} title={a.path}>
-          {a.description ?? a.agentType ?? a.agentId} ({humanTokens(a.reportedTokens ?? a.estimatedTokens)})
+        <button key={a.path} type="button" className="link" onClick={() => void openSubagent(a.path, a.description ?? a.agentType ?? a.agentId)} title={visibleText(a.path)}>
+          {visibleText(a.description ?? a.agentType ?? a.agentId)} ({humanTokens(a.reportedTokens ?? a.estimatedTokens)})
         </button>
       ))}
     </div>

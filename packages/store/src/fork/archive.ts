@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, readdirSync, renameSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ForkError, describe, fsyncDir, replaceFileAtomic, safeUnlink, tempPathFor, writeNewFileAtomic } from './atomic';
@@ -8,6 +8,7 @@ import { hashFile } from './lines';
 import { sweepLeftovers } from './leftovers';
 import { manifestProblem, type ForkManifest } from './manifest';
 import { defaultDataDir } from '../paths';
+import { makeArchiveDir } from '../private-folder';
 
 export function sha256Hex(data: Buffer | string): string {
   return createHash('sha256').update(data).digest('hex');
@@ -197,7 +198,7 @@ export class Archive {
 
   private ensureDir(dir: string): void {
     try {
-      mkdirSync(dir, { recursive: true });
+      makeArchiveDir(this.root, dir);
     } catch (error) {
       throw new ForkError('unwritable', `cannot create the archive folder ${dir} (${describe(error)}); nothing was written`);
     }

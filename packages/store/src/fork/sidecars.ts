@@ -6,6 +6,7 @@ import { ForkError } from './atomic';
 import { sha256Hex } from './archive';
 import { isSafeSideRel } from './manifest';
 import { joinLines, snapshotOf } from './source';
+import { openedInPlace, realFolder } from '../in-place';
 
 /** A file of `<session>/subagents/` or `<session>/tool-results/`, ready to be written for the fork. */
 export interface SidecarFile {
@@ -65,7 +66,7 @@ export function sidecarTarget(sessionPath: string, rel: string): { folder: strin
  * A link or anything but a folder or a regular file refuses the fork: following it would copy a file
  * from outside the session's folders into the fork and the archive.
  */
-function listFiles(dir: string, rel: string, out: { rel: string; path: string; mode: number }[]): void {
+function listFiles(dir: string, rel: string, out: { rel: string; path: string; mode: number; base: string; baseRel: string }[], base: string, baseRel = rel): void {
   const st = lstatOrNull(dir);
   if (!st) return;
   refuseUnlessPlain(dir, st, true);
@@ -74,8 +75,8 @@ function listFiles(dir: string, rel: string, out: { rel: string; path: string; m
     const r = rel ? `${rel}/${name}` : name;
     const s = unreadableAsForkError(path, () => lstatSync(path));
     refuseUnlessPlain(path, s, false);
-    if (s.isDirectory()) listFiles(path, r, out);
-    else out.push({ rel: r, path, mode: s.mode & 0o777 });
+    if (s.isDirectory()) listFiles(path, r, out, base, `${baseRel}/${name}`);
+    else out.push({ rel: r, path, mode: s.mode & 0o777, base, baseRel: `${baseRel}/${name}` });
   }
 }
 
@@ -106,15 +107,16 @@ export function prepareSidecars(sessionPath: string, newSessionId: string, forma
   const id = plainSessionId(sessionPath);
   if (!id) return [];
   const folder = sessionFolderOf(sessionPath);
-  const files: { rel: string; path: string; mode: number }[] = [];
+  const files: { rel: string; path: string; mode: number; base: string; baseRel: string }[] = [];
   if (lstatOrNull(folder)) {
     refuseUnlessPlain(folder, lstatSync(folder), true);
-    for (const d of SIDECAR_DIRS) listFiles(join(folder, d), d, files);
+    const base = realFolder(folder) ?? folder;
+    for (const d of SIDECAR_DIRS) listFiles(join(folder, d), d, files, base);
   }
   // Checkpoint backups are copied as they are: the fork's records name the same backup files.
   const history = fileHistoryFolderOf(sessionPath);
-  if (history) listFiles(history, FILE_HISTORY.slice(0, -1), files);
-  return files.map((f) => prepareOne(format, f.path, f.rel, newSessionId, readSideFile(f.path), f.mode));
+  if (history && lstatOrNull(history)) listFiles(history, FILE_HISTORY.slice(0, -1), files, realFolder(history) ?? history, '');
+  return files.map((f) => prepareOne(format, f.path, f.rel, newSessionId, readSideFile(f.path, f.base, f.baseRel.replace(/^\//, '')), f.mode));
 }
 
 /** One side file as the fork carries it: a subagent transcript (small: held in memory) gets the fork's session id. */
@@ -137,7 +139,7 @@ export function prepareOne(format: AgentFormat, path: string, rel: string, newSe
  * Reads a side file without following a link that replaced it since it was listed, and without
  * blocking on a FIFO that did: only a regular file is read.
  */
-function readSideFile(path: string): Buffer {
+function readSideFile(path: string, base: string, rel: string): Buffer {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -149,6 +151,9 @@ function readSideFile(path: string): Buffer {
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new ForkError('unsafe_side_file', `${path} is ${describeKind(st)}: a session's side files must be regular files, so no fork was written.`);
+    if (!openedInPlace(fd, path, base, rel)) {
+      throw new ForkError('unsafe_side_file', `${path} was reached through a link (a folder on its way became one while the fork was prepared): Glassbox never follows links out of a session's folders, so no fork was written.`);
+    }
     return readWhole(fd, st.size);
   } finally {
     closeSync(fd);

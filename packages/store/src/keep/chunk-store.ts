@@ -1,9 +1,11 @@
-import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { sha256Hex } from '../fork/archive';
 import { fsyncDir, replaceFileAtomic, safeUnlink, writeTempFile } from '../fork/atomic';
 import { KeepError, errorCode } from './errors';
+import { sweepLeftovers } from '../fork/leftovers';
+import { makeArchiveDir } from '../private-folder';
 
 /** Every chunk file starts with this: the format and how the rest is stored. */
 const MAGIC = Buffer.from('GBK1', 'latin1');
@@ -29,6 +31,8 @@ export interface PutResult {
 export class ChunkStore {
   /** Shard folders that got a new name since the last flush (their entries are not on disk yet). */
   private readonly unsynced = new Set<string>();
+  /** Archives whose shards this process has swept of dead processes' temporary chunks. */
+  private static readonly swept = new Set<string>();
 
   constructor(readonly root: string) {}
 
@@ -39,6 +43,24 @@ export class ChunkStore {
   flush(): void {
     for (const dir of this.unsynced) fsyncDir(dir);
     this.unsynced.clear();
+  }
+
+  /**
+   * Removes the temporary chunk files (`.<sha>.glassbox-<pid>-….tmp`) of keeps that died before giving
+   * them their names, in every shard, once per process and archive (a live process's are left alone).
+   */
+  sweepOnce(): string[] {
+    if (ChunkStore.swept.has(this.root)) return [];
+    ChunkStore.swept.add(this.root);
+    const removed: string[] = [];
+    let shards: string[];
+    try {
+      shards = readdirSync(join(this.root, 'chunks')).filter((s) => /^[0-9a-f]{2}$/.test(s));
+    } catch {
+      return removed;
+    }
+    for (const shard of shards) removed.push(...sweepLeftovers(join(this.root, 'chunks', shard)));
+    return removed;
   }
 
   private pathOf(sha: string): string {
@@ -59,7 +81,13 @@ export class ChunkStore {
     const shard = join(this.root, 'chunks', sha.slice(0, 2));
     this.ensureDir(shard);
     // Flushed under a temporary name, then linked to its name (never over one): the folder is synced by flush().
-    const temp = writeTempFile(path, encoded);
+    let temp: string;
+    try {
+      temp = writeTempFile(path, encoded);
+    } catch (error) {
+      // A full disk (or a read-only one): the archive is left as it was, and the reason said.
+      throw new KeepError('unwritable', `cannot store a chunk in ${shard}: ${(error as Error).message.replace(/^cannot write in \S+ \((.*)\); nothing was written$/, '$1')}; nothing was kept and the archive is as it was`);
+    }
     try {
       linkSync(temp, path);
     } catch (error) {
@@ -153,7 +181,7 @@ export class ChunkStore {
 
   private ensureDir(dir: string): void {
     try {
-      mkdirSync(dir, { recursive: true });
+      makeArchiveDir(this.root, dir);
     } catch (error) {
       throw new KeepError('unwritable', `cannot create the archive folder ${dir} (${errorCode(error)}); nothing was kept`);
     }

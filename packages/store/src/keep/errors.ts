@@ -10,7 +10,8 @@ export class KeepError extends Error {
       | 'busy'
       | 'archive_corrupt'
       | 'archive_missing'
-      | 'not_an_agent_session',
+      | 'not_an_agent_session'
+      | 'untrusted',
     message: string,
   ) {
     super(message);

@@ -75,7 +75,7 @@ describe('the index with an archive', () => {
     expect(index.list({ search: word }).map((r) => r.path)).toEqual([row?.path]);
     expect(index.get(s.sessionId)[0]?.path).toBe(row?.path);
 
-    restoreSession(findKept(new KeptArchive(s.archiveDir), s.sessionId), { archiveDir: s.archiveDir, agents });
+    restoreSession(findKept(new KeptArchive(s.archiveDir), s.sessionId), { archiveDir: s.archiveDir, agents, roots: [join(s.root, 'projects')] });
     await index.refresh({ analyze: false });
     const back = index.list();
     expect(back.map((r) => r.path)).toEqual([s.sourcePath]);

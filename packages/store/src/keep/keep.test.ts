@@ -106,7 +106,7 @@ describe('keepSession', () => {
     expect(archive.versions(first.key)).toHaveLength(2);
     // The newest version reads back as the grown file, byte for byte.
     deleteLikeTheClient(s);
-    restoreSession(findKept(archive, s.sessionId), { archiveDir: s.archiveDir, agents });
+    restoreSession(findKept(archive, s.sessionId), { archiveDir: s.archiveDir, agents, roots: [join(s.root, 'projects')] });
     expect(readFileSync(s.sourcePath).equals(full)).toBe(true);
   });
 
@@ -135,7 +135,7 @@ describe('restoreSession', () => {
     const before = sessionFiles(s);
     keep(s);
     deleteLikeTheClient(s);
-    const r = restoreSession(findKept(new KeptArchive(s.archiveDir), s.sessionId), { archiveDir: s.archiveDir, agents });
+    const r = restoreSession(findKept(new KeptArchive(s.archiveDir), s.sessionId), { archiveDir: s.archiveDir, agents, roots: [join(s.root, 'projects')] });
     expect(r.path).toBe(s.sourcePath);
     expect(r.written.at(-1)).toBe(s.sourcePath);
     expect(r.written).toHaveLength(6);
@@ -149,16 +149,16 @@ describe('restoreSession', () => {
     const s = scratch('04-subagent-compact-multiturn');
     keep(s);
     const kept = () => findKept(new KeptArchive(s.archiveDir), s.sessionId);
-    expect(() => restoreSession(kept(), { archiveDir: s.archiveDir, agents })).toThrow(/is there: a restore never writes over a file/);
+    expect(() => restoreSession(kept(), { archiveDir: s.archiveDir, agents, roots: [join(s.root, 'projects')] })).toThrow(/is there: a restore never writes over a file/);
     rmSync(s.sourcePath);
     const meta = join(s.projectDir, s.sessionId, 'subagents', 'agent-abce44d6f33b694ad.meta.json');
     const original = readFileSync(meta);
     writeFileSync(meta, '{"edited":true}');
     const treeBefore = tree(s.root);
-    expect(() => restoreSession(kept(), { archiveDir: s.archiveDir, agents })).toThrow(/with other bytes than the kept copy/);
+    expect(() => restoreSession(kept(), { archiveDir: s.archiveDir, agents, roots: [join(s.root, 'projects')] })).toThrow(/with other bytes than the kept copy/);
     expect(tree(s.root)).toEqual(treeBefore);
     writeFileSync(meta, original);
-    const r = restoreSession(kept(), { archiveDir: s.archiveDir, agents });
+    const r = restoreSession(kept(), { archiveDir: s.archiveDir, agents, roots: [join(s.root, 'projects')] });
     expect(r.alreadyThere).toHaveLength(5);
     expect(r.written).toEqual([s.sourcePath]);
   });
@@ -176,7 +176,7 @@ describe('restoreSession', () => {
     const treeBefore = tree(s.root);
     let error: unknown;
     try {
-      restoreSession(findKept(archive, s.sessionId), { archiveDir: s.archiveDir, agents });
+      restoreSession(findKept(archive, s.sessionId), { archiveDir: s.archiveDir, agents, roots: [join(s.root, 'projects')] });
     } catch (e) {
       error = e;
     }

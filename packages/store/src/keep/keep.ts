@@ -10,6 +10,7 @@ import { lockKept } from './lock';
 import { filesOf, type KeptFile, type KeptManifest, type KeptPart } from './manifest';
 import { filesUnder, readRegular, type Skipped } from './read-safely';
 import { isInKeptView } from './view';
+import { realFolder } from '../in-place';
 
 export interface KeepOptions {
   /** The archive folder (`<data>/archive`). */
@@ -73,6 +74,8 @@ export function keepSession(sessionPath: string, options: KeepOptions): KeepResu
 
   const release = lockKept(archive.dir, 'keep', options.lockWaitMs);
   try {
+    // What killed keeps left (temporary chunks never named) goes first.
+    archive.chunks.sweepOnce();
     let newChunks = 0;
     let writtenBytes = 0;
     let reusedChunks = 0;
@@ -87,9 +90,10 @@ export function keepSession(sessionPath: string, options: KeepOptions): KeepResu
     const parts: KeptPart[] = [];
     for (const part of agent.locator.retention?.layoutOf(path).parts ?? []) {
       const found = part.kind === 'folder' ? filesUnder(part.path, skipped) : [{ rel: '', path: part.path }];
+      const base = part.kind === 'folder' ? realFolder(part.path) : null;
       const files: KeptFile[] = [];
       for (const f of found) {
-        const read = readRegular(f.path, skipped);
+        const read = readRegular(f.path, skipped, base ? { base, rel: f.rel } : undefined);
         if (read) files.push(store(read.bytes, read.mtimeMs, read.mode, part.name, f.rel));
       }
       if (files.length > 0) parts.push({ name: part.name, kind: part.kind, files });

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, rmdirSync } from 'node:fs';
+import { readFileSync, readdirSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256Hex } from '../fork/archive';
 import { safeUnlink, writeNewFileAtomic } from '../fork/atomic';
 import { ChunkStore } from './chunk-store';
 import { KeepError, errorCode } from './errors';
 import { keptManifestProblem, type KeptManifest } from './manifest';
+import { makeArchiveDir } from '../private-folder';
 
 /** Glassbox noticed the original of a kept session was gone (written once, removed by a restore). */
 export interface GoneNote {
@@ -80,13 +81,17 @@ export class KeptArchive {
     const key = KeptArchive.keyOf(m.sessionId, m.original.path);
     const folder = join(this.dir, key);
     try {
-      mkdirSync(folder, { recursive: true });
+      makeArchiveDir(this.root, folder);
     } catch (error) {
       throw new KeepError('unwritable', `cannot create ${folder} (${errorCode(error)}); nothing was kept`);
     }
     const stamp = m.keptAt.replace(/[-:.]/g, '');
     const name = `${stamp}-${randomBytes(4).toString('hex')}.json`;
-    writeNewFileAtomic(join(folder, name), JSON.stringify(m) + '\n');
+    try {
+      writeNewFileAtomic(join(folder, name), JSON.stringify(m) + '\n');
+    } catch (error) {
+      throw new KeepError('unwritable', `cannot write the kept manifest in ${folder} (${(error as Error).message}); the archive is as it was`);
+    }
     this.cache.delete(key);
     return name;
   }

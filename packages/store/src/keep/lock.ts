@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, openSync, readdirSync, unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { KeepError, errorCode } from './errors';
 import { processAlive } from '../process-alive';
+import { makeArchiveDir } from '../private-folder';
 
 /**
  * Keeps and prunes exclude each other, so a prune never deletes a chunk a keep running at the same
@@ -47,7 +48,8 @@ function holders(dir: string, own: string): { kind: LockKind; name: string }[] {
 export function lockKept(keptDir: string, kind: LockKind, waitMs = 30_000): () => void {
   const dir = join(keptDir, '.locks');
   try {
-    mkdirSync(dir, { recursive: true });
+    // Every keep and prune takes the lock: the archive is made private here even when nothing new is written.
+    makeArchiveDir(dirname(keptDir), dir);
   } catch (error) {
     throw new KeepError('unwritable', `cannot create ${dir} (${errorCode(error)}); nothing was changed`);
   }

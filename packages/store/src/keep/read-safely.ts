@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { readWhole } from '@glassbox/file-io';
+import { openedInPlace } from '../in-place';
 
 /** A regular file found under a part's folder, by its path relative to that folder. */
 export interface FoundFile {
@@ -76,7 +77,7 @@ export interface ReadFile {
  * FIFO; null (with the reason in `skipped`) for anything else. The size is taken from the open
  * descriptor, so a file still being appended to is read as the prefix it had then.
  */
-export function readRegular(path: string, skipped: Skipped[]): ReadFile | null {
+export function readRegular(path: string, skipped: Skipped[], inPlace?: { base: string; rel: string }): ReadFile | null {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -89,6 +90,11 @@ export function readRegular(path: string, skipped: Skipped[]): ReadFile | null {
     const st = fstatSync(fd);
     if (!st.isFile()) {
       skipped.push({ path, reason: `is ${kindOf(st)}` });
+      return null;
+    }
+    // A folder on the way (its part's folder or one inside) that became a link is found here, after the open.
+    if (inPlace && !openedInPlace(fd, path, inPlace.base, inPlace.rel)) {
+      skipped.push({ path, reason: 'was reached through a link (never followed)' });
       return null;
     }
     return { bytes: readWhole(fd, st.size), mtimeMs: st.mtimeMs, mode: st.mode & 0o777 };

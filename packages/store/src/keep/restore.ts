@@ -1,5 +1,6 @@
 import { lstatSync, mkdirSync, readFileSync, rmdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join, resolve, sep } from 'node:path';
 import type { AgentRegistry } from '@glassbox/core';
 import { sha256Hex } from '../fork/archive';
 import { safeUnlink, writeNewFileAtomic } from '../fork/atomic';
@@ -10,12 +11,15 @@ import { KeepError, errorCode } from './errors';
 import { entryExists } from './entry-exists';
 import { KeptArchive, type KeptSession } from './kept-archive';
 import type { KeptManifest } from './manifest';
+import { landedInPlace, linkOnTheWay, untrustedManifest } from './trust';
 
 export interface RestoreOptions {
   archiveDir: string;
   agents: AgentRegistry;
   /** A version name from `glassbox archive` (default: the newest). */
   version?: string;
+  /** The agents' session folders on this machine (default: each agent's roots for this process's environment): a manifest's path must lie in one. */
+  roots?: readonly string[];
 }
 
 export interface RestoreResult {
@@ -51,6 +55,17 @@ export function restoreSession(kept: KeptSession, options: RestoreOptions): Rest
   }
   const m = version === kept.versions.at(-1)?.name ? kept.latest : archive.read(kept.key, version);
   const target = m.original.path;
+  const roots = options.roots ?? options.agents.roots(process.env, homedir()).filter((r) => r.agent.format.id === m.agent).map((r) => r.root);
+  const trusted = untrustedManifest(m, options.agents, roots);
+  if ('problem' in trusted) throw new KeepError('untrusted', `the kept manifest cannot be trusted: ${trusted.problem}; nothing was written`);
+  // Below its session folder (or, for checkpoint backups, its configuration folder) no part of a path may be a link.
+  const baseOf = (path: string): string | null => [trusted.root, m.original.configFolder].find((b): b is string => b !== null && path.startsWith(resolve(b) + sep)) ?? null;
+  const refuseLinks = (path: string): void => {
+    const base = baseOf(path);
+    const link = base ? linkOnTheWay(base, path) : path;
+    if (link) throw new KeepError('untrusted', `${link} is ${base ? 'a link (or a file where a folder should be)' : 'outside the session\'s folders'}: a restore never writes through a link or outside them, so nothing was written`);
+  };
+  refuseLinks(target);
   if (entryExists(target)) {
     throw new KeepError('exists', `${target} is there: a restore never writes over a file. It was left as it was and nothing was written.`);
   }
@@ -66,6 +81,7 @@ export function restoreSession(kept: KeptSession, options: RestoreOptions): Rest
     }
     for (const f of part.files) {
       const path = part.kind === 'folder' ? join(place.path, ...f.rel.split('/')) : place.path;
+      refuseLinks(path);
       const bytes = assemble(archive, f, path);
       if (entryExists(path)) {
         if (sameBytes(path, f.sha256)) alreadyThere.push(path);
@@ -82,9 +98,13 @@ export function restoreSession(kept: KeptSession, options: RestoreOptions): Rest
   try {
     for (const dir of new Set(plan.map((p) => dirname(p.path)))) sweepLeftovers(dir);
     for (const p of plan) {
+      refuseLinks(p.path);
       makeDirs(dirname(p.path), madeDirs);
       writeNewFileAtomic(p.path, p.bytes, p.mode);
       created.push(p.path);
+      // Checked again once written: a link put in place meanwhile is found, and what was written removed.
+      const base = baseOf(p.path);
+      if (!base || !landedInPlace(base, p.path)) throw new KeepError('untrusted', `${dirname(p.path)} turned out to lead elsewhere (a link put in its path while the restore ran); what was written was removed`);
     }
     if (sha256Hex(readFileSync(target)) !== m.transcript.sha256) throw new KeepError('unwritable', `${target} did not read back as written; it was removed`);
   } catch (error) {

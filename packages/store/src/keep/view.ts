@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { AgentRegistry } from '@glassbox/core';
 import { sha256Hex } from '../fork/archive';
@@ -6,6 +6,7 @@ import { replaceFileAtomic } from '../fork/atomic';
 import { assemble } from './assemble';
 import { entryExists } from './entry-exists';
 import { KeptArchive, type KeptSession } from './kept-archive';
+import { makePrivateDir } from '../private-folder';
 
 /**
  * Read-only copies of kept sessions whose originals are gone, so that everything that reads a session
@@ -114,7 +115,7 @@ export function ensureViewCopy(archiveDir: string, agents: AgentRegistry, kept: 
 /** Writes what is missing or stale of a view copy; `verify` also hashes what is there. Returns every file of the copy. */
 function ensureCopy(archive: KeptArchive, agents: AgentRegistry, kept: KeptSession, viewDir: string, path: string, verify: boolean): string[] {
   const m = kept.latest;
-  mkdirSync(viewDir, { recursive: true, mode: 0o700 });
+  makePrivateDir(viewDir);
   if (!existsSync(join(viewDir, MARKER))) writeFileSync(join(viewDir, MARKER), 'Read-only copies of kept sessions whose originals are gone. Glassbox rewrites this folder.\n', { mode: 0o600 });
   const retention = agents.byId(m.agent).locator.retention;
   const files: { path: string; file: typeof m.transcript }[] = [{ path, file: m.transcript }];
@@ -127,7 +128,7 @@ function ensureCopy(archive: KeptArchive, agents: AgentRegistry, kept: KeptSessi
   for (const { path: p, file } of files) {
     if (upToDate(p, file.bytes, file.mtimeMs) && (!verify || hashOf(p) === file.sha256)) continue;
     const bytes = assemble(archive, file, m.original.path);
-    mkdirSync(dirname(p), { recursive: true, mode: 0o700 });
+    makePrivateDir(dirname(p));
     replaceFileAtomic(p, bytes);
     const t = new Date(file.mtimeMs);
     utimesSync(p, t, t);

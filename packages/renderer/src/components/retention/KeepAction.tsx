@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { visibleText } from '@glassbox/core';
 import type { IpcError, KeepOutcome, RestoredView, SnapshotView } from '@glassbox/contract';
 import { humanBytes } from '../../format';
 import { useApp } from '../../store';
@@ -59,8 +60,8 @@ export function KeepAction({ view }: { view: SnapshotView }) {
       ) : null}
       {outcome?.kind === 'error' ? (
         <span className="warn" role="alert" data-testid="keep-error">
-          {outcome.error.message}
-          {outcome.error.hint ? ` ${outcome.error.hint}` : ''}
+          {visibleText(outcome.error.message)}
+          {outcome.error.hint ? ` ${visibleText(outcome.error.hint)}` : ''}
         </span>
       ) : null}
     </div>

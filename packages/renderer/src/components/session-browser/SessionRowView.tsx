@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { SessionRow } from '@glassbox/contract';
-import { formatUsd } from '@glassbox/core';
+import { formatUsd, visibleText } from '@glassbox/core';
 import { ago, humanBytes, humanTokens, pct } from '../../format';
 import { sessionTitle } from '../../labels';
 import { RetentionMark } from '../retention/RetentionMark';
@@ -29,7 +29,7 @@ export const SessionRowView = memo(function SessionRowView({
 }) {
   const ctx = row.contextTokens ?? row.estimatedTokens;
   const title = sessionTitle(row.title, { project: row.project, lastActivity: row.lastActivity });
-  const untitled = title !== (row.title ?? '').split('\n')[0]?.trim();
+  const untitled = title !== visibleText((row.title ?? '').split('\n')[0]?.trim() ?? '');
   return (
     <div
       id={id}
@@ -43,7 +43,7 @@ export const SessionRowView = memo(function SessionRowView({
       data-bytes={row.bytes}
       data-testid="session-row"
       onClick={() => onOpen(row.path)}
-      title={`${row.path}\n${humanBytes(row.bytes)}`}
+      title={`${visibleText(row.path)}\n${humanBytes(row.bytes)}`}
     >
       <div className="row-title">
         {row.live ? <span className="live-dot" title="written to in the last few minutes" /> : null}
@@ -58,8 +58,8 @@ export const SessionRowView = memo(function SessionRowView({
       {row.forkOf ? (
         <div className="row-meta" data-testid="row-fork-of">
           <span className="dim">{row.forkOf.kind === 'undo' ? 'restored from fork' : 'fork of'}</span>
-          <span className="row-link" title={row.forkOf.path}>
-            {row.forkOf.title ?? row.forkOf.sessionId.slice(0, 8)}
+          <span className="row-link" title={visibleText(row.forkOf.path)}>
+            {visibleText(row.forkOf.title ?? row.forkOf.sessionId.slice(0, 8))}
           </span>
         </div>
       ) : null}
@@ -72,7 +72,7 @@ export const SessionRowView = memo(function SessionRowView({
         <span>{ago(row.lastActivity)}</span>
         <span title={row.contextTokens === null ? 'estimated' : 'provider-reported'}>{humanTokens(ctx)} ctx</span>
         {row.problem ? (
-          <span className="warn" title={row.problem}>
+          <span className="warn" title={visibleText(row.problem)}>
             ⚠ unreadable
           </span>
         ) : (
@@ -88,13 +88,13 @@ export const SessionRowView = memo(function SessionRowView({
         <span data-testid="row-size">{humanBytes(row.bytes)}</span>
       </div>
       {row.warning && !row.problem ? (
-        <div className="row-meta warn" title={row.warning} data-testid="row-warning">
-          ⚠ {row.warning}
+        <div className="row-meta warn" title={visibleText(row.warning)} data-testid="row-warning">
+          ⚠ {visibleText(row.warning)}
         </div>
       ) : null}
       {row.matched ? (
         <div className="row-meta matched" data-testid="row-matched">
-          matched in {row.matched}
+          matched in {visibleText(row.matched)}
         </div>
       ) : null}
     </div>
