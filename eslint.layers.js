@@ -12,6 +12,8 @@ export const ELEMENTS = [
   { type: 'file-io', pattern: 'packages/file-io/src' },
   { type: 'core', pattern: 'packages/core/src' },
   { type: 'analysis', pattern: 'packages/analysis/src' },
+  // The index's worker thread entry: a composition point of its own (a thread gets no registry handed to it).
+  { type: 'store-worker', pattern: 'packages/store/src/worker' },
   { type: 'store-fork', pattern: 'packages/store/src/fork' },
   { type: 'store-keep', pattern: 'packages/store/src/keep' },
   { type: 'store', pattern: 'packages/store/src' },
@@ -36,10 +38,11 @@ export const ALLOWED = {
   'request-dialect': ['core'],
   proxy: ['core', 'analysis', 'store', 'store-fork', 'request-dialect'],
   agents: ['adapter', 'adapter-node', 'core'],
-  // The store is handed its adapters; only its worker entry builds them from the composition root.
-  store: ['core', 'analysis', 'agents', 'file-io', 'store-fork', 'store-keep'],
-  'store-fork': ['core', 'analysis', 'agents', 'file-io', 'store', 'store-keep'],
-  'store-keep': ['core', 'analysis', 'agents', 'file-io', 'store', 'store-fork'],
+  // The store is handed its agents; only the index's worker entry builds them from the composition root.
+  store: ['core', 'analysis', 'file-io', 'store-fork', 'store-keep'],
+  'store-worker': ['core', 'agents', 'store'],
+  'store-fork': ['core', 'analysis', 'file-io', 'store', 'store-keep'],
+  'store-keep': ['core', 'analysis', 'file-io', 'store', 'store-fork'],
   // The one application layer: every use case, handed the agents and the ports by the shell that makes it.
   engine: ['core', 'analysis', 'file-io', 'store', 'store-fork', 'store-keep'],
   contract: ['core'],
@@ -59,7 +62,7 @@ const NODE_BUILTINS = [
 export const layerConfigs = [
   {
     files: ['packages/*/src/**/*.{ts,tsx}', 'packages/*/node/**/*.ts', 'apps/*/src/**/*.{ts,tsx}'],
-    ignores: ['**/*.test.ts', '**/*.test.tsx', '**/*.gate.ts', '**/test-support/**', '**/test-seed.ts', '**/test-corpus.ts', '**/recorded-snapshots.ts'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', '**/*.gate.ts', '**/test-support/**', '**/test-support.ts', '**/test-seed.ts', '**/test-corpus.ts', '**/recorded-snapshots.ts'],
     plugins: { boundaries },
     settings: {
       'boundaries/elements': ELEMENTS,

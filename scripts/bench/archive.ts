@@ -16,6 +16,9 @@ import { defaultAgents } from '@glassbox/agents';
 import { humanBytes } from '@glassbox/core';
 import { archiveReport, chunkLengths, keepSession, verifyArchive, type ChunkSizes } from '@glassbox/store/keep';
 
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
+
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const STEPS = 10;
 const agents = defaultAgents();
@@ -89,7 +92,7 @@ const keepMs = performance.now() - t0;
 const report = archiveReport(archiveDir);
 const du = Number(execFileSync('du', ['-sb', archiveDir], { encoding: 'utf8' }).split('\t')[0]);
 const duBlocks = execFileSync('du', ['-sh', archiveDir], { encoding: 'utf8' }).split('\t')[0];
-const verify = verifyArchive(archiveDir);
+const verify = verifyArchive(archiveDir, TEST_AGENTS);
 const lastBytes = all.reduce((n, s) => n + s.transcript.length, 0);
 
 console.log(`corpus: ${all.length} real Claude Code sessions, ${humanBytes(lastBytes)} of transcripts at full length, kept ${STEPS} times while growing (${versionsKept} versions)`);

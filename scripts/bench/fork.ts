@@ -12,6 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { scanLines } from '@glassbox/file-io';
 import { planFromFile, writeFork } from '@glassbox/store/fork';
 import type { LargeFile } from './memory';
+import { defaultAgents } from '@glassbox/agents';
+import { agentForFile } from '@glassbox/file-io';
+
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -41,12 +46,12 @@ function forkOnce(path: string): { actions: number; ok: boolean; timing: Timing 
     const timing = timed(() => {
       // As `clean --fork` and the app write a fork: the plan made inside the write, while the
       // original is copied into the archive on another thread.
-      const r = writeFork({
+      const r = writeFork({ agents: TEST_AGENTS,
         sourcePath: path,
         archiveDir,
         newSessionId: forkId,
         prepare: (src) => {
-          const planned = planFromFile(src.path, { minimumSavings: 0, forkSessionId: src.forkId });
+          const planned = planFromFile(src.path, { agent: agentForFile(TEST_AGENTS, src.path), minimumSavings: 0, forkSessionId: src.forkId });
           return { actions: planned.actions, cwd: planned.session.cwd, indexed: planned.indexed, session: planned.session };
         },
       });

@@ -16,6 +16,10 @@ import { resourceUsage } from 'node:process';
 import { humanBytes } from '@glassbox/core';
 import { openIndex, watchRoots, type SessionRow } from '@glassbox/store';
 import { warmStart } from './warm-start';
+import { defaultAgents } from '@glassbox/agents';
+
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
 
 const args = process.argv.slice(2);
 const corpus = resolve(args.find((a) => !a.startsWith('--')) ?? 'fixtures/corpus');
@@ -239,7 +243,7 @@ async function benchTree(name: string, dir: string): Promise<void> {
   console.log(`floor (read + split + JSON.parse, 1 thread): ${sec(floorMs)}, ${rate(bytes, floorMs)} (CPU ${sec(floorCpu)})`);
 
   const dbPath = join(dir, 'index.db');
-  const cold = openIndex({ dbPath, roots });
+  const cold = openIndex({ agents: TEST_AGENTS, dbPath, roots });
   const cc0 = process.cpuUsage();
   let summaryCpu = 0;
   const report = await cold.refresh({
@@ -260,7 +264,7 @@ async function benchTree(name: string, dir: string): Promise<void> {
   }
   await cold.close();
 
-  const warm = openIndex({ dbPath, roots });
+  const warm = openIndex({ agents: TEST_AGENTS, dbPath, roots });
   const w = await warm.refresh({ analyze: ANALYZE });
   console.log(
     `warm re-index (nothing changed; ${w.opened.length} files opened): ${(w.elapsedMs).toFixed(1)} ms = ${((w.elapsedMs / report.summaryDoneMs) * 100).toFixed(2)}% of the cold summaries, ${((w.elapsedMs / report.elapsedMs) * 100).toFixed(2)}% of the whole cold index`,

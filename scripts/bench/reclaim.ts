@@ -16,6 +16,9 @@ import { agentForFile } from '@glassbox/file-io';
 import { filesUnder, projectAfter } from '../corpus-files';
 import { clip, pad, printReclaimSummary, printReclaimTable, type CountColumn, type ReclaimRow } from './reclaim-table';
 
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
+
 const agents = defaultAgents();
 
 const args = process.argv.slice(2);
@@ -51,7 +54,7 @@ for (const path of sessionFiles) {
   const sha = createHash('sha256').update(readFileSync(path)).digest('hex');
   if (seen.has(sha)) continue;
   seen.add(sha);
-  const { planned, fork, report } = previewFork(path, { repoRoot: projectAfter(path, 3), classes: CLASSES, withSpent });
+  const { planned, fork, report } = previewFork(path, { agent: agentForFile(TEST_AGENTS, path), repoRoot: projectAfter(path, 3), classes: CLASSES, withSpent });
   if (planned.session.problems.some((p) => p.code === 'not_a_transcript' || p.code === 'file_empty')) {
     skipped++;
     continue;

@@ -28,6 +28,10 @@ import { readRolloutFile } from '@glassbox/adapter-codex/node';
 import type { ForkAction } from '@glassbox/core';
 import { resumeInstruction, writeFork } from '@glassbox/store/fork';
 import { filesUnder, projectAfter } from '../corpus-files';
+import { defaultAgents } from '@glassbox/agents';
+
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
 
 const REPO = resolve(import.meta.dirname, '../..');
 const CORPUS = join(REPO, 'fixtures/corpus/codex');
@@ -174,7 +178,7 @@ function cleanFork(source: string, file: string, home: string, archive: string):
 function writtenFork(source: string, actions: ForkAction[], archive: string): Written {
   if (actions.length === 0) return { skip: 'no fork: nothing to remove' };
   try {
-    const r = writeFork({ sourcePath: source, archiveDir: archive, prepare: () => ({ actions }) });
+    const r = writeFork({ agents: TEST_AGENTS, sourcePath: source, archiveDir: archive, prepare: () => ({ actions }) });
     if (r.status !== 'written') return { skip: `refused by the validator: ${r.report.checks.filter((c) => !c.ok).map((c) => c.id).join(', ')}`, failed: true };
     const cwd = readRolloutFile(source).cwd;
     const command = resumeInstruction({ cwd, mapped: null, sessionId: r.forkId, sessionPath: r.forkPath, format: codexFormat, isDir: () => true }).command ?? '';

@@ -21,6 +21,11 @@ import { buildFork } from '@glassbox/adapter-claude-code';
 import { ForkError, planFromFile, writeFork, type PlanAction } from '@glassbox/store/fork';
 import { GENERATED, candidateActions } from '../../packages/adapter-claude-code/src/fork/test-corpus';
 import { linesOf } from '../../packages/store/src/fork/test-support';
+import { defaultAgents } from '@glassbox/agents';
+import { agentForFile } from '@glassbox/file-io';
+
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
 
 // `--agent codex [rollout files…]` checks Codex forks instead (codex-compat.ts); Claude Code is the default.
 const agentAt = process.argv.indexOf('--agent');
@@ -79,7 +84,7 @@ for (const name of GENERATED) {
     {
       kind: 'planner',
       prepare: (path) =>
-        planFromFile(path, {
+        planFromFile(path, { agent: agentForFile(TEST_AGENTS, path),
           repoRoot: join(fixture, 'project-after'),
           classes: ['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'],
           withSpent: true,
@@ -100,7 +105,7 @@ for (const name of GENERATED) {
     let forkPath: string;
     let actions: number;
     try {
-      const r = writeFork({ sourcePath: source, archiveDir, prepare: (src) => ({ actions: plan.prepare(src.path) }) });
+      const r = writeFork({ agents: TEST_AGENTS, sourcePath: source, archiveDir, prepare: (src) => ({ actions: plan.prepare(src.path) }) });
       if (r.status !== 'written') {
         rows.push({ session: name, fork: plan.kind, actions: 0, ok: false, messages: '', chars: '', note: `refused: ${r.report.checks.filter((c) => !c.ok).map((c) => c.id).join(', ')}` });
         continue;

@@ -17,6 +17,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { planFromFile, writeFork } from '@glassbox/store/fork';
+import { defaultAgents } from '@glassbox/agents';
+import { agentForFile } from '@glassbox/file-io';
+
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CORPUS = join(REPO, 'fixtures/corpus/generated');
@@ -72,7 +77,7 @@ for (const name of readdirSync(CORPUS).filter((n) => /^\d\d-/.test(n)).sort()) {
   cpSync(join(CORPUS, name, 'claude-project'), projectDir, { recursive: true });
   writable(projectDir);
   const source = join(projectDir, `${manifest.session_ids[0]}.jsonl`);
-  const options = { repoRoot: join(CORPUS, name, 'project-after'), protectTail: 0, minimumSavings: 0 };
+  const options = { agent: agentForFile(TEST_AGENTS, source), repoRoot: join(CORPUS, name, 'project-after'), protectTail: 0, minimumSavings: 0 };
   const planned = planFromFile(source, options);
   if (planned.actions.length === 0) {
     console.log(`${pad(name, 30)} no fork: ${planned.plan.reasons[0]?.code ?? 'nothing to remove'}`);
@@ -80,7 +85,7 @@ for (const name of readdirSync(CORPUS).filter((n) => /^\d\d-/.test(n)).sort()) {
   }
   const order = new Map(planned.snapshot.segments.map((s, i) => [s.id, i]));
   const first = [...planned.plan.actions].sort((a, b) => (order.get(a.segmentId) ?? 0) - (order.get(b.segmentId) ?? 0))[0];
-  const written = writeFork({ sourcePath: source, archiveDir: join(work, name, 'archive'), prepare: (src) => ({ actions: planFromFile(src.path, options).actions }) });
+  const written = writeFork({ agents: TEST_AGENTS, sourcePath: source, archiveDir: join(work, name, 'archive'), prepare: (src) => ({ actions: planFromFile(src.path, options).actions }) });
   if (written.status !== 'written') {
     console.log(`${pad(name, 30)} fork refused`);
     continue;

@@ -44,6 +44,8 @@ const VIOLATIONS: Violation[] = [
   { why: "the host restores around the application layer", file: 'packages/host/src/channels/bad.ts', code: "import { restoreSession } from '@glassbox/store/keep';" },
   { why: 'the application layer builds the agent registry', file: 'packages/engine/src/bad.ts', code: "import { defaultAgents } from '@glassbox/agents';" },
   { why: 'the application layer imports the host', file: 'packages/engine/src/bad.ts', code: "import { createHost } from '@glassbox/host';" },
+  { why: 'the store builds the agent registry', file: 'packages/store/src/session-index.ts', code: "import { defaultAgents } from '@glassbox/agents';" },
+  { why: "the store's fork writer builds the agent registry", file: 'packages/store/src/fork/writer.ts', code: "import { defaultAgents } from '@glassbox/agents';" },
   { why: 'the store imports the application layer', file: 'packages/store/src/bad.ts', code: "import { Glassbox } from '@glassbox/engine';" },
   { why: 'a request dialect imports analysis', file: 'packages/request-anthropic/src/bad.ts', code: "import { planEviction } from '@glassbox/analysis';" },
   { why: 'a request dialect names an adapter', file: 'packages/request-anthropic/src/bad.ts', code: "import { claudeCodeFormat } from '@glassbox/adapter-claude-code';" },
@@ -70,6 +72,7 @@ describe('the layers are enforced by lint', () => {
     const allowed: Violation[] = [
       { why: 'analysis imports core', file: 'packages/analysis/src/ok.ts', code: "import { humanTokens } from '@glassbox/core';\nexport const a = humanTokens;" },
       { why: 'the host imports the composition root', file: 'packages/host/src/ok.ts', code: "import { defaultAgents } from '@glassbox/agents';\nexport const a = defaultAgents;" },
+      { why: "the index's worker entry builds its thread's agents", file: 'packages/store/src/worker/entry.ts', code: "import { defaultAgents } from '@glassbox/agents';\nexport const a = defaultAgents;" },
       { why: 'the CLI calls the application layer', file: 'apps/cli/src/ok.ts', code: "import { Glassbox } from '@glassbox/engine';\nexport const a = Glassbox;" },
       { why: 'the application layer plans forks', file: 'packages/engine/src/ok.ts', code: "import { planFromFile } from '@glassbox/store/fork';\nexport const a = planFromFile;" },
       { why: 'the renderer imports the contract', file: 'packages/renderer/src/ok.ts', code: "import { INVOKE_CHANNELS } from '@glassbox/contract';\nexport const a = INVOKE_CHANNELS;" },

@@ -59,7 +59,7 @@ export class Forks {
   private readonly lineages: LineageCache;
 
   constructor(private readonly setup: Setup) {
-    this.lineages = new LineageCache(setup.archiveDir);
+    this.lineages = new LineageCache(setup.archiveDir, setup.agents);
   }
 
   private planOptions(r: ForkRequest): FilePlanOptions {
@@ -100,6 +100,7 @@ export class Forks {
       result = refusing(() =>
         writeFork({
           sourcePath: r.path,
+          agents: this.setup.agents,
           format: agent.format,
           archiveDir: this.setup.archiveDir,
           ...(r.job ? { job: r.job } : {}),
@@ -124,19 +125,19 @@ export class Forks {
 
   /** Re-runs a fork's validation against its archived original (hash-checked). */
   verify(ref: string, job?: ForkJob): VerifyResult {
-    return refusing(() => verifyFork(ref, { archiveDir: this.setup.archiveDir, ...(job ? { job } : {}) }));
+    return refusing(() => verifyFork(ref, { agents: this.setup.agents, archiveDir: this.setup.archiveDir, ...(job ? { job } : {}) }));
   }
 
   /** Writes the archived original of a fork back as a new sibling session, with how to resume it. */
   undo(ref: string, mapped: (cwd: string | null) => string | null, job?: ForkJob): { undone: UndoResult; resume: ResumeInstruction } {
-    const undone = refusing(() => undoFork(ref, { archiveDir: this.setup.archiveDir, ...(job ? { job } : {}) }));
+    const undone = refusing(() => undoFork(ref, { agents: this.setup.agents, archiveDir: this.setup.archiveDir, ...(job ? { job } : {}) }));
     const cwd = undone.manifest.cwd;
     return { undone, resume: this.resume({ cwd, mapped: mapped(cwd), sessionId: undone.sessionId, sessionPath: undone.path }) };
   }
 
   /** Payloads a fork removed, back from the archive (hash-checked). */
   show(ref: string, segment: string): ShownSegment[] {
-    return refusing(() => showSegment(ref, segment, { archiveDir: this.setup.archiveDir }));
+    return refusing(() => showSegment(ref, segment, { agents: this.setup.agents, archiveDir: this.setup.archiveDir }));
   }
 
   /** Which sessions are forks of which, from the archive's manifests (read again when the archive's fork list changed). */

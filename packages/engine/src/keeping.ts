@@ -135,7 +135,7 @@ export class Keeping {
   }
 
   verify(onProgress?: (done: number, total: number) => void): VerifyArchiveResult {
-    return verifyArchive(this.setup.archiveDir, onProgress);
+    return verifyArchive(this.setup.archiveDir, this.setup.agents, onProgress);
   }
 
   /** The client's clean-up of a session and its kept copy, as facts for a header line. */

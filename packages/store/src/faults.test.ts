@@ -12,6 +12,10 @@ import { afterEach, describe, expect, it, type TestContext } from 'vitest';
 import { IndexUnavailable } from './db-errors';
 import { openIndex } from './index';
 import { SCENARIOS, copyScenario, tempTree, type TempTree } from './test-corpus';
+import { defaultAgents } from '@glassbox/agents';
+
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
 
 let tree: TempTree;
 const unmount: string[] = [];
@@ -76,19 +80,19 @@ describe('a database another process holds', () => {
   it('on open: waits, then says it stays locked, and moves nothing aside', async () => {
     const { root, dataDir, dbPath } = setup();
     copyScenario(root, '01-superseded-reads');
-    const first = openIndex({ dbPath, roots: [root], workers: 0 });
+    const first = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     await first.refresh({ analyze: false });
     await first.close();
     const holder = new Database(dbPath);
     holder.exec('BEGIN IMMEDIATE');
     try {
-      await expectUnavailable(() => openIndex({ dbPath, roots: [root], workers: 0, env: { GLASSBOX_LOCK_WAIT_MS: '200' } }), 'locked', /stayed locked by another process for 0\.2 s/);
+      await expectUnavailable(() => openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0, env: { GLASSBOX_LOCK_WAIT_MS: '200' } }), 'locked', /stayed locked by another process for 0\.2 s/);
     } finally {
       holder.exec('ROLLBACK');
       holder.close();
     }
     expect(aside(dataDir)).toEqual([]);
-    const again = openIndex({ dbPath, roots: [root], workers: 0 });
+    const again = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     expect(again.list()).toHaveLength(1);
     await again.close();
   });
@@ -96,7 +100,7 @@ describe('a database another process holds', () => {
   it('during a refresh: the refresh fails with the same message, and the rows stay as they were', async () => {
     const { root, dataDir, dbPath } = setup();
     const project = copyScenario(root, '01-superseded-reads');
-    const index = openIndex({ dbPath, roots: [root], workers: 0, env: { GLASSBOX_LOCK_WAIT_MS: '200' } });
+    const index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0, env: { GLASSBOX_LOCK_WAIT_MS: '200' } });
     await index.refresh({ analyze: false });
     copyScenario(root, '05-autocompact');
     const holder = new Database(dbPath);
@@ -125,7 +129,7 @@ describe('a full disk', () => {
     for (const s of SCENARIOS) copyScenario(root, s);
     const data = join(disk, 'data');
     await expectUnavailable(async () => {
-      const index = openIndex({ dataDir: data, roots: [root], workers: 0 });
+      const index = openIndex({ agents: TEST_AGENTS, dataDir: data, roots: [root], workers: 0 });
       try {
         await index.refresh({ analyze: false });
       } finally {
@@ -140,7 +144,7 @@ describe('a full disk', () => {
     if (!disk) return;
     const { root } = setup();
     const data = join(disk, 'data');
-    const index = openIndex({ dataDir: data, roots: [root], workers: 0 });
+    const index = openIndex({ agents: TEST_AGENTS, dataDir: data, roots: [root], workers: 0 });
     await index.refresh({ analyze: false });
     for (const s of SCENARIOS) copyScenario(root, s);
     fillDisk(disk);
@@ -160,17 +164,17 @@ describe('a path that cannot hold a database', () => {
     const dangling = join(tree.dir, 'd1');
     mkdirSync(dangling);
     symlinkSync(join(tree.dir, 'nowhere', 'x.db'), join(dangling, 'index.db'));
-    await expectUnavailable(() => openIndex({ dataDir: dangling, roots: [root] }), 'bad_path', /index\.db is a link to .*nowhere\/x\.db, which does not exist/);
+    await expectUnavailable(() => openIndex({ agents: TEST_AGENTS, dataDir: dangling, roots: [root] }), 'bad_path', /index\.db is a link to .*nowhere\/x\.db, which does not exist/);
     expect(readdirSync(dangling)).toEqual(['index.db']);
 
     const file = join(tree.dir, 'data-file');
     writeFileSync(file, 'x');
-    await expectUnavailable(() => openIndex({ dataDir: file, roots: [root] }), 'bad_path', /data-file is a file, not a folder/);
-    await expectUnavailable(() => openIndex({ dataDir: join(file, 'deeper'), roots: [root] }), 'bad_path', /data-file is a file, not a folder/);
+    await expectUnavailable(() => openIndex({ agents: TEST_AGENTS, dataDir: file, roots: [root] }), 'bad_path', /data-file is a file, not a folder/);
+    await expectUnavailable(() => openIndex({ agents: TEST_AGENTS, dataDir: join(file, 'deeper'), roots: [root] }), 'bad_path', /data-file is a file, not a folder/);
 
     const folder = join(tree.dir, 'd2');
     mkdirSync(join(folder, 'index.db'), { recursive: true });
-    await expectUnavailable(() => openIndex({ dataDir: folder, roots: [root] }), 'bad_path', /index\.db is a folder/);
+    await expectUnavailable(() => openIndex({ agents: TEST_AGENTS, dataDir: folder, roots: [root] }), 'bad_path', /index\.db is a folder/);
   });
 });
 
@@ -178,7 +182,7 @@ describe('a session truncated under the index', () => {
   it('keeps no figure of the bytes that are gone: an empty file has no reclaimable figure, only its error', async () => {
     const { root, dbPath } = setup();
     const project = copyScenario(root, '01-superseded-reads');
-    const index = openIndex({ dbPath, roots: [root], workers: 0 });
+    const index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     await index.refresh({ analyze: true });
     const [before] = index.list();
     expect(before?.reclaimableTokens).toBeGreaterThan(0);

@@ -11,7 +11,7 @@ export interface OpenIndexOptions {
   env?: NodeJS.ProcessEnv;
   home?: string;
   /** The agents whose transcripts are indexed (from the composition root, `@glassbox/agents`). */
-  agents?: AgentRegistry;
+  agents: AgentRegistry;
   /** The folders to index, for every agent. Default: each agent's own roots (e.g. CLAUDE_CONFIG_DIR, else ~/.config/claude and ~/.claude). */
   roots?: string[];
   /** Folder mappings for this run only (e.g. `glassbox ui --repo`), over the saved ones; not saved. */

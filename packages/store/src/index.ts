@@ -28,13 +28,13 @@
  * changes nothing.
  *
  * Workers: summaries and analyses run in worker threads started from an esbuild bundle of
- * worker-entry.ts made at first use (no TypeScript loader in the workers). A bundled host (the
+ * worker/entry.ts made at first use (no TypeScript loader in the workers). A bundled host (the
  * desktop app) passes `workerUrl` (its own built worker entry) or `workers: 0`; if workers cannot
  * start, the index carries on in the calling thread and says so in the refresh's notices.
  */
 import { SessionIndex, type OpenIndexOptions } from './session-index';
 
-export function openIndex(options: OpenIndexOptions = {}): SessionIndex {
+export function openIndex(options: OpenIndexOptions): SessionIndex {
   return new SessionIndex(options);
 }
 

@@ -6,6 +6,10 @@ import { openIndex } from './index';
 import { isThreadStopped, JobPool } from './pool';
 import { copyScenario, tempTree, type TempTree } from './test-corpus';
 import { bundleWorker } from './worker-source';
+import { defaultAgents } from '@glassbox/agents';
+
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
 
 let tree: TempTree;
 let pool: JobPool | null = null;
@@ -27,9 +31,10 @@ function dyingWorker(dir: string): URL {
     [
       "const { parentPort } = require('node:worker_threads');",
       `const { runJob } = require(${JSON.stringify(join(import.meta.dirname, 'worker-main.ts'))});`,
+      `const agents = require(${JSON.stringify(join(import.meta.dirname, '../../agents/src/index.ts'))}).defaultAgents();`,
       'parentPort.on("message", (msg) => {',
       '  if (msg.job.path.includes("-dies-")) process.exit(7);',
-      '  parentPort.postMessage({ id: msg.id, result: runJob(msg.job) });',
+      '  parentPort.postMessage({ id: msg.id, result: runJob(msg.job, agents) });',
       '});',
     ].join('\n'),
   );
@@ -56,7 +61,7 @@ describe('the index worker pool', () => {
   it('fails the job of a thread that exits without an error, naming what happened, and a new thread takes the next job', async () => {
     tree = tempTree();
     const { good, dies } = sessions(tree.root('a'));
-    pool = new JobPool(1, dyingWorker(tree.dir));
+    pool = new JobPool(TEST_AGENTS, 1, dyingWorker(tree.dir));
     const summarize = (path: string) => ({ type: 'summarize' as const, agent: 'claude-code', path, subagentFile: false, fromOffset: 0, fromLine: 0, state: null });
     const lost = await pool.run(summarize(dies));
     expect(isThreadStopped(lost)).toBe(true);
@@ -72,7 +77,7 @@ describe('the index worker pool', () => {
     const root = tree.root('a');
     const { good, dies } = sessions(root);
     const dbPath = join(tree.dir, 'data', 'index.db');
-    const dying = openIndex({ roots: [root], dbPath, workers: 1, workerUrl: dyingWorker(tree.dir) });
+    const dying = openIndex({ agents: TEST_AGENTS, roots: [root], dbPath, workers: 1, workerUrl: dyingWorker(tree.dir) });
     const report = await dying.refresh();
     expect(report.notices.filter((n) => n.startsWith(`${dies}: `) && n.includes('exit code 7'))).toHaveLength(1);
     const rows = new Map(dying.list().map((r) => [r.path, r]));
@@ -80,7 +85,7 @@ describe('the index worker pool', () => {
     // Listed from its head and tail, never summarised: no figures of a pass that did not finish.
     expect(rows.get(dies)?.records).toBe(0);
     dying.close();
-    const healthy = openIndex({ roots: [root], dbPath, workers: 0 });
+    const healthy = openIndex({ agents: TEST_AGENTS, roots: [root], dbPath, workers: 0 });
     await healthy.refresh();
     expect(healthy.list().find((r) => r.path === dies)?.records).toBeGreaterThan(0);
     healthy.close();

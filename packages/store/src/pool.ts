@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import type { AgentRegistry } from '@glassbox/core';
 import { runJob, type Job, type JobResult } from './worker-main';
 import { bundledWorkerSource } from './worker-source';
 
@@ -46,10 +47,12 @@ export class JobPool {
   private deaths = 0;
 
   /**
+   * `agents`: the index's own, for jobs run inline (a worker thread's entry builds its own).
    * `workerUrl`: a worker script to start instead of the bundled one (the desktop app passes its built
    * entry). Without it, the worker code is bundled once by esbuild, or else loaded through tsx.
    */
   constructor(
+    private readonly agents: AgentRegistry,
     readonly size: number = Math.max(1, availableParallelism()),
     private readonly workerUrl?: URL,
   ) {}
@@ -61,7 +64,7 @@ export class JobPool {
 
   /** Runs a job; one whose `signal` was aborted before its turn does not run and answers SKIPPED. */
   run<J extends Job>(job: J, signal?: AbortSignal): Promise<JobResult<J> | ThreadStopped> {
-    if (this.size <= 0 || this.broken) return Promise.resolve().then(() => (signal?.aborted ? SKIPPED : runJob(job)) as JobResult<J>);
+    if (this.size <= 0 || this.broken) return Promise.resolve().then(() => (signal?.aborted ? SKIPPED : runJob(job, this.agents)) as JobResult<J>);
     return new Promise((resolve, reject) => {
       this.queue.push({ job, resolve: resolve as (r: unknown) => void, reject, signal });
       this.pump();
@@ -103,7 +106,7 @@ export class JobPool {
 
   private inline(p: Pending): void {
     try {
-      p.resolve(p.signal?.aborted ? SKIPPED : runJob(p.job));
+      p.resolve(p.signal?.aborted ? SKIPPED : runJob(p.job, this.agents));
     } catch (error) {
       p.reject(error as Error);
     }
@@ -115,7 +118,7 @@ export class JobPool {
     const source = this.workerUrl ? null : bundledWorkerSource();
     const worker = source
       ? new Worker(source, { eval: true, resourceLimits })
-      : new Worker(this.workerUrl ?? new URL('./worker.mjs', import.meta.url), { resourceLimits });
+      : new Worker(this.workerUrl ?? new URL('./worker/entry.mjs', import.meta.url), { resourceLimits });
     const slot = this.workers.length;
     const entry = { worker, busy: false, gone: false };
     /** It answered a job: it runs, and an end from now on is a death, not a failure to start. */

@@ -7,6 +7,10 @@ import { windowFigures } from '@glassbox/core';
 import { nodeAnalysisPorts, openIndex } from './index';
 import { checkMappingFolder, readSavedMappings } from './repo-map';
 import { CORPUS, copyScenario, tempTree, type TempTree } from './test-corpus';
+import { defaultAgents } from '@glassbox/agents';
+
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
 
 let tree: TempTree;
 afterEach(() => tree?.cleanup());
@@ -20,7 +24,7 @@ describe('folder mappings in the index', () => {
     const root = tree.root('a');
     const dbPath = join(tree.dir, 'data', 'index.db');
     copyScenario(root, '03-large-outputs');
-    let index = openIndex({ dbPath, roots: [root], workers: 0 });
+    let index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     await index.refresh();
     const [unmapped] = index.list();
     // The recorded cwd is not on this machine: nothing is provably gone.
@@ -43,7 +47,7 @@ describe('folder mappings in the index', () => {
     await index.close();
 
     expect(readSavedMappings(dbPath)).toEqual({ [CWD]: AFTER });
-    index = openIndex({ dbPath, roots: [root], workers: 0 });
+    index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     expect(index.mappings()).toEqual({ [CWD]: AFTER });
     expect(index.repoRootFor(`${CWD}/sub`)).toBe(`${AFTER}/sub`);
     expect(index.repoRootFor('/elsewhere')).toBeNull();
@@ -59,7 +63,7 @@ describe('folder mappings in the index', () => {
     const root = tree.root('a');
     const dbPath = join(tree.dir, 'data', 'index.db');
     copyScenario(root, '03-large-outputs');
-    const index = openIndex({ dbPath, roots: [root], workers: 0, repoMap: { [CWD]: AFTER } });
+    const index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0, repoMap: { [CWD]: AFTER } });
     await index.refresh();
     expect(index.list()[0]?.analysisRepo).toBe(AFTER);
     await index.close();

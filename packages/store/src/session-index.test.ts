@@ -8,6 +8,10 @@ import Database from 'better-sqlite3';
 import { nodeAnalysisPorts, openIndex, type SessionRow } from './index';
 import { CORPUS, SCENARIOS, copyPublic, copyScenario, tempTree, type TempTree } from './test-corpus';
 import { SCHEMA_VERSION } from './migrations';
+import { defaultAgents } from '@glassbox/agents';
+
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
 
 let tree: TempTree;
 afterEach(() => tree?.cleanup());
@@ -43,7 +47,7 @@ describe('a cancelled refresh', () => {
   it('leaves the files it did not read as listed, and the next refresh reads them', async () => {
     const { root, dbPath } = setup();
     for (const s of SCENARIOS) copyScenario(root, s);
-    const index = openIndex({ dbPath, roots: [root], workers: 2 });
+    const index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 2 });
     const stop = new AbortController();
     const cancelled = await index.refresh({
       signal: stop.signal,
@@ -67,7 +71,7 @@ describe('first index of real corpus folders', () => {
     const { root, dbPath } = setup();
     for (const s of SCENARIOS) copyScenario(root, s);
     copyPublic(root, 'd-kimuson__claude-code-viewer');
-    const index = openIndex({ dbPath, roots: [root], workers: 0 });
+    const index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     const report = await index.refresh({ analyze: false });
     const rows = index.list();
     const sessionFiles = readdirSync(root).flatMap((p) => readdirSync(join(root, p)).filter((n) => n.endsWith('.jsonl')));
@@ -113,11 +117,11 @@ describe('first index of real corpus folders', () => {
     const { root, dbPath } = setup();
     copyScenario(root, '01-superseded-reads');
     copyScenario(root, '04-subagent-compact-multiturn');
-    const inline = openIndex({ dbPath, roots: [root], workers: 0 });
+    const inline = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     await inline.refresh({ analyze: false });
     const a = inline.list().map(figures);
     await inline.close();
-    const pooled = openIndex({ dbPath: join(tree.dir, 'other.db'), roots: [root], workers: 2 });
+    const pooled = openIndex({ agents: TEST_AGENTS, dbPath: join(tree.dir, 'other.db'), roots: [root], workers: 2 });
     await pooled.refresh();
     const rows = pooled.list();
     expect(rows.map(figures)).toEqual(a);
@@ -138,11 +142,11 @@ describe('incremental re-index', () => {
   it('opens no file when nothing changed (fingerprints match)', async () => {
     const { root, dbPath } = setup();
     for (const s of SCENARIOS) copyScenario(root, s);
-    let index = openIndex({ dbPath, roots: [root], workers: 0 });
+    let index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     const first = await index.refresh({ analyze: false });
     expect(first.opened.length).toBeGreaterThan(0);
     await index.close();
-    index = openIndex({ dbPath, roots: [root], workers: 0 });
+    index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     const again = await index.refresh({ analyze: false });
     expect(again.opened).toEqual([]);
     expect(again.bytesRead).toBe(0);
@@ -159,7 +163,7 @@ describe('incremental re-index', () => {
     const [head, rest] = splitAtLine(whole, 0.4);
     writeFileSync(path, head);
 
-    const index = openIndex({ dbPath, roots: [root], workers: 0 });
+    const index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     await index.refresh({ analyze: false });
     const before = index.get(path)[0] as SessionRow;
 
@@ -180,7 +184,7 @@ describe('incremental re-index', () => {
     expect(after.turns).toBeGreaterThan(before.turns);
     expect(after.problems).toBe(0);
 
-    const fresh = openIndex({ dbPath: join(tree.dir, 'fresh.db'), roots: [root], workers: 0 });
+    const fresh = openIndex({ agents: TEST_AGENTS, dbPath: join(tree.dir, 'fresh.db'), roots: [root], workers: 0 });
     await fresh.refresh({ analyze: false });
     expect(figures(after)).toEqual(figures(fresh.get(path)[0] as SessionRow));
     await fresh.close();
@@ -194,7 +198,7 @@ describe('incremental re-index', () => {
     const path = join(project, name);
     const [head, rest] = splitAtLine(readFileSync(path), 0.5);
     writeFileSync(path, head);
-    let index = openIndex({ dbPath, roots: [root], workers: 0 });
+    let index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     await index.refresh({ analyze: false });
     await index.close();
     // The database as schema 3 left it: the checkpoint in files.state, no file_state table.
@@ -204,11 +208,11 @@ describe('incremental re-index', () => {
     expect((db.prepare('SELECT count(*) AS n FROM files WHERE state IS NOT NULL').get() as { n: number }).n).toBe(1);
     db.close();
 
-    index = openIndex({ dbPath, roots: [root], workers: 0 });
+    index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     appendFileSync(path, rest);
     const r = await index.refresh({ analyze: false });
     expect([r.appended, r.bytesRead]).toEqual([1, rest.length]);
-    const fresh = openIndex({ dbPath: join(tree.dir, 'fresh.db'), roots: [root], workers: 0 });
+    const fresh = openIndex({ agents: TEST_AGENTS, dbPath: join(tree.dir, 'fresh.db'), roots: [root], workers: 0 });
     await fresh.refresh({ analyze: false });
     expect(figures(index.get(path)[0] as SessionRow)).toEqual(figures(fresh.get(path)[0] as SessionRow));
     await fresh.close();
@@ -219,7 +223,7 @@ describe('incremental re-index', () => {
     // A row removed takes its checkpoint with it.
     after.close();
     unlinkSync(path);
-    index = openIndex({ dbPath, roots: [root], workers: 0 });
+    index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     await index.refresh({ analyze: false });
     await index.close();
     const gone = new Database(dbPath, { readonly: true });
@@ -238,7 +242,7 @@ describe('incremental re-index', () => {
     const ids = lines.map((l) => (JSON.parse(l) as { message?: { id?: string } }).message?.id).filter(Boolean);
     expect(ids.some((id, i) => ids.indexOf(id) < i - 1)).toBe(true);
     writeFileSync(path, '');
-    const index = openIndex({ dbPath, roots: [root], workers: 0 });
+    const index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     await index.refresh({ analyze: false });
     let resumed = 0;
     for (const line of lines) {
@@ -247,7 +251,7 @@ describe('incremental re-index', () => {
       resumed += r.appended;
     }
     expect(resumed).toBeGreaterThan(lines.length - 3);
-    const fresh = openIndex({ dbPath: join(tree.dir, 'fresh.db'), roots: [root], workers: 0 });
+    const fresh = openIndex({ agents: TEST_AGENTS, dbPath: join(tree.dir, 'fresh.db'), roots: [root], workers: 0 });
     await fresh.refresh({ analyze: false });
     expect(figures(index.get(path)[0] as SessionRow)).toEqual(figures(fresh.get(path)[0] as SessionRow));
     expect(index.list({ search: 'low-stock' })).toHaveLength(1);
@@ -262,7 +266,7 @@ describe('incremental re-index', () => {
     const name = readdirSync(project).find((n) => n.endsWith('.jsonl')) as string;
     const path = join(project, name);
     const whole = readFileSync(path);
-    const index = openIndex({ dbPath, roots: [root], workers: 0 });
+    const index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     await index.refresh({ analyze: false });
     const full = figures(index.get(path)[0] as SessionRow);
 
@@ -300,11 +304,11 @@ describe('a database that cannot be trusted', () => {
   it('moves a corrupt database aside and rebuilds it, with a message', async () => {
     const { root, dbPath } = setup();
     copyScenario(root, '01-superseded-reads');
-    let index = openIndex({ dbPath, roots: [root], workers: 0 });
+    let index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     await index.refresh({ analyze: false });
     await index.close();
     writeFileSync(dbPath, Buffer.from('this is not a sqlite database, it was overwritten '.repeat(200)));
-    index = openIndex({ dbPath, roots: [root], workers: 0 });
+    index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     expect(index.notices.join('\n')).toMatch(/damaged.*moved .*index\.db to .*index\.db\.corrupt-.* and rebuilt/);
     const aside = readdirSync(join(tree.dir, 'data')).filter((n) => n.startsWith('index.db.corrupt-') && !/-wal$|-shm$/.test(n));
     expect(aside).toHaveLength(1);
@@ -317,7 +321,7 @@ describe('a database that cannot be trusted', () => {
   it('notices damage inside a database that opens (a page overwritten) and rebuilds it', async () => {
     const { root, dbPath } = setup();
     for (const s of SCENARIOS) copyScenario(root, s);
-    let index = openIndex({ dbPath, roots: [root], workers: 0 });
+    let index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     await index.refresh({ analyze: false });
     const count = index.list().length;
     await index.close();
@@ -325,7 +329,7 @@ describe('a database that cannot be trusted', () => {
     // Keep the header and the first pages (the schema); overwrite the table pages after them.
     bytes.fill(0x5a, 4 * 4096);
     writeFileSync(dbPath, bytes);
-    index = openIndex({ dbPath, roots: [root], workers: 0 });
+    index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     const listed = index.list();
     const report = await index.refresh({ analyze: false });
     expect([...index.notices, ...report.notices].join('\n')).toMatch(/damaged/);
@@ -338,13 +342,13 @@ describe('a database that cannot be trusted', () => {
   it('moves a database from a newer schema aside instead of using it', async () => {
     const { root, dbPath } = setup();
     copyScenario(root, '01-superseded-reads');
-    let index = openIndex({ dbPath, roots: [root], workers: 0 });
+    let index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     await index.refresh({ analyze: false });
     await index.close();
     const db = new Database(dbPath);
     db.prepare("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (999, 'from the future', 'x', 'now')").run();
     db.close();
-    index = openIndex({ dbPath, roots: [root], workers: 0 });
+    index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     expect(index.notices.join('\n')).toContain(`newer Glassbox (schema 999; this build knows up to ${SCHEMA_VERSION})`);
     expect(readdirSync(join(tree.dir, 'data')).some((n) => n.startsWith('index.db.newer-schema-'))).toBe(true);
     expect(index.list()).toEqual([]);
@@ -360,7 +364,7 @@ describe('discovery', () => {
     const project = copyScenario(root, '01-superseded-reads');
     // A link to itself cannot be opened by anyone, root included.
     symlinkSync('loop.jsonl', join(project, 'loop.jsonl'));
-    const index = openIndex({ dbPath, roots: [root], workers: 0 });
+    const index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     const report = await index.refresh({ analyze: false });
     expect(report.unreadable).toBe(1);
     const bad = index.get(join(project, 'loop.jsonl'))[0];
@@ -377,7 +381,7 @@ describe('discovery', () => {
     copyScenario(a, '06-fork-session');
     copyScenario(b, '06-fork-session');
     symlinkSync(join(tree.dir, 'a'), join(tree.dir, 'c'));
-    const index = openIndex({
+    const index = openIndex({ agents: TEST_AGENTS,
       dbPath: join(tree.dir, 'index.db'),
       env: { CLAUDE_CONFIG_DIR: `${join(tree.dir, 'a')}, ${b}, ${join(tree.dir, 'c')}` },
       home: tree.dir,
@@ -397,7 +401,7 @@ describe('discovery', () => {
 
   it('indexes a transcript opened from anywhere with its real path', async () => {
     const { root, dbPath } = setup();
-    const index = openIndex({ dbPath, roots: [root], workers: 0 });
+    const index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     const src = join(CORPUS, 'public', 'd-kimuson__claude-code-viewer', 'fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl');
     symlinkSync(src, join(tree.dir, 'dropped.jsonl'));
     const row = await index.indexFile(join(tree.dir, 'dropped.jsonl'), { analyze: false });
@@ -420,7 +424,7 @@ describe('worker threads', () => {
     const { root, dbPath } = setup();
     copyScenario(root, '01-superseded-reads');
     copyScenario(root, '05-autocompact');
-    const index = openIndex({ dbPath, roots: [root], workers: 2, workerUrl: new URL('file:///no/such/worker.mjs') });
+    const index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 2, workerUrl: new URL('file:///no/such/worker.mjs') });
     const report = await index.refresh({ analyze: false });
     expect(report.added).toBe(2);
     expect(report.notices.join('\n')).toMatch(/worker threads could not run .*main thread/);

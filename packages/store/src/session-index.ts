@@ -2,7 +2,6 @@ import { EventEmitter, on } from 'node:events';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { defaultAgents } from '@glassbox/agents';
 import { folderFor } from '@glassbox/analysis';
 import type { AgentRegistry, MessageUsage } from '@glassbox/core';
 import { analysisStage } from './analysis-stage';
@@ -61,12 +60,12 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
   /** Glassbox's own roots of read-only copies of kept sessions whose originals are gone (in `roots` too). */
   readonly viewRoots: string[] = [];
 
-  constructor(options: OpenIndexOptions = {}) {
+  constructor(options: OpenIndexOptions) {
     super();
     const env = options.env ?? process.env;
     const home = options.home ?? homedir();
     this.dbPath = options.dbPath ?? (options.dataDir ? join(options.dataDir, 'index.db') : defaultDbPath(env, home));
-    this.agents = options.agents ?? defaultAgents();
+    this.agents = options.agents;
     const byAgent = new Map<string, string[]>();
     for (const { agent, root } of this.agents.roots(env, home)) {
       const list = byAgent.get(agent.format.id) ?? [];
@@ -96,7 +95,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
       }
     }
     this.runMappings = { ...(options.repoMap ?? {}) };
-    this.pool = new JobPool(options.workers, options.workerUrl);
+    this.pool = new JobPool(this.agents, options.workers, options.workerUrl);
     this.refreshContext = {
       store: this.store,
       agents: this.agents,

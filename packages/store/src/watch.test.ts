@@ -3,6 +3,10 @@ import { basename, join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { openIndex, watchRoots, type SessionChange } from './index';
 import { CORPUS, copyScenario, tempTree, type TempTree } from './test-corpus';
+import { defaultAgents } from '@glassbox/agents';
+
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
 
 let tree: TempTree;
 afterEach(() => tree?.cleanup());
@@ -34,7 +38,7 @@ it('reports new sessions, appends (only once the line is complete), atomic repla
   const cut = whole.indexOf(10, Math.floor(whole.length / 2)) + 1;
   writeFileSync(path, whole.subarray(0, cut));
 
-  const index = openIndex({ dbPath: join(tree.dir, 'index.db'), roots: [root], workers: 0 });
+  const index = openIndex({ agents: TEST_AGENTS, dbPath: join(tree.dir, 'index.db'), roots: [root], workers: 0 });
   await index.refresh({ analyze: false });
   const turnsBefore = index.get(path)[0]?.turns ?? 0;
   const recordsBefore = index.get(path)[0]?.records ?? 0;
@@ -97,7 +101,7 @@ it('is ready only once the roots that exist are watched, and picks up a sessions
   writeFileSync(path, whole.subarray(0, cut));
   const codexHome = join(tree.dir, 'codex-home');
   mkdirSync(codexHome);
-  const index = openIndex({ dbPath: join(tree.dir, 'index.db'), env: { CLAUDE_CONFIG_DIR: join(tree.dir, 'claude'), CODEX_HOME: codexHome }, home: tree.dir, workers: 0 });
+  const index = openIndex({ agents: TEST_AGENTS, dbPath: join(tree.dir, 'index.db'), env: { CLAUDE_CONFIG_DIR: join(tree.dir, 'claude'), CODEX_HOME: codexHome }, home: tree.dir, workers: 0 });
   await index.refresh({ analyze: false });
   const changes: SessionChange[] = [];
   const w = watchRoots(index, (c) => changes.push(c), { debounceMs: 50, analyze: false });

@@ -17,10 +17,10 @@ const OPTIONS: Esbuild.BuildOptions & { write: false } = {
 /**
  * The index's worker code as one CommonJS script, bundled once per process with esbuild (already
  * installed as tsx's compiler), for `new Worker(source, { eval: true })`. null when esbuild cannot be
- * loaded: the pool then starts workers from worker.mjs through tsx instead (slower to start).
+ * loaded: the pool then starts workers from worker/entry.mjs through tsx instead (slower to start).
  */
 export function bundledWorkerSource(): string | null {
-  return bundleWorker(fileURLToPath(new URL('./worker-entry.ts', import.meta.url)));
+  return bundleWorker(fileURLToPath(new URL('./worker/entry.ts', import.meta.url)));
 }
 
 /** Any worker entry (a TypeScript file), bundled the same way: once per process and entry; null without esbuild. */

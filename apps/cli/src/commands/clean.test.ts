@@ -4,6 +4,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli-test-io';
+import { defaultAgents } from '@glassbox/agents';
+
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
 
 /** Whether user nobody can read a file (every folder above it must let them through). */
 function readableByNobody(path: string): boolean {
@@ -146,7 +150,7 @@ describe('glassbox clean', () => {
   it('uses a folder mapping saved in the index when --repo is not given', async () => {
     const s = install('03-large-outputs');
     const { openIndex } = await import('@glassbox/store');
-    const index = openIndex({ dataDir: join(s.root, 'data'), roots: [], workers: 0 });
+    const index = openIndex({ agents: TEST_AGENTS, dataDir: join(s.root, 'data'), roots: [], workers: 0 });
     index.saveMapping('/tmp/cc-harness-work/03-large-outputs/project', s.repo);
     await index.close();
     const doc = JSON.parse((await runCli(['inspect', s.sessionId, '--json'], s.env)).out);

@@ -1,6 +1,7 @@
 import { humanBytes } from '@glassbox/core';
 import { openIndex, type Progress, type RefreshReport, type SessionIndex } from '@glassbox/store';
 import type { CliIO } from '../io';
+import { AGENTS } from '../agents';
 import { glassboxFor } from '../engine';
 
 /** Options shared by `index`, `sessions` and `watch`. */
@@ -12,6 +13,7 @@ export interface IndexOptions {
 export function openCliIndex(io: CliIO, opts: IndexOptions): SessionIndex {
   const workers = opts.workers === undefined ? undefined : Number(opts.workers);
   const index = openIndex({
+    agents: AGENTS.registry,
     env: io.env,
     // The index looks for sessions under the HOME the command was given (in-process runs pass their own).
     ...(io.env['HOME'] ? { home: io.env['HOME'] } : {}),

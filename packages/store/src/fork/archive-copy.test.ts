@@ -10,6 +10,11 @@ import { sameStamp, stampOfPath } from './lines';
 import { planFromFile } from './plan-lines';
 import { plannedForkOptions, tree, useScratches } from './test-support';
 import { writeFork } from './writer';
+import { defaultAgents } from '@glassbox/agents';
+import { agentForFile } from '@glassbox/file-io';
+
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
 
 const scratch = useScratches();
 
@@ -104,7 +109,7 @@ describe('the original copied into the archive on a thread', () => {
       // The plan (and so the fork) reads the grown file; the thread copied the file it stamped before.
       prepare: (src) => {
         if (++calls === 1) appendFileSync(s.sourcePath, extra + '\n');
-        return { actions: planFromFile(src.path, { repoRoot: s.repoRoot }).actions, cwd: '/somewhere' };
+        return { actions: planFromFile(src.path, { agent: agentForFile(TEST_AGENTS, src.path), repoRoot: s.repoRoot }).actions, cwd: '/somewhere' };
       },
     });
     if (result.status !== 'written') throw new Error(result.status);

@@ -1,3 +1,4 @@
+import type { AgentRegistry } from '@glassbox/core';
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, readdirSync, renameSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -204,7 +205,8 @@ export class Archive {
     }
   }
 
-  getManifest(forkId: string): ForkManifest {
+  /** A fork's manifest, checked as if hostile (its placement by these agents' naming rules) before any path in it is used. */
+  getManifest(forkId: string, agents: AgentRegistry): ForkManifest {
     const path = this.manifestPath(forkId);
     let text: string;
     try {
@@ -219,7 +221,7 @@ export class Archive {
       throw new ForkError('archive_corrupt', `the fork manifest ${path} is damaged (${(error as Error).message})`);
     }
     // Every path in it is checked before it is used: an edited manifest must not steer a write.
-    const problem = manifestProblem(m, forkId);
+    const problem = manifestProblem(m, forkId, agents);
     if (problem) throw new ForkError('archive_corrupt', `the fork manifest ${path} cannot be trusted (${problem}); nothing was written`);
     return m as ForkManifest;
   }

@@ -9,6 +9,10 @@ import { forkIdOf, undoFork, verifyFork } from './ops';
 import { planFromFile } from './plan-lines';
 import { REPO_ROOT, tree } from './test-support';
 import { writeFork } from './writer';
+import { agentForFile } from '@glassbox/file-io';
+
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
 
 // Codex finds a thread by the rollout naming (docs/codex/format.md): the fork must carry it.
 const ROLLOUT = /^rollout-(\d{4})-(\d{2})-(\d{2})T(\d{2})-(\d{2})-(\d{2})-([0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})\.jsonl$/;
@@ -32,12 +36,12 @@ function codexHome(): { home: string; source: string; archiveDir: string } {
 }
 
 function fork(source: string, archiveDir: string, now: Date) {
-  const result = writeFork({
+  const result = writeFork({ agents: TEST_AGENTS,
     sourcePath: source,
     archiveDir,
     now: () => now,
     prepare: (src) => {
-      const plan = planFromFile(src.path, { repoRoot: join(FIXTURE, 'project-after'), forkSessionId: src.forkId });
+      const plan = planFromFile(src.path, { agent: agentForFile(TEST_AGENTS, src.path), repoRoot: join(FIXTURE, 'project-after'), forkSessionId: src.forkId });
       return { actions: plan.actions, cwd: plan.session.cwd, indexed: plan.indexed, session: plan.session };
     },
   });
@@ -67,9 +71,9 @@ describe('a Codex fork is named the way Codex names sessions', () => {
     expect(found).toContainEqual(['02', result.forkId]);
     expect(codex.describe(result.forkPath).sessionId).toBe(result.forkId);
     expect(forkIdOf(result.forkPath)).toBe(result.forkId);
-    expect(verifyFork(result.forkPath, { archiveDir }).report.ok).toBe(true);
+    expect(verifyFork(result.forkPath, { agents: TEST_AGENTS, archiveDir }).report.ok).toBe(true);
     // The list links fork and original (the manifest's paths pass the checks).
-    expect(forkLineage(archiveDir).byForkId.get(result.forkId)?.original.path).toBe(source);
+    expect(forkLineage(archiveDir, TEST_AGENTS).byForkId.get(result.forkId)?.original.path).toBe(source);
   });
 
   it('undo writes the original back under the same naming, and two forks in one second get two names', () => {
@@ -78,11 +82,11 @@ describe('a Codex fork is named the way Codex names sessions', () => {
     const a = fork(source, archiveDir, now);
     const b = fork(source, archiveDir, now);
     expect(a.forkPath).not.toBe(b.forkPath);
-    const undone = undoFork(a.forkId, { archiveDir, now: () => now });
+    const undone = undoFork(a.forkId, { agents: TEST_AGENTS, archiveDir, now: () => now });
     expect(ROLLOUT.exec(basename(undone.path))?.[7]).toBe(undone.sessionId);
     expect(dirname(undone.path)).toBe(join(home, 'sessions', '2027', '06', '07'));
     expect(readFileSync(undone.path, 'utf8')).toContain(`"id":"${undone.sessionId}"`);
-    expect(forkLineage(archiveDir).byForkId.get(undone.sessionId)?.kind).toBe('undo');
+    expect(forkLineage(archiveDir, TEST_AGENTS).byForkId.get(undone.sessionId)?.kind).toBe('undo');
   });
 
   it('a source in archived_sessions gets its fork under sessions/, where codex resume looks', () => {
@@ -102,13 +106,13 @@ describe('a Codex fork is named the way Codex names sessions', () => {
     mkdirSync(dirname(taken), { recursive: true });
     writeFileSync(taken, 'someone else\n');
     const write = (): unknown =>
-      writeFork({ sourcePath: source, archiveDir, now: () => now, newSessionId: id, prepare: (src) => ({ actions: planFromFile(src.path, { repoRoot: join(FIXTURE, 'project-after') }).actions }) });
+      writeFork({ agents: TEST_AGENTS, sourcePath: source, archiveDir, now: () => now, newSessionId: id, prepare: (src) => ({ actions: planFromFile(src.path, { agent: agentForFile(TEST_AGENTS, src.path), repoRoot: join(FIXTURE, 'project-after') }).actions }) });
     expect(write).toThrow(ForkError);
     expect(readFileSync(taken, 'utf8')).toBe('someone else\n');
     rmSync(dirname(taken), { recursive: true });
     // A refused write made the folder of today and removes it again.
     const other = new Date(2027, 3, 4, 5, 6, 7);
-    expect(() => writeFork({ sourcePath: source, archiveDir, now: () => other, prepare: () => ({ actions: [] }) })).toThrow(ForkError);
+    expect(() => writeFork({ agents: TEST_AGENTS, sourcePath: source, archiveDir, now: () => other, prepare: () => ({ actions: [] }) })).toThrow(ForkError);
     expect(existsSync(join(home, 'sessions/2027/04'))).toBe(false);
     expect(tree(join(home, 'sessions')).filter((f) => f.includes('.tmp'))).toEqual([]);
   });

@@ -13,6 +13,10 @@ import { ForkError } from './atomic';
 import { undoFork, verifyFork } from './ops';
 import { plannedForkOptions, scratchSession, tree, type Scratch } from './test-support';
 import { writeFork, type WriteForkResult } from './writer';
+import { defaultAgents } from '@glassbox/agents';
+
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -159,14 +163,14 @@ describe('an edited manifest', () => {
       (m: Record<string, unknown>) => (m['forkPath'] = 'relative/x.jsonl'),
     ]) {
       edit(change as never);
-      const e = forkError(() => undoFork(r.forkId, { archiveDir: s.archiveDir }));
+      const e = forkError(() => undoFork(r.forkId, { agents: TEST_AGENTS, archiveDir: s.archiveDir }));
       expect(e.code).toBe('archive_corrupt');
       expect(e.message).toMatch(/cannot be trusted/);
       expect(tree(s.root).filter((f) => !f.startsWith('archive/'))).toEqual(before);
     }
     expect(existsSync(join(s.root, '..', 'escaped.txt'))).toBe(false);
     writeFileSync(path, original);
-    expect(undoFork(r.forkId, { archiveDir: s.archiveDir }).report.ok).toBe(true);
+    expect(undoFork(r.forkId, { agents: TEST_AGENTS, archiveDir: s.archiveDir }).report.ok).toBe(true);
   });
 });
 
@@ -180,7 +184,7 @@ describe('permissions', () => {
     expect(statSync(r.forkPath).mode & 0o777).toBe(0o640);
     const carried = join(r.sidecarDir as string, 'tool-results', sideFile.split('/').pop() as string);
     expect(statSync(carried).mode & 0o777).toBe(0o604);
-    const undo = undoFork(r.forkId, { archiveDir: s.archiveDir });
+    const undo = undoFork(r.forkId, { agents: TEST_AGENTS, archiveDir: s.archiveDir });
     expect(statSync(undo.path).mode & 0o777).toBe(0o640);
     // Glassbox's own archive stays private.
     expect(statSync(r.manifestPath).mode & 0o777).toBe(0o600);
@@ -225,7 +229,7 @@ describe('the disk says no', () => {
     // Once there is room again, the same fork is written and verifies.
     for (const f of readdirSync(disk.dir).filter((n) => n.startsWith('filler-'))) rmSync(join(disk.dir, f));
     const r = written(writeFork(plannedForkOptions(s, { archiveThread })));
-    expect(verifyFork(r.forkId, { archiveDir: s.archiveDir }).report.ok).toBe(true);
+    expect(verifyFork(r.forkId, { agents: TEST_AGENTS, archiveDir: s.archiveDir }).report.ok).toBe(true);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { AgentRegistry } from '@glassbox/core';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Archive } from './archive';
@@ -32,7 +33,7 @@ export interface ForkLineage {
  * Reads every fork manifest in an archive. The fork's own file is never opened: a fork knows it is
  * one from the archive, as `verify` and `undo` do.
  */
-export function forkLineage(archiveRoot: string): ForkLineage {
+export function forkLineage(archiveRoot: string, agents: AgentRegistry): ForkLineage {
   const archive = new Archive(archiveRoot);
   const byForkId = new Map<string, LineageEntry>();
   const forksOf = new Map<string, LineageEntry[]>();
@@ -46,7 +47,7 @@ export function forkLineage(archiveRoot: string): ForkLineage {
   for (const name of names.sort()) {
     let m: ForkManifest;
     try {
-      m = archive.getManifest(name.slice(0, -'.json'.length));
+      m = archive.getManifest(name.slice(0, -'.json'.length), agents);
     } catch (error) {
       problems.push((error as Error).message);
       continue;
@@ -87,7 +88,10 @@ export class LineageCache {
   private stamp = '';
   private value: ForkLineage | null = null;
 
-  constructor(private readonly archiveRoot: string) {}
+  constructor(
+    private readonly archiveRoot: string,
+    private readonly agents: AgentRegistry,
+  ) {}
 
   get(): ForkLineage {
     let stamp = 'none';
@@ -98,7 +102,7 @@ export class LineageCache {
       // No fork written yet.
     }
     if (!this.value || stamp !== this.stamp) {
-      this.value = forkLineage(this.archiveRoot);
+      this.value = forkLineage(this.archiveRoot, this.agents);
       this.stamp = stamp;
     }
     return this.value;

@@ -1,3 +1,4 @@
+import type { AgentRegistry } from '@glassbox/core';
 import { placementAllowed } from './naming';
 /**
  * What Glassbox remembers about a fork, kept in the archive as `forks/<forkId>.json` (see
@@ -63,7 +64,7 @@ function isAbsoluteClean(p: unknown): p is string {
  * fork id, where a fork of that original is written (naming.ts),
  * every side-file path stays under the session's own folders, every object name is a sha-256.
  */
-export function manifestProblem(m: unknown, forkId: string): string | null {
+export function manifestProblem(m: unknown, forkId: string, agents: AgentRegistry): string | null {
   if (typeof m !== 'object' || m === null) return 'not an object';
   const f = m as Partial<Record<keyof ForkManifest, unknown>> & { original?: Record<string, unknown>; fork?: Record<string, unknown> };
   if (f.version !== 1) return `version ${String(f.version)} is not 1`;
@@ -74,7 +75,7 @@ export function manifestProblem(m: unknown, forkId: string): string | null {
   if (!o || !SHA.test(String(o['sha256'])) || !isAbsoluteClean(o['path']) || !/\.jsonl$/i.test(o['path'] as string)) return 'original is missing its path or sha-256';
   // A fork (and an undo) is written where its agent's client keeps sessions: beside the original, or
   // (Codex) in a date folder of the original's sessions folder. A manifest naming another place was edited.
-  if (!placementAllowed(o['path'] as string, f.forkPath as string, forkId)) return 'forkPath is not where Glassbox writes a fork of that original';
+  if (!placementAllowed(agents, o['path'] as string, f.forkPath as string, forkId)) return 'forkPath is not where Glassbox writes a fork of that original';
   if (o['mode'] !== undefined && (typeof o['mode'] !== 'number' || !Number.isInteger(o['mode']) || o['mode'] < 0 || o['mode'] > 0o777)) return 'original.mode is not a permission mode';
   if (!f.fork || !SHA.test(String(f.fork['sha256'])) || !Number.isInteger(f.fork['lines'])) return 'fork is missing its sha-256 or line count';
   if (!Array.isArray(f.sidecars)) return 'sidecars is not a list';

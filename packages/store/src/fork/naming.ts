@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, rmdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { Agent, SessionNaming } from '@glassbox/core';
-import { defaultAgents } from '@glassbox/agents';
+import type { Agent, AgentRegistry, SessionNaming } from '@glassbox/core';
 import { ForkError, describe } from './atomic';
 
 /**
@@ -33,9 +32,9 @@ export function sessionIdOfName(name: string): string {
  * Whether a manifest's fork path is one Glassbox writes for that original: beside it as `<id>.jsonl`,
  * or where an agent's naming puts it. Any other place means the manifest was edited.
  */
-export function placementAllowed(originalPath: string, forkPath: string, forkId: string): boolean {
+export function placementAllowed(agents: AgentRegistry, originalPath: string, forkPath: string, forkId: string): boolean {
   if (BESIDE_THE_SOURCE.allows(originalPath, forkPath, forkId)) return true;
-  return defaultAgents().agents.some((a) => a.locator.naming?.allows(originalPath, forkPath, forkId) === true);
+  return agents.agents.some((a) => a.locator.naming?.allows(originalPath, forkPath, forkId) === true);
 }
 
 /**

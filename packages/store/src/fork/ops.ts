@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import type { AgentFormat, ValidationReport } from '@glassbox/core';
-import { defaultAgents } from '@glassbox/agents';
+import type { AgentFormat, AgentRegistry, ValidationReport } from '@glassbox/core';
 import { agentForFile } from '@glassbox/file-io';
 import { Archive, archiveDir, sha256Hex } from './archive';
 import { ForkError } from './atomic';
@@ -16,6 +15,8 @@ import { commit, modeOf, sweepInterrupted } from './writer';
 import { makeFolders, namingOf, removeEmptyFolders, sessionIdOfName } from './naming';
 
 export interface ArchiveOptions {
+  /** The agents forks are made of: their formats validate, their naming rules check a manifest's paths. */
+  agents: AgentRegistry;
   archiveDir?: string;
   env?: NodeJS.ProcessEnv;
 }
@@ -29,9 +30,9 @@ export function forkIdOf(ref: string): string {
   return ref.endsWith('.jsonl') ? sessionIdOfName(ref) : basename(ref);
 }
 
-export function loadManifest(ref: string, options: ArchiveOptions = {}): { archive: Archive; manifest: ForkManifest } {
+export function loadManifest(ref: string, options: ArchiveOptions): { archive: Archive; manifest: ForkManifest } {
   const archive = open(options);
-  return { archive, manifest: archive.getManifest(forkIdOf(ref)) };
+  return { archive, manifest: archive.getManifest(forkIdOf(ref), options.agents) };
 }
 
 export interface VerifyResult {
@@ -49,12 +50,12 @@ export interface VerifyResult {
  * Re-runs the validation of a fork against its archived original (hash-checked), both streamed side
  * by side: neither file is held.
  */
-export function verifyFork(ref: string, options: ArchiveOptions & { job?: ForkJob } = {}): VerifyResult {
+export function verifyFork(ref: string, options: ArchiveOptions & { job?: ForkJob }): VerifyResult {
   const { archive, manifest } = loadManifest(ref, options);
   const sha = manifest.original.sha256;
   const originalFile = archive.objectFile(sha);
   const path = ref.endsWith('.jsonl') && existsSync(ref) ? ref : manifest.forkPath;
-  const format = agentForFile(defaultAgents(), originalFile).format;
+  const format = agentForFile(options.agents, originalFile).format;
   const validator = format.createForkValidator();
   const original = new ExactLineReader(originalFile, undefined, options.job, 'checking the fork', true);
   let fork: ExactLineReader;
@@ -119,7 +120,7 @@ export interface ShownSegment {
  * An evicted payload, back from the archive: by segment id (`<uuid>:<block>` or `<uuid>:input`, as
  * `inspect` prints them), by a record uuid, or by a sha-256 prefix (the one a tombstone shows).
  */
-export function showSegment(ref: string, segment: string, options: ArchiveOptions = {}): ShownSegment[] {
+export function showSegment(ref: string, segment: string, options: ArchiveOptions): ShownSegment[] {
   const { archive, manifest } = loadManifest(ref, options);
   const wanted = segment.trim();
   const hits = manifest.actions.filter(
@@ -153,13 +154,13 @@ export interface UndoResult {
  * as the fork), with its subagent and tool-result files; never over any file. The archived original
  * is streamed (hash-checked before anything is written, and again as it is copied).
  */
-export function undoFork(ref: string, options: ArchiveOptions & { newSessionId?: string; now?: () => Date; job?: ForkJob } = {}): UndoResult {
+export function undoFork(ref: string, options: ArchiveOptions & { newSessionId?: string; now?: () => Date; job?: ForkJob }): UndoResult {
   const { archive, manifest } = loadManifest(ref, options);
   const sha = manifest.original.sha256;
   const originalFile = archive.objectFile(sha);
   // Check every sidecar object before writing anything.
   const sidecarBytes = manifest.sidecars.map((s) => ({ rel: s.rel, bytes: archive.get(s.originalSha256) }));
-  const agent = agentForFile(defaultAgents(), originalFile);
+  const agent = agentForFile(options.agents, originalFile);
   const format = agent.format;
   // Named and placed as the fork was (naming.ts): the client resumes the restored session by its id.
   const naming = namingOf(agent);

@@ -14,6 +14,10 @@ import { planFromFile, planFromLines } from './plan-lines';
 
 const NEW_ID = '00000000-2222-4333-8444-555555555555';
 import { readSource } from './source';
+import { agentForLines } from '@glassbox/file-io';
+
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
 
 function sessionOf(scenario: string): string {
   const dir = join(CORPUS, 'generated', scenario, 'claude-project');
@@ -39,7 +43,7 @@ describe('the plan accounts for every dead segment', () => {
         const inspected = analyzeSession(session, nodeAnalysisPorts(), { repoRoot, withSpent: o.withSpent, subagents, ...(o.protectTail === undefined ? {} : { protectTail: o.protectTail }) });
         const dead = inspected.segments.filter((s) => isDeadClass(s.class)).map((s) => `${s.id} ${s.class}`);
         // What `clean` plans: the lines about to be forked.
-        const { plan } = planFromLines(path, readSource(path).lines, {
+        const { plan } = planFromLines(path, readSource(path).lines, { agent: agentForLines(TEST_AGENTS, readSource(path).lines),
           repoRoot,
           withSpent: o.withSpent,
           ...(o.classes ? { classes: o.classes } : {}),
@@ -56,7 +60,7 @@ describe('the plan accounts for every dead segment', () => {
 
   it('proves drift on the fork path (02: the config the agent read, then changed on disk)', () => {
     const path = sessionOf('02-gone-drift-errors');
-    const { plan, snapshot } = planFromLines(path, readSource(path).lines, { repoRoot: join(CORPUS, 'generated', '02-gone-drift-errors', 'project-after'), minimumSavings: 0 });
+    const { plan, snapshot } = planFromLines(path, readSource(path).lines, { agent: agentForLines(TEST_AGENTS, readSource(path).lines), repoRoot: join(CORPUS, 'generated', '02-gone-drift-errors', 'project-after'), minimumSavings: 0 });
     const drift = snapshot.segments.filter((s) => s.class === 'stale-drift');
     expect(drift.map((s) => s.source.label)).toEqual(['src/config.json']);
     // Too small to be worth a tombstone in this session: listed, with that reason.
@@ -65,7 +69,7 @@ describe('the plan accounts for every dead segment', () => {
 
   it('lists a class the user did not choose as class-not-chosen', () => {
     const path = sessionOf('01-superseded-reads');
-    const { plan } = planFromLines(path, readSource(path).lines, { classes: ['duplicate'], protectTail: 0, minimumSavings: 0 });
+    const { plan } = planFromLines(path, readSource(path).lines, { agent: agentForLines(TEST_AGENTS, readSource(path).lines), classes: ['duplicate'], protectTail: 0, minimumSavings: 0 });
     expect(plan.actions.every((a) => a.class === 'duplicate')).toBe(true);
     const superseded = plan.excluded.filter((e) => e.class === 'stale-superseded');
     expect(superseded.length).toBeGreaterThan(0);
@@ -74,7 +78,7 @@ describe('the plan accounts for every dead segment', () => {
 
   it('moves the whole plan to below-minimum-savings when it saves too little', () => {
     const path = sessionOf('01-superseded-reads');
-    const { plan } = planFromLines(path, readSource(path).lines, { protectTail: 0, minimumSavings: 1_000_000 });
+    const { plan } = planFromLines(path, readSource(path).lines, { agent: agentForLines(TEST_AGENTS, readSource(path).lines), protectTail: 0, minimumSavings: 1_000_000 });
     expect(plan.actions).toEqual([]);
     expect(plan.excluded.some((e) => e.reason === 'below-minimum-savings')).toBe(true);
     expect(plan.reasons.map((r) => r.code)).toContain('below_minimum_savings');
@@ -86,7 +90,7 @@ describe('the index from the plan’s parse (only the lines the builder needs) p
     it(scenario, () => {
       const path = sessionOf(scenario);
       const repoRoot = join(CORPUS, 'generated', scenario, 'project-after');
-      const planned = planFromFile(path, { repoRoot, withSpent: true, classes: [...DEAD_CLASSES], protectTail: 0, minimumSavings: 0, forkSessionId: NEW_ID });
+      const planned = planFromFile(path, { agent: agentForFile(TEST_AGENTS, path), repoRoot, withSpent: true, classes: [...DEAD_CLASSES], protectTail: 0, minimumSavings: 0, forkSessionId: NEW_ID });
       if (planned.actions.length === 0) return;
       const format = agentForFile(defaultAgents(), path).format;
       const stamp = stampOfPath(path) as SourceStamp;
@@ -110,7 +114,7 @@ describe('the index from the plan’s parse (only the lines the builder needs) p
 
   it('falls back to the full pass when an action names a line its record is not on', () => {
     const path = sessionOf('01-superseded-reads');
-    const planned = planFromFile(path, { withSpent: true, classes: [...DEAD_CLASSES], protectTail: 0, minimumSavings: 0, forkSessionId: NEW_ID });
+    const planned = planFromFile(path, { agent: agentForFile(TEST_AGENTS, path), withSpent: true, classes: [...DEAD_CLASSES], protectTail: 0, minimumSavings: 0, forkSessionId: NEW_ID });
     const format = agentForFile(defaultAgents(), path).format;
     const moved = planned.actions.map((a, i) => (i === 0 ? { ...a, line: (a.line ?? 1) + 1 } : a));
     expect(format.createForkBuilder(moved, NEW_ID).indexLines?.(planned.session)).toBeNull();

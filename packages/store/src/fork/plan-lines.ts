@@ -1,8 +1,6 @@
 import { basename } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Agent, AgentFormat, ClassifiedSnapshot, DeadClass, EvictionPlan, ForkEconomics, ForkPrepared, Session, TombstoneFill } from '@glassbox/core';
-import { defaultAgents } from '@glassbox/agents';
-import { agentForFile, agentForLines } from '@glassbox/file-io';
 import { analyzeSession, cacheModel, economicsOf, planEviction, withRefusals, type PlanOptions, type PriceTable } from '@glassbox/analysis';
 import { nodeAnalysisPorts } from '../repo-port';
 import { sha256Hex } from './archive';
@@ -59,8 +57,8 @@ export interface FilePlan extends LinesPlan {
  * lines parses them and builds the fork (`agent` names it instead). What the fork builder cannot
  * apply exactly leaves the plan with its reason.
  */
-export function planFromLines(path: string, lines: readonly string[], options: PlanLinesOptions & { agent?: Agent } = {}): LinesPlan {
-  const { format } = options.agent ?? agentForLines(defaultAgents(), lines);
+export function planFromLines(path: string, lines: readonly string[], options: PlanLinesOptions & { agent: Agent }): LinesPlan {
+  const { format } = options.agent;
   const session = format.parseLines(lines, { path, fallbackId: basename(path).replace(/\.jsonl$/i, '') });
   return planSession(session, options, format, (actions, fill) => {
     const builder = format.createForkBuilder(actions, PREVIEW_SESSION_ID);
@@ -75,20 +73,21 @@ export function planFromLines(path: string, lines: readonly string[], options: P
  * pass finds what it can apply. The file must not change between the two passes (its stamp is
  * checked), so the plan matches the bytes a fork of them would be built from.
  */
-export function planFromFile(path: string, options: FilePlanOptions = {}): FilePlan {
+export function planFromFile(path: string, options: FilePlanOptions): FilePlan {
   return planAndIndex(path, options).planned;
 }
 
 export type FilePlanOptions = PlanLinesOptions & {
-  agent?: Agent;
+  /** The agent whose transcript it is (the caller recognised it: `agentForFile`). */
+  agent: Agent;
   job?: ForkJob;
   /** The session id the fork will get (default: the preview's); a write with the same id reuses the index pass. */
   forkSessionId?: string;
 };
 
 /** planFromFile, with the fork builder its index pass prepared (a preview goes on with it). */
-export function planAndIndex(path: string, options: FilePlanOptions = {}): { planned: FilePlan; format: AgentFormat } {
-  const agent = options.agent ?? agentForFile(defaultAgents(), path);
+export function planAndIndex(path: string, options: FilePlanOptions): { planned: FilePlan; format: AgentFormat } {
+  const agent = options.agent;
   const stamp = stampOfPath(path);
   if (!stamp) throw new ForkError('source_unreadable', `${path}: no such file`);
   options.job?.progress('reading the session', 0, stamp.size);

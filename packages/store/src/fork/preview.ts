@@ -16,7 +16,7 @@ export interface ForkPreview {
  * nothing: what a preview (dry run, fork wizard, benchmark) shows is what a write would produce. The
  * file is streamed (the plan's parse, the builder's index pass, one transform-and-validate pass).
  */
-export function previewFork(path: string, options: FilePlanOptions = {}): ForkPreview {
+export function previewFork(path: string, options: FilePlanOptions): ForkPreview {
   const { planned, format } = planAndIndex(path, options);
   const fork = planned.fork;
   if (!fork || !planned.indexed || fork.applied.length === 0) return { planned, fork, report: null };

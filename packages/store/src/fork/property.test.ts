@@ -8,6 +8,11 @@ import { verifyFork } from './ops';
 import { planFromLines } from './plan-lines';
 import { scratchSession, tree, type Scratch } from './test-support';
 import { writeFork } from './writer';
+import { defaultAgents } from '@glassbox/agents';
+import { agentForLines } from '@glassbox/file-io';
+
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
 
 const CLASSES: DeadClass[] = ['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'];
 const scratches: Scratch[] = [];
@@ -43,13 +48,13 @@ describe('writeFork properties', () => {
       let nothing = 0;
       fc.assert(
         fc.property(arb, ({ classes, protectTail, keep }) => {
-          const options = { repoRoot: s.repoRoot, classes, protectTail, minimumSavings: 0, withSpent: classes.includes('spent') };
+          const options = { agent: agentForLines(TEST_AGENTS, lines), repoRoot: s.repoRoot, classes, protectTail, minimumSavings: 0, withSpent: classes.includes('spent') };
           const all = planFromLines(s.sourcePath, lines, options).actions;
           const actions = all.filter((_, i) => keep[i % keep.length]);
           const before = tree(s.projectDir);
           let result;
           try {
-            result = writeFork({ sourcePath: s.sourcePath, archiveDir: s.archiveDir, prepare: () => ({ actions }) });
+            result = writeFork({ agents: TEST_AGENTS, sourcePath: s.sourcePath, archiveDir: s.archiveDir, prepare: () => ({ actions }) });
           } catch (error) {
             expect(error).toBeInstanceOf(ForkError);
             expect((error as ForkError).code).toBe('nothing_to_do');
@@ -63,7 +68,7 @@ describe('writeFork properties', () => {
           if (result.status !== 'written') return;
           written++;
           expect(result.applied.length).toBe(actions.length);
-          const v = verifyFork(result.forkId, { archiveDir: s.archiveDir });
+          const v = verifyFork(result.forkId, { agents: TEST_AGENTS, archiveDir: s.archiveDir });
           expect(v.report.ok && v.unchanged).toBe(true);
           rmSync(result.forkPath);
           if (result.sidecarDir) rmSync(result.sidecarDir, { recursive: true });

@@ -7,6 +7,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { planFromFile } from './plan-lines';
 import type { WriteForkOptions } from './writer';
+import { defaultAgents } from '@glassbox/agents';
+import { agentForFile } from '@glassbox/file-io';
+
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 
@@ -58,9 +63,10 @@ function makeWritable(path: string): void {
 /** writeFork's options for a scratch session, planned by the real planner with the scenario's project as it was left. */
 export function plannedForkOptions(s: Scratch, extra: Partial<WriteForkOptions> = {}): WriteForkOptions {
   return {
+    agents: TEST_AGENTS,
     sourcePath: s.sourcePath,
     archiveDir: s.archiveDir,
-    prepare: (src) => ({ actions: planFromFile(src.path, { repoRoot: s.repoRoot }).actions, cwd: '/somewhere' }),
+    prepare: (src) => ({ actions: planFromFile(src.path, { agent: agentForFile(TEST_AGENTS, src.path), repoRoot: s.repoRoot }).actions, cwd: '/somewhere' }),
     ...extra,
   };
 }

@@ -8,6 +8,11 @@ import { planFromLines } from './plan-lines';
 import { lastResultAction, linesOf, plannedForkOptions, tree, useScratches } from './test-support';
 import { writeFork } from './writer';
 import { forkJob } from './job';
+import { defaultAgents } from '@glassbox/agents';
+import { agentForLines } from '@glassbox/file-io';
+
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
 
 const scratch = useScratches();
 
@@ -33,7 +38,7 @@ describe('writeFork', () => {
     expect(result.originalSha256.before).toBe(sha256Hex(before));
     expect(result.originalSha256.after).toBe(sha256Hex(before));
     expect(readFileSync(s.sourcePath).equals(before)).toBe(true);
-    const planned = planFromLines(s.sourcePath, before.toString('utf8').split('\n').slice(0, -1), { repoRoot: s.repoRoot }).actions;
+    const planned = planFromLines(s.sourcePath, before.toString('utf8').split('\n').slice(0, -1), { agent: agentForLines(TEST_AGENTS, before.toString('utf8').split('\n').slice(0, -1)), repoRoot: s.repoRoot }).actions;
     expect(result.applied.length).toBe(planned.length);
     expect(result.applied.length).toBeGreaterThan(0);
     expect(result.report.ok).toBe(true);
@@ -71,27 +76,27 @@ describe('writeFork', () => {
     const s = scratch('03-large-outputs');
     const result = writeFork(plannedForkOptions(s));
     if (result.status !== 'written') throw new Error('not written');
-    const v = verifyFork(result.forkId, { archiveDir: s.archiveDir });
+    const v = verifyFork(result.forkId, { agents: TEST_AGENTS, archiveDir: s.archiveDir });
     expect(v.report.ok).toBe(true);
     expect(v.unchanged).toBe(true);
     expect(v.originalOnDisk).toBe('identical');
     // Claude Code appends when the fork is resumed: verify checks the written part.
     appendFileSync(result.forkPath, '{"type":"last-prompt","lastPrompt":"x","leafUuid":"nope","sessionId":"' + result.forkId + '"}\n');
-    const v2 = verifyFork(result.forkPath, { archiveDir: s.archiveDir });
+    const v2 = verifyFork(result.forkPath, { agents: TEST_AGENTS, archiveDir: s.archiveDir });
     expect(v2.appendedLines).toBe(1);
     expect(v2.unchanged).toBe(true);
     expect(v2.report.ok).toBe(true);
 
     const action = result.manifest.actions[0]!;
-    const shown = showSegment(result.forkId, action.segmentId, { archiveDir: s.archiveDir });
+    const shown = showSegment(result.forkId, action.segmentId, { agents: TEST_AGENTS, archiveDir: s.archiveDir });
     const origRecord = JSON.parse(readFileSync(s.sourcePath, 'utf8').split('\n')[action.line - 1] as string);
     expect(shown[0]!.text).toBe(origRecord.message.content[action.blockIndex].content);
     // By the hash prefix the tombstone prints.
     const prefix = /sha256 ([0-9a-f]{12})\]$/.exec(action.tombstone)![1]!;
-    expect(showSegment(result.forkId, prefix, { archiveDir: s.archiveDir })[0]!.text).toBe(shown[0]!.text);
-    expectForkError(() => showSegment(result.forkId, 'no-such-segment', { archiveDir: s.archiveDir }), 'segment_not_found');
+    expect(showSegment(result.forkId, prefix, { agents: TEST_AGENTS, archiveDir: s.archiveDir })[0]!.text).toBe(shown[0]!.text);
+    expectForkError(() => showSegment(result.forkId, 'no-such-segment', { agents: TEST_AGENTS, archiveDir: s.archiveDir }), 'segment_not_found');
 
-    const undo = undoFork(result.forkId, { archiveDir: s.archiveDir });
+    const undo = undoFork(result.forkId, { agents: TEST_AGENTS, archiveDir: s.archiveDir });
     expect(undo.path).not.toBe(s.sourcePath);
     const restored = readFileSync(undo.path, 'utf8');
     expect(restored).toBe(readFileSync(s.sourcePath, 'utf8').split(`"sessionId":"${s.sessionId}"`).join(`"sessionId":"${undo.sessionId}"`));
@@ -180,17 +185,17 @@ describe('writeFork', () => {
     const archive = new Archive(s.archiveDir);
     const objectPath = join(s.archiveDir, 'objects', result.originalSha256.before.slice(0, 2), result.originalSha256.before);
     writeFileSync(objectPath, readFileSync(objectPath, 'utf8').replace('"type":"user"', '"type":"usr"'));
-    const e = expectForkError(() => verifyFork(result.forkId, { archiveDir: s.archiveDir }), 'archive_corrupt');
+    const e = expectForkError(() => verifyFork(result.forkId, { agents: TEST_AGENTS, archiveDir: s.archiveDir }), 'archive_corrupt');
     expect(e.message).toMatch(/is corrupted: its bytes hash to/);
     const before = tree(s.projectDir);
-    expectForkError(() => undoFork(result.forkId, { archiveDir: s.archiveDir }), 'archive_corrupt');
+    expectForkError(() => undoFork(result.forkId, { agents: TEST_AGENTS, archiveDir: s.archiveDir }), 'archive_corrupt');
     expect(tree(s.projectDir)).toEqual(before);
     const payload = result.manifest.actions[0]!.removed[0]!.sha256;
     writeFileSync(join(s.archiveDir, 'objects', payload.slice(0, 2), payload), 'tampered');
-    expectForkError(() => showSegment(result.forkId, result.manifest.actions[0]!.segmentId, { archiveDir: s.archiveDir }), 'archive_corrupt');
+    expectForkError(() => showSegment(result.forkId, result.manifest.actions[0]!.segmentId, { agents: TEST_AGENTS, archiveDir: s.archiveDir }), 'archive_corrupt');
     // Storing the same bytes again repairs the object.
     expect(archive.put(readFileSync(s.sourcePath)).repaired).toBe(true);
-    expect(verifyFork(result.forkId, { archiveDir: s.archiveDir }).report.ok).toBe(true);
+    expect(verifyFork(result.forkId, { agents: TEST_AGENTS, archiveDir: s.archiveDir }).report.ok).toBe(true);
   });
 
   it('stops when cancelled while it writes, and leaves nothing behind: no fork, no temporary file, no archive object', () => {
@@ -233,7 +238,7 @@ describe('writeFork', () => {
     for (const f of history) {
       expect(readFileSync(join(s.root, 'file-history', result.forkId, f)).equals(readFileSync(join(s.root, 'file-history', s.sessionId, f)))).toBe(true);
     }
-    const undo = undoFork(result.forkId, { archiveDir: s.archiveDir });
+    const undo = undoFork(result.forkId, { agents: TEST_AGENTS, archiveDir: s.archiveDir });
     expect(tree(join(s.root, 'file-history', undo.sessionId))).toEqual(history);
   });
 

@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import type { AgentFormat, AppliedAction, ForkAction, RefusedAction, Session, ValidationReport } from '@glassbox/core';
-import { defaultAgents } from '@glassbox/agents';
+import type { AgentFormat, AgentRegistry, AppliedAction, ForkAction, RefusedAction, Session, ValidationReport } from '@glassbox/core';
 import { agentForFile } from '@glassbox/file-io';
 import { Archive, archiveDir, sha256Hex, type IncomingObject } from './archive';
 import { ArchiveCopy, MIN_THREADED_BYTES, type ArchiveThread, type ArchivedOriginal } from './archive-copy';
@@ -43,6 +42,8 @@ export interface WriteForkOptions {
    * checked around it and at every later pass, and the bytes' hash between passes).
    */
   prepare: (source: ForkSource) => ForkPlan;
+  /** The agents Glassbox reads: the one that recognises the file writes its fork (or `format`'s). */
+  agents: AgentRegistry;
   /** The agent whose transcript it is (default: the one that recognises the file). */
   format?: AgentFormat;
   archiveDir?: string;
@@ -112,7 +113,7 @@ export function writeFork(given: WriteForkOptions): WriteForkResult {
   if (isInKeptView(options.sourcePath)) {
     throw new ForkError('invalid', `${options.sourcePath} is Glassbox's read-only copy of a kept session whose original is gone: restore it first (glassbox restore <session>), then fork the restored session`);
   }
-  const agents = defaultAgents();
+  const agents = options.agents;
   const agent = options.format ? agents.byId(options.format.id) : agentForFile(agents, options.sourcePath);
   const format = options.format ?? agent.format;
   const job = options.job ?? NO_JOB;

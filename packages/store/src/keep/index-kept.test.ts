@@ -14,6 +14,10 @@ import { restoreSession } from './restore';
 import { isInKeptView, viewDirOf } from './view';
 import { writeFork } from '../fork/writer';
 import { planFromFile } from '../fork/plan-lines';
+import { agentForFile } from '@glassbox/file-io';
+
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
 
 const agents = defaultAgents();
 const DAY = 86_400_000;
@@ -90,7 +94,7 @@ describe('a kept session whose original is gone', () => {
     deleteLikeTheClient(s);
     await index.refresh({ analyze: false });
     const copy = index.list()[0]?.path as string;
-    expect(() => writeFork({ sourcePath: copy, archiveDir: s.archiveDir, prepare: (src) => ({ actions: planFromFile(src.path, { repoRoot: s.repoRoot }).actions }) })).toThrow(
+    expect(() => writeFork({ agents: TEST_AGENTS, sourcePath: copy, archiveDir: s.archiveDir, prepare: (src) => ({ actions: planFromFile(src.path, { agent: agentForFile(TEST_AGENTS, src.path), repoRoot: s.repoRoot }).actions }) })).toThrow(
       /read-only copy of a kept session whose original is gone: restore it first/,
     );
   });

@@ -18,6 +18,9 @@ import { verifyArchive } from './verify';
 import { planPrune, applyPrune } from './prune';
 import { archiveReport } from './report';
 
+/** The agents these tests fork and read with (the shells make the same registry). */
+const TEST_AGENTS = defaultAgents();
+
 const agents = defaultAgents();
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -183,7 +186,7 @@ describe('restoreSession', () => {
     expect(error).toBeInstanceOf(KeepError);
     expect((error as KeepError).code).toBe('archive_corrupt');
     expect(tree(s.root)).toEqual(treeBefore);
-    const v = verifyArchive(s.archiveDir);
+    const v = verifyArchive(s.archiveDir, TEST_AGENTS);
     expect(v.ok).toBe(false);
     expect(v.problems.join('\n')).toContain(chunkPath);
   });
@@ -201,7 +204,7 @@ describe('the archive', () => {
     expect(report.totals).toMatchObject({ sessions: 1, versions: 2 });
     expect(report.byProject.map((p) => p.project)).toEqual(['scratch-project']);
     expect(report.totals.storedBytes).toBeLessThan(report.totals.allVersionsBytes);
-    expect(verifyArchive(s.archiveDir)).toMatchObject({ ok: true, sessions: 1, versions: 2, files: 6, problems: [] });
+    expect(verifyArchive(s.archiveDir, TEST_AGENTS)).toMatchObject({ ok: true, sessions: 1, versions: 2, files: 6, problems: [] });
 
     // Superseded versions kept before the cut-off go; the newest stays.
     const plan = planPrune(s.archiveDir, new Date('2026-12-02T00:00:00.000Z'));
@@ -210,7 +213,7 @@ describe('the archive', () => {
     expect(archiveReport(s.archiveDir).totals.versions).toBe(2);
     const done = applyPrune(s.archiveDir, new Date('2026-12-02T00:00:00.000Z'));
     expect(done).toMatchObject({ removedSessions: 0, removedVersions: 1 });
-    expect(verifyArchive(s.archiveDir).ok).toBe(true);
+    expect(verifyArchive(s.archiveDir, TEST_AGENTS).ok).toBe(true);
 
     // A session last active before the cut-off goes whole, and so do its chunks.
     const all = applyPrune(s.archiveDir, new Date('2026-12-02T13:00:00.000Z'));
@@ -223,7 +226,7 @@ describe('the archive', () => {
     const dir = mkdtempSync(join(tmpdir(), 'glassbox-empty-archive-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     expect(archiveReport(join(dir, 'archive')).totals).toMatchObject({ sessions: 0, storedBytes: 0 });
-    expect(verifyArchive(join(dir, 'archive'))).toMatchObject({ ok: true, sessions: 0 });
+    expect(verifyArchive(join(dir, 'archive'), TEST_AGENTS)).toMatchObject({ ok: true, sessions: 0 });
     expect(existsSync(dirname(join(dir, 'archive', 'x')))).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import type { AgentRegistry } from '@glassbox/core';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Archive } from '../fork/archive';
@@ -28,7 +29,7 @@ export interface VerifyArchiveResult {
  * own sha-256, and every fork manifest and the objects it names are checked the same way. Nothing is
  * changed; a problem names the file.
  */
-export function verifyArchive(archiveDir: string, onProgress?: (done: number, total: number) => void): VerifyArchiveResult {
+export function verifyArchive(archiveDir: string, agents: AgentRegistry, onProgress?: (done: number, total: number) => void): VerifyArchiveResult {
   const kept = new KeptArchive(archiveDir);
   const problems: string[] = [];
   const sessions = kept.sessions(problems);
@@ -66,11 +67,11 @@ export function verifyArchive(archiveDir: string, onProgress?: (done: number, to
     onProgress?.(++done, total);
   }
   const unnamedChunks = kept.chunks.list().filter((c) => !named.has(c)).length;
-  const forks = verifyForks(archiveDir, problems);
+  const forks = verifyForks(archiveDir, agents, problems);
   return { ok: problems.length === 0, sessions: sessions.length, versions, chunks: named.size, files, forks: forks.manifests, objects: forks.objects, unnamedChunks, problems };
 }
 
-function verifyForks(archiveDir: string, problems: string[]): { manifests: number; objects: number } {
+function verifyForks(archiveDir: string, agents: AgentRegistry, problems: string[]): { manifests: number; objects: number } {
   const archive = new Archive(archiveDir);
   let names: string[];
   try {
@@ -82,7 +83,7 @@ function verifyForks(archiveDir: string, problems: string[]): { manifests: numbe
   let manifests = 0;
   for (const n of names.sort()) {
     try {
-      const m = archive.getManifest(n.slice(0, -'.json'.length));
+      const m = archive.getManifest(n.slice(0, -'.json'.length), agents);
       manifests++;
       objects.add(m.original.sha256);
       for (const s of m.sidecars) objects.add(s.originalSha256);

@@ -5,7 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
-const { runSummarize } = await import('./jobs.ts');
+const { runSummarize } = await import('../jobs.ts');
 const { defaultAgents } = await import('@glassbox/agents');
 const agents = defaultAgents();
 let runAnalyze = null;
@@ -14,8 +14,8 @@ parentPort.on('message', async (msg) => {
   try {
     if (msg.job.type === 'summarize') result = runSummarize(msg.job, agents.byId(msg.job.agent).format);
     else {
-      runAnalyze ??= (await import('./analyze-job.ts')).runAnalyze;
-      result = runAnalyze(msg.job);
+      runAnalyze ??= (await import('../analyze-job.ts')).runAnalyze;
+      result = runAnalyze(msg.job, agents.byId(msg.job.agent).locator);
     }
   } catch (error) {
     result = { ok: false, code: null, message: String(error?.message ?? error) };
