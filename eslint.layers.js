@@ -14,6 +14,7 @@ export const ELEMENTS = [
   { type: 'analysis', pattern: 'packages/analysis/src' },
   // The index's worker thread entry: a composition point of its own (a thread gets no registry handed to it).
   { type: 'store-worker', pattern: 'packages/store/src/worker' },
+  { type: 'store-shared', pattern: 'packages/store/src/shared' },
   { type: 'store-fork', pattern: 'packages/store/src/fork' },
   { type: 'store-keep', pattern: 'packages/store/src/keep' },
   { type: 'store', pattern: 'packages/store/src' },
@@ -36,21 +37,24 @@ export const ALLOWED = {
   analysis: ['core'],
   // A request dialect (the Messages API as the proxy reads it) is pure like an adapter: core only.
   'request-dialect': ['core'],
-  proxy: ['core', 'analysis', 'store', 'store-fork', 'request-dialect'],
+  proxy: ['core', 'analysis', 'store', 'store-shared', 'store-fork', 'request-dialect'],
   agents: ['adapter', 'adapter-node', 'core'],
-  // The store is handed its agents; only the index's worker entry builds them from the composition root.
-  store: ['core', 'analysis', 'file-io', 'store-fork', 'store-keep'],
-  'store-worker': ['core', 'agents', 'store'],
-  'store-fork': ['core', 'analysis', 'file-io', 'store', 'store-keep'],
-  'store-keep': ['core', 'analysis', 'file-io', 'store', 'store-fork'],
+  // The store by job, each folder with its own face: the session index (the package root), forks
+  // (fork/), kept sessions (keep/), and what they share (shared/: atomic writes, private folders, the
+  // Node ports, settings). It is handed its agents; only the index's worker entry builds them.
+  store: ['core', 'analysis', 'file-io', 'store-shared', 'store-keep'],
+  'store-worker': ['core', 'agents', 'store', 'store-shared'],
+  'store-shared': ['core', 'analysis', 'file-io'],
+  'store-fork': ['core', 'analysis', 'file-io', 'store-shared'],
+  'store-keep': ['core', 'analysis', 'file-io', 'store-shared', 'store-fork'],
   // The one application layer: every use case, handed the agents and the ports by the shell that makes it.
-  engine: ['core', 'analysis', 'file-io', 'store', 'store-fork', 'store-keep'],
+  engine: ['core', 'analysis', 'file-io', 'store', 'store-shared', 'store-fork', 'store-keep'],
   contract: ['core'],
   // The shells reach forks and kept sessions only through the application layer.
-  host: ['core', 'contract', 'analysis', 'store', 'engine', 'agents', 'file-io', 'proxy'],
+  host: ['core', 'contract', 'analysis', 'store', 'store-shared', 'engine', 'agents', 'file-io', 'proxy'],
   renderer: ['core', 'contract'],
   'renderer-build': [],
-  cli: ['core', 'contract', 'analysis', 'store', 'engine', 'agents', 'host', 'renderer-build', 'file-io', 'proxy'],
+  cli: ['core', 'contract', 'analysis', 'store', 'store-shared', 'engine', 'agents', 'host', 'renderer-build', 'file-io', 'proxy'],
   'desktop-main': ['core', 'contract', 'host', 'agents'],
 };
 

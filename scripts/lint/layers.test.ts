@@ -46,6 +46,8 @@ const VIOLATIONS: Violation[] = [
   { why: 'the application layer imports the host', file: 'packages/engine/src/bad.ts', code: "import { createHost } from '@glassbox/host';" },
   { why: 'the store builds the agent registry', file: 'packages/store/src/session-index.ts', code: "import { defaultAgents } from '@glassbox/agents';" },
   { why: "the store's fork writer builds the agent registry", file: 'packages/store/src/fork/writer.ts', code: "import { defaultAgents } from '@glassbox/agents';" },
+  { why: 'the fork writer reaches into the keeping code', file: 'packages/store/src/fork/writer.ts', code: "import { syncView } from '../keep/view';" },
+  { why: 'what the store shares reaches into the index', file: 'packages/store/src/shared/quick.ts', code: "import { SessionIndex } from '../session-index';" },
   { why: 'the store imports the application layer', file: 'packages/store/src/bad.ts', code: "import { Glassbox } from '@glassbox/engine';" },
   { why: 'a request dialect imports analysis', file: 'packages/request-anthropic/src/bad.ts', code: "import { planEviction } from '@glassbox/analysis';" },
   { why: 'a request dialect names an adapter', file: 'packages/request-anthropic/src/bad.ts', code: "import { claudeCodeFormat } from '@glassbox/adapter-claude-code';" },

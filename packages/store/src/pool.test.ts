@@ -33,8 +33,8 @@ function dyingWorker(dir: string): URL {
       `const { runJob } = require(${JSON.stringify(join(import.meta.dirname, 'worker-main.ts'))});`,
       `const agents = require(${JSON.stringify(join(import.meta.dirname, '../../agents/src/index.ts'))}).defaultAgents();`,
       'parentPort.on("message", (msg) => {',
-      '  if (msg.job.path.includes("-dies-")) process.exit(7);',
-      '  parentPort.postMessage({ id: msg.id, result: runJob(msg.job, agents) });',
+      '  if (msg.request.path.includes("-dies-")) process.exit(7);',
+      '  parentPort.postMessage({ id: msg.id, result: runJob(msg.request, agents) });',
       '});',
     ].join('\n'),
   );

@@ -102,9 +102,3 @@ export interface WorkContext {
   progress(stage: string, done: number, total: number): void;
   cancelled(): boolean;
 }
-
-/** Messages from a work thread: progress of a request, or its outcome. */
-export type WorkerMessage =
-  | { id: number; progress: { stage: string; done: number; total: number } }
-  | { id: number; result: unknown }
-  | { id: number; error: { message: string; cancelled: boolean } };

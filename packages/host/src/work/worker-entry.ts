@@ -2,23 +2,25 @@
 // forks, with its own adapters from the composition root. Requests come with a slot in a shared
 // array: the host sets it to 1 to cancel the request, and the work stops at its next check.
 import { parentPort, workerData } from 'node:worker_threads';
+import { serveThread, type ThreadData } from '@glassbox/store';
 import { defaultAgents } from '@glassbox/agents';
 import { hostGlassbox } from '../glassbox';
 import { WorkHandler } from './handler';
 import { runRequest } from './run';
 import type { WorkRequest } from './protocol';
 
-const data = workerData as { flags: SharedArrayBuffer; dataDir: string };
-const flags = new Int32Array(data.flags);
+const data = workerData as ThreadData & { dataDir: string };
 const agents = defaultAgents();
 const handler = new WorkHandler(agents, hostGlassbox(agents, data.dataDir));
 
-parentPort?.on('message', (msg: { id: number; slot: number; request: WorkRequest }) => {
-  const port = parentPort;
-  if (!port) return;
-  const answer = runRequest(handler, msg.request, () => Atomics.load(flags, msg.slot) === 1, (progress) => port.postMessage({ id: msg.id, progress }));
-  port.postMessage({ id: msg.id, ...answer }, bytesOf(answer));
-});
+if (parentPort) {
+  serveThread<WorkRequest>(
+    parentPort,
+    data,
+    (request, ctx) => runRequest(handler, request, () => ctx.cancelled(), (p) => ctx.progress(p.stage, p.done, p.total)),
+    (answer) => bytesOf(answer),
+  );
+}
 
 /** The buffers of the big byte values of an answer (a window's JSON): moved to the host, not copied. */
 function bytesOf(value: unknown, depth = 0): ArrayBuffer[] {

@@ -4,7 +4,7 @@ import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { Archive, sha256Hex } from './archive';
 import { ArchiveCopy } from './archive-copy';
-import { ForkError } from './atomic';
+import { ForkError } from '../shared/atomic';
 import { forkJob } from './job';
 import { sameStamp, stampOfPath } from './lines';
 import { planFromFile } from './plan-lines';

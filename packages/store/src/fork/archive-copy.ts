@@ -1,5 +1,5 @@
 import { closeSync, fstatSync } from 'node:fs';
-import { ForkError, openSourceReadOnly } from './atomic';
+import { ForkError, openSourceReadOnly } from '../shared/atomic';
 import type { Archive, IncomingObject } from './archive';
 import type { ForkJob } from './job';
 import type { SourceStamp } from './lines';

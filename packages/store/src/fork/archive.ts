@@ -3,13 +3,13 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, readdirSync, renameSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ForkError, describe, fsyncDir, replaceFileAtomic, safeUnlink, tempPathFor, writeNewFileAtomic } from './atomic';
+import { ForkError, describe, fsyncDir, replaceFileAtomic, safeUnlink, tempPathFor, writeNewFileAtomic } from '../shared/atomic';
 import type { ForkJob } from './job';
 import { hashFile } from './lines';
 import { sweepLeftovers } from './leftovers';
 import { manifestProblem, type ForkManifest } from './manifest';
-import { defaultDataDir } from '../paths';
-import { makeArchiveDir } from '../private-folder';
+import { defaultDataDir } from '../shared/paths';
+import { makeArchiveDir } from '../shared/private-folder';
 
 export function sha256Hex(data: Buffer | string): string {
   return createHash('sha256').update(data).digest('hex');

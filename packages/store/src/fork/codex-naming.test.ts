@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAgents } from '@glassbox/agents';
-import { ForkError } from './atomic';
+import { ForkError } from '../shared/atomic';
 import { forkLineage } from './lineage';
 import { forkIdOf, undoFork, verifyFork } from './ops';
 import { planFromFile } from './plan-lines';

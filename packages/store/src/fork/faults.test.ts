@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, type TestContext } from 'vitest';
 import { Archive } from './archive';
-import { ForkError } from './atomic';
+import { ForkError } from '../shared/atomic';
 import { undoFork, verifyFork } from './ops';
 import { plannedForkOptions, scratchSession, tree, type Scratch } from './test-support';
 import { writeFork, type WriteForkResult } from './writer';

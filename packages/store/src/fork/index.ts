@@ -1,5 +1,5 @@
 export { Archive, archiveDir, sha256Hex } from './archive';
-export { ForkError, writeNewFileAtomic } from './atomic';
+export { ForkError, writeNewFileAtomic } from '../shared/atomic';
 export type { ForkManifest, ManifestAction } from './manifest';
 export { writeFork, type WriteForkOptions, type WriteForkResult, type PlanAction, type ForkSource } from './writer';
 export { verifyFork, showSegment, undoFork, loadManifest, forkIdOf, type VerifyResult, type ShownSegment, type UndoResult, type ArchiveOptions } from './ops';

@@ -1,4 +1,4 @@
-import { ForkError } from './atomic';
+import { ForkError } from '../shared/atomic';
 
 /**
  * A long fork operation's link to whoever waits for it (the CLI, the app's Cancel button): where it

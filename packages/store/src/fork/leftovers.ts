@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { finalNameOf, leftoverPid } from './atomic';
+import { finalNameOf, leftoverPid } from '../shared/atomic';
 import { sessionIdOfName } from './naming';
-import { processAlive } from '../process-alive';
+import { processAlive } from '../shared/process-alive';
 
 /** What a sweep found of an interrupted fork: a manifest to drop when its fork never got its name. */
 export interface LeftoverHooks {

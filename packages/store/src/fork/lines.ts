@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, fstatSync, readSync, statSync, type BigIntStats } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { ForkError, openSourceReadOnly } from './atomic';
+import { ForkError, openSourceReadOnly } from '../shared/atomic';
 import type { ForkJob } from './job';
 
 const CHUNK = 1 << 20;

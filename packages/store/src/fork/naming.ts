@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, rmdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Agent, AgentRegistry, SessionNaming } from '@glassbox/core';
-import { ForkError, describe } from './atomic';
+import { ForkError, describe } from '../shared/atomic';
 
 /**
  * Where a session Glassbox writes (a fork, an undo's restored original) goes and how it is named: as

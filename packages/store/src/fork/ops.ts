@@ -4,7 +4,7 @@ import { basename, dirname } from 'node:path';
 import type { AgentFormat, AgentRegistry, ValidationReport } from '@glassbox/core';
 import { agentForFile } from '@glassbox/file-io';
 import { Archive, archiveDir, sha256Hex } from './archive';
-import { ForkError } from './atomic';
+import { ForkError } from '../shared/atomic';
 import { SourceMoved, forkPass, indexPass } from './fork-pass';
 import type { ForkJob } from './job';
 import { ExactLineReader, hashFile } from './lines';

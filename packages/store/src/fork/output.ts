@@ -3,7 +3,7 @@ import { closeSync, fchmodSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { LineSplice } from '@glassbox/core';
-import { ForkError, describe, safeUnlink, tempPathFor } from './atomic';
+import { ForkError, describe, safeUnlink, tempPathFor } from '../shared/atomic';
 import { ABORT, ClaimedThread, SEQ } from './claimed-thread';
 import { checksumFile } from './lines';
 

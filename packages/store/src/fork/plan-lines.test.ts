@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isDeadClass, DEAD_CLASSES, type DeadClass } from '@glassbox/core';
 import { analyzeSession } from '@glassbox/analysis';
 import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
-import { nodeAnalysisPorts } from '../repo-port';
+import { nodeAnalysisPorts } from '../shared/repo-port';
 import { CORPUS, SCENARIOS } from '../test-corpus';
 import { defaultAgents } from '@glassbox/agents';
 import { agentForFile } from '@glassbox/file-io';

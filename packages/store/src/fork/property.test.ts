@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DeadClass } from '@glassbox/core';
 import { sha256Hex } from './archive';
-import { ForkError } from './atomic';
+import { ForkError } from '../shared/atomic';
 import { verifyFork } from './ops';
 import { planFromLines } from './plan-lines';
 import { scratchSession, tree, type Scratch } from './test-support';

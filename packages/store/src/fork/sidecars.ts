@@ -2,11 +2,11 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, type
 import { basename, dirname, join } from 'node:path';
 import { readWhole } from '@glassbox/file-io';
 import { buildForkFromLines, validateFromLines, type AgentFormat } from '@glassbox/core';
-import { ForkError } from './atomic';
+import { ForkError } from '../shared/atomic';
 import { sha256Hex } from './archive';
 import { isSafeSideRel } from './manifest';
 import { joinLines, snapshotOf } from './source';
-import { openedInPlace, realFolder } from '../in-place';
+import { openedInPlace, realFolder } from '../shared/in-place';
 
 /** A file of `<session>/subagents/` or `<session>/tool-results/`, ready to be written for the fork. */
 export interface SidecarFile {

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync } from 'node:fs';
 import { readWhole } from '@glassbox/file-io';
-import { ForkError, openSourceReadOnly } from './atomic';
+import { ForkError, openSourceReadOnly } from '../shared/atomic';
 import { sha256Hex } from './archive';
 
 export interface SourceSnapshot {

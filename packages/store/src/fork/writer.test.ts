@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync, mkdirSync } fr
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Archive, sha256Hex } from './archive';
-import { ForkError } from './atomic';
+import { ForkError } from '../shared/atomic';
 import { showSegment, undoFork, verifyFork } from './ops';
 import { planFromLines } from './plan-lines';
 import { lastResultAction, linesOf, plannedForkOptions, tree, useScratches } from './test-support';

@@ -4,7 +4,7 @@ import type { AgentFormat, AgentRegistry, AppliedAction, ForkAction, RefusedActi
 import { agentForFile } from '@glassbox/file-io';
 import { Archive, archiveDir, sha256Hex, type IncomingObject } from './archive';
 import { ArchiveCopy, MIN_THREADED_BYTES, type ArchiveThread, type ArchivedOriginal } from './archive-copy';
-import { ForkError, describe, fsyncDir, publishTemp, safeUnlink, tempPathFor, writeTempFile } from './atomic';
+import { ForkError, describe, fsyncDir, publishTemp, safeUnlink, tempPathFor, writeTempFile } from '../shared/atomic';
 import { SourceMoved, forkPass, indexPass, type ForkPassResult, type IndexedFork } from './fork-pass';
 import { NO_JOB, type ForkJob } from './job';
 import { sweepLeftovers } from './leftovers';
@@ -12,7 +12,7 @@ import { checksumFile, sameStamp, stampOfPath, type SourceStamp } from './lines'
 import type { ForkManifest, ManifestAction } from './manifest';
 import { LineOutput } from './output';
 import { fileHistoryFolderOf, prepareSidecars, sessionFolderOf, sidecarTarget, type SidecarFile } from './sidecars';
-import { isInKeptView } from '../keep/view';
+import { isInKeptView } from '../shared/kept-view-paths';
 import { makeFolders, namingOf, removeEmptyFolders } from './naming';
 
 /** An action as a plan names it; the extra fields go into the manifest. */

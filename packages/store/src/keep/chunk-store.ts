@@ -2,10 +2,10 @@ import { existsSync, linkSync, readFileSync, readdirSync, statSync, unlinkSync }
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { sha256Hex } from '../fork/archive';
-import { fsyncDir, replaceFileAtomic, safeUnlink, writeTempFile } from '../fork/atomic';
+import { fsyncDir, replaceFileAtomic, safeUnlink, writeTempFile } from '../shared/atomic';
 import { KeepError, errorCode } from './errors';
 import { sweepLeftovers } from '../fork/leftovers';
-import { makeArchiveDir } from '../private-folder';
+import { makeArchiveDir } from '../shared/private-folder';
 
 /** Every chunk file starts with this: the format and how the rest is stored. */
 const MAGIC = Buffer.from('GBK1', 'latin1');

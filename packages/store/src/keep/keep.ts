@@ -2,7 +2,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { agentForFile } from '@glassbox/file-io';
 import { expiryOf, type AgentRegistry } from '@glassbox/core';
 import { sha256Hex } from '../fork/archive';
-import { quickLook } from '../quick';
+import { quickLook } from '../shared/quick';
 import { chunkLengths } from './chunker';
 import { KeepError } from './errors';
 import { KeptArchive } from './kept-archive';
@@ -10,7 +10,7 @@ import { lockKept } from './lock';
 import { filesOf, type KeptFile, type KeptManifest, type KeptPart } from './manifest';
 import { filesUnder, readRegular, type Skipped } from './read-safely';
 import { isInKeptView } from './view';
-import { realFolder } from '../in-place';
+import { realFolder } from '../shared/in-place';
 
 export interface KeepOptions {
   /** The archive folder (`<data>/archive`). */

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256Hex } from '../fork/archive';
-import { safeUnlink, writeNewFileAtomic } from '../fork/atomic';
+import { safeUnlink, writeNewFileAtomic } from '../shared/atomic';
 import { ChunkStore } from './chunk-store';
 import { KeepError, errorCode } from './errors';
 import { keptManifestProblem, type KeptManifest } from './manifest';
-import { makeArchiveDir } from '../private-folder';
+import { makeArchiveDir } from '../shared/private-folder';
 
 /** Glassbox noticed the original of a kept session was gone (written once, removed by a restore). */
 export interface GoneNote {

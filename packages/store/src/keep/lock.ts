@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readdirSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { KeepError, errorCode } from './errors';
-import { processAlive } from '../process-alive';
-import { makeArchiveDir } from '../private-folder';
+import { processAlive } from '../shared/process-alive';
+import { makeArchiveDir } from '../shared/private-folder';
 
 /**
  * Keeps and prunes exclude each other, so a prune never deletes a chunk a keep running at the same

@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { readWhole } from '@glassbox/file-io';
-import { openedInPlace } from '../in-place';
+import { openedInPlace } from '../shared/in-place';
 
 /** A regular file found under a part's folder, by its path relative to that folder. */
 export interface FoundFile {

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { AgentRegistry } from '@glassbox/core';
 import { sha256Hex } from '../fork/archive';
-import { safeUnlink, writeNewFileAtomic } from '../fork/atomic';
+import { safeUnlink, writeNewFileAtomic } from '../shared/atomic';
 import { sweepLeftovers } from '../fork/leftovers';
 import { assemble } from './assemble';
 import { keepSession } from './keep';

@@ -2,11 +2,14 @@ import { existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, wr
 import { basename, dirname, join } from 'node:path';
 import type { AgentRegistry } from '@glassbox/core';
 import { sha256Hex } from '../fork/archive';
-import { replaceFileAtomic } from '../fork/atomic';
+import { replaceFileAtomic } from '../shared/atomic';
 import { assemble } from './assemble';
 import { entryExists } from './entry-exists';
 import { KeptArchive, type KeptSession } from './kept-archive';
-import { makePrivateDir } from '../private-folder';
+import { makePrivateDir } from '../shared/private-folder';
+import { KEPT_VIEW_MARKER as MARKER, viewDirOf, viewRootOf } from '../shared/kept-view-paths';
+
+export { isInKeptView, viewDirOf, viewRootOf } from '../shared/kept-view-paths';
 
 /**
  * Read-only copies of kept sessions whose originals are gone, so that everything that reads a session
@@ -16,29 +19,6 @@ import { makePrivateDir } from '../private-folder';
  * A copy exists only while its original is missing; forks are never written here (fork/writer.ts
  * refuses a source inside a view), and a restore writes the original back, not this.
  */
-const MARKER = '.glassbox-kept-view';
-
-export function viewDirOf(archiveDir: string): string {
-  return join(dirname(archiveDir), 'kept-view');
-}
-
-/** The projects root of an agent's view copies. */
-export function viewRootOf(viewDir: string, agent: string): string {
-  return join(viewDir, agent, 'projects');
-}
-
-/** Whether a file lies in a kept view (an archive copy, which nothing may fork or write beside). */
-export function isInKeptView(path: string): boolean {
-  let dir = dirname(path);
-  for (let i = 0; i < 8; i++) {
-    if (existsSync(join(dir, MARKER))) return true;
-    const up = dirname(dir);
-    if (up === dir) return false;
-    dir = up;
-  }
-  return false;
-}
-
 /** Where the view copy of a kept session goes. */
 export function viewPathOf(viewDir: string, kept: KeptSession): string {
   const o = kept.latest.original;

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { claudeCodeFormat } from '@glassbox/adapter-claude-code';
 import { quickLook } from './quick';
-import { runSummarize } from './jobs';
-import { CORPUS, SCENARIOS } from './test-corpus';
+import { runSummarize } from '../jobs';
+import { CORPUS, SCENARIOS } from '../test-corpus';
 
 function corpusTranscripts(): string[] {
   const out: string[] = [];

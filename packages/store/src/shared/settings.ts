@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { replaceFileAtomic } from './fork/atomic';
+import { replaceFileAtomic } from './atomic';
 import { ensurePrivateFolder } from './private-folder';
 
 /** Glassbox's own settings, in `<data>/settings.json` (kept across restarts, shared by the app and the CLI). */

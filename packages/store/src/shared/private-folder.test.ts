@@ -7,11 +7,11 @@ import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultAgents } from '@glassbox/agents';
-import { keepSession } from './keep';
-import { ensureViewCopy, findKept, KeptArchive } from './keep';
-import { openIndex } from './index';
+import { keepSession } from '../keep/index';
+import { ensureViewCopy, findKept, KeptArchive } from '../keep/index';
+import { openIndex } from '../index';
 import { forgetCheckedFolders, onPrivacyNotice } from './private-folder';
-import { copyScenario, tempTree, type TempTree } from './test-corpus';
+import { copyScenario, tempTree, type TempTree } from '../test-corpus';
 
 const agents = defaultAgents();
 const isRoot = process.getuid?.() === 0;
