@@ -22,7 +22,7 @@ describe('cost of a real session', () => {
     const one = computeCost({ ...session, order: session.order.filter((u) => session.nodes.get(u)?.messageId === 'msg_01ZSAiNEmHnGGGADQ3WTY0hmVP'), prunedUsage: [] }, [], CLAUDE_PRICES);
     expect(one.total.responses).toBe(1);
     expect(one.total.cost).toBeCloseTo(0.1183375, 10);
-    expect(one.byModel.map((m) => m.priceLabel)).toEqual(['Claude Opus 4.5+']);
+    expect(one.byModel.map((m) => m.priceLabel)).toEqual(['Claude Opus 4.8']);
   });
 
   it('adds up: the total is the sum of the turns and of the models', () => {

@@ -12,11 +12,14 @@ import { CAPTURED_ON, checkAgainst, loadRequest, recordedFixtures } from './test
 const fixtureDir = (name: string): string => join(FIXTURES, 'generated', name);
 const request = (name: string, file = 'resume-request.json') => loadRequest(join(fixtureDir(name), file));
 
-/** A snapshot taken on the day the requests were captured (retirement dates depend on it). */
+/**
+ * A snapshot taken on the day the requests were captured (retirement dates depend on it), for the
+ * client that captured them: 2.1.197 unless the options name another.
+ */
 function analyzeOn(path: string, options: AnalyzeOptions = {}, now = CAPTURED_ON): ClassifiedSnapshot {
   const { session } = readSessionFile(path);
   const ports = { ...nodeAnalysisPorts(), now: () => now };
-  return analyzeSession(session, ports, options);
+  return analyzeSession(session, ports, { client: '2.1.197', ...options });
 }
 
 function nodesOf(path: string, pick: (n: ChainNode, raw: Record<string, unknown>) => boolean): ChainNode[] {

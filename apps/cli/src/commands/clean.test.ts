@@ -130,7 +130,7 @@ describe('glassbox clean', () => {
     expect(cold.economics.advice).toMatch(/^the cache expired 3 h ago: forking now is cheaper from the first request/);
     const text = await runCli(['clean', s.sessionId, '--repo', s.repo, '--at', '2026-11-30T07:04:00Z', '--min-savings', '0'], s.env);
     expect(text.out).toMatch(/Kept although dead \(3 segments\), by reason\n {2}not-worth-a-tombstone +3 seg +73 tokens/);
-    expect(text.out).toContain('prices: Claude Opus 4.5+ list prices as of 2026-11-30');
+    expect(text.out).toContain('prices: Claude Opus 4.8 list prices as of 2026-12-02');
   });
 
   it('--horizon plans fewer evictions over a short horizon while the cache is warm', async () => {

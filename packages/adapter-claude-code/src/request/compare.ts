@@ -1,7 +1,8 @@
 import type { Block, ChainNode } from '@glassbox/core';
 import { utf8Bytes } from '../hash';
 import { isObject, str, type Json, type JsonObject } from '../record-types';
-import { renderAttachment } from '../parse/attachments';
+import { renderAttachmentRecord } from '../parse/attachments';
+import { versionRecordsRenderings } from '../parse/recorded-rendering';
 
 /**
  * Compares the window Glassbox draws with the request Claude Code really sent when it resumed the
@@ -101,8 +102,8 @@ export function windowItems(
       if (block.kind === 'tool-use') out.push({ kind: 'tool-use', id: block.toolUseId ?? '', texts: [], bytes: block.bytes, line: node.line });
       else if (block.kind === 'tool-result') out.push({ kind: 'tool-result', id: block.toolUseId ?? '', texts: [], bytes: block.bytes, line: node.line });
       else if (node.kind === 'attachment') {
-        const att = raw()['attachment'];
-        const rendered = isObject(att) ? renderAttachment(att, null) : null;
+        const rec = raw();
+        const rendered = isObject(rec['attachment']) ? renderAttachmentRecord(rec, null, versionRecordsRenderings(str(rec['version']), new Set())) : null;
         const text = rendered && 'text' in rendered ? rendered.text : '';
         out.push({ kind: 'attachment', texts: text.split(FIXED_WORDING).filter((t) => t.trim().length > 0), bytes: block.bytes, line: node.line });
       } else if (block.kind === 'thinking' || block.kind === 'redacted-thinking') {
