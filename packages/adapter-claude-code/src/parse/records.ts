@@ -10,6 +10,14 @@ import { displayPrompt, userRecordKind } from '../user-text';
 import type { ParseState } from './state';
 import { takeToolResult, takeToolUse } from './tool-links';
 
+const TASK_NOTIFICATION = 'task notification';
+/**
+ * 2.1.33x sends a `<task-notification>` message framed as a system notification: inside a
+ * `<system-reminder>` wrapper (18 + 19 bytes), after a fixed 498-byte warning that it is not the
+ * person's input (measured in its request log, fixture 22).
+ */
+const TASK_NOTIFICATION_FRAME_BYTES = 18 + 498 + 19;
+
 /** A `user` record: a prompt, tool results, harness text or a compaction summary. */
 export function takeUser(state: ParseState, r: JsonObject, node: ChainNode): void {
   const message = r['message'];
@@ -21,6 +29,10 @@ export function takeUser(state: ParseState, r: JsonObject, node: ChainNode): voi
   if (typeof content === 'string') {
     const block = textBlock(0, 'text', content);
     if (label) block.label = label;
+    if (label === TASK_NOTIFICATION && !content.startsWith('[SYSTEM NOTIFICATION')) {
+      block.bytes += TASK_NOTIFICATION_FRAME_BYTES;
+      block.tokens = tokensOf(block.bytes);
+    }
     node.blocks.push(block);
     return;
   }

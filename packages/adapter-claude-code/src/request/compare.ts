@@ -143,7 +143,9 @@ function readResult(content: Json | undefined): RequestResult {
   return { bytes, payloadBytes: utf8Bytes(content.slice(0, at)), reminders };
 }
 
-/** The context block the client puts first on every request (date, memory files): never in the transcript. */
+const TOOL_LOADED = 'Tool loaded.';
+
+/** The context block the client puts first on every request (date, memory files; a record of its own from 2.1.33x). */
 const isContextReminder = (text: string): boolean => text.startsWith('<system-reminder>\nAs you answer the user');
 const unwrap = (text: string): string => /^<system-reminder>\n?([\s\S]*?)\n?<\/system-reminder>\s*$/.exec(text)?.[1] ?? text;
 
@@ -168,7 +170,10 @@ export function requestItems(messages: readonly unknown[], prompt: string): Requ
   list.forEach((m, i) => {
     const role = str(m['role']);
     let head = i === firstUser;
+    let prev: JsonObject | undefined;
     for (const b of blocksOf(m)) {
+      const before = prev;
+      prev = b;
       const type = str(b['type']);
       if (type === 'tool_result') {
         items.toolResults.set(str(b['tool_use_id']) ?? '', readResult(b['content']));
@@ -184,15 +189,22 @@ export function requestItems(messages: readonly unknown[], prompt: string): Requ
       const text = type === 'thinking' ? (str(b['thinking']) ?? '') : (str(b['text']) ?? '');
       const afterPrompt = promptAt >= 0 && role !== 'assistant' && (i > promptAt || (i === promptAt && text.trim() === prompt));
       if (i === promptAt && !afterPrompt) head = true;
-      if (isContextReminder(text) || afterPrompt) {
+      if (afterPrompt) {
         items.clientAdded.push(text);
+        continue;
+      }
+      // "Tool loaded." follows a ToolSearch result on most models: the client's addition to that result.
+      if (text === TOOL_LOADED && before !== undefined && str(before['type']) === 'tool_result') {
+        const r = items.toolResults.get(str(before['tool_use_id']) ?? '');
+        if (r) r.bytes += utf8Bytes(text);
         continue;
       }
       items.nonResultBytes += utf8Bytes(text);
       if (type === 'thinking' || type === 'redacted_thinking') items.thinking.push(text);
       else if (role === 'assistant') items.assistantTexts.push(text);
       else {
-        if (head && (i === promptAt || text.startsWith('<system-reminder>'))) items.leading.add(items.userTexts.length);
+        // The context the client puts first (2.1.197: date and CLAUDE.md; 2.1.33x writes it as a record) may be its own.
+        if (isContextReminder(text) || (head && (i === promptAt || text.startsWith('<system-reminder>')))) items.leading.add(items.userTexts.length);
         else head = false;
         items.userTexts.push(unwrap(text));
       }
@@ -231,7 +243,7 @@ export function compareWindowWithRequest(window: readonly WindowItem[], request:
   const textOnlyGlassbox: string[] = [];
   for (const w of window) {
     if (w.kind !== 'text' && w.kind !== 'attachment') continue;
-    const pieces = w.texts.map((t) => t.trim()).filter((t) => t.length > 0);
+    const pieces = w.texts.map((t) => unwrap(t).trim()).filter((t) => t.length > 0);
     let missing: string | null = null;
     for (const piece of pieces) {
       const a = request.assistantTexts.findIndex((t, i) => !usedAssistant.has(i) && t.trim() === piece);
