@@ -66,13 +66,14 @@ describe('buildFork on the generated corpus', () => {
           expect(out).not.toBe(line);
           expect(out.length).toBeLessThan(line.length);
         } else if (sid) {
-          // Untouched lines: the same bytes, but for the session id.
-          expect(out).toBe(line.replace(`"sessionId":"${sid}"`, `"sessionId":"${NEW_ID}"`));
+          // Untouched lines: the same bytes, but for the session id (and its second copy in 2.1.33x TUI records).
+          expect(out).toBe(line.replace(`"sessionId":"${sid}"`, `"sessionId":"${NEW_ID}"`).replace(`"session_id":"${sid}"`, `"session_id":"${NEW_ID}"`));
         } else {
           expect(out).toBe(line);
         }
         // a line that had a session id has the new one; a line that had none has none
         expect((JSON.parse(out) as { sessionId?: string }).sessionId).toBe(sid ? NEW_ID : undefined);
+        expect(out).not.toContain(`"session_id":"${sid ?? 'none'}"`);
       });
     });
   }
@@ -187,5 +188,56 @@ describe('buildFork on the generated corpus', () => {
     expect(back.sessionId).toBe(NEW_ID);
     expect(back.forkedFrom.sessionId).toBe(r.sessionId);
     expect(out).toBe(line.replace(`"sessionId":"${r.sessionId}","version"`, `"sessionId":"${NEW_ID}","version"`));
+  });
+});
+
+describe('records that repeat a payload (Claude Code 2.1.33x request logs) and the second session id', () => {
+  const lines = readLines(generatedPath('19-newest-client-window'));
+  const blobAt = lines.findIndex((l) => l.startsWith('{"type":"api-request-blob"') && l.includes('"tool_result"'));
+  const blob = JSON.parse(lines[blobAt] as string) as { message: { content: { type: string; tool_use_id?: string; content?: unknown }[] } };
+  const copied = blob.message.content.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id as string);
+
+  it('the fixture logs two read results whole beside the nested CLAUDE.md (a message no record holds as sent)', () => {
+    expect(copied).toHaveLength(2);
+  });
+
+  it('a fork tombstones the copies as it tombstones the results, and validates', () => {
+    const actions = candidateActions(lines).filter((a) => a.toolUseId !== undefined && copied.includes(a.toolUseId));
+    expect(actions).toHaveLength(2);
+    const fork = buildFork(lines, actions, NEW_ID);
+    expect(fork.applied).toHaveLength(2);
+    expect(fork.touchedLines).toContain(blobAt + 1);
+    const out = JSON.parse(fork.lines[blobAt] as string) as typeof blob;
+    for (const b of out.message.content.filter((x) => x.type === 'tool_result')) expect(b.content).toBe(actions[0]?.tombstone);
+    // what the model was sent of each is gone from the log too (an identical later read stays where it is)
+    for (const a of fork.applied) for (const r of a.removed.filter((x) => x.sentToModel)) expect(fork.lines[blobAt]).not.toContain(JSON.stringify(r.text).slice(1, -1));
+    const report = validateFork(lines, fork.lines, { actions: fork.applied.map((a) => a.action), touchedLines: fork.touchedLines });
+    expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it('the validator refuses a fork that leaves a copy of a removed payload, and names the line', () => {
+    const actions = candidateActions(lines).filter((a) => a.toolUseId !== undefined && copied.includes(a.toolUseId));
+    const fork = buildFork(lines, actions, NEW_ID);
+    const leaky = [...fork.lines];
+    leaky[blobAt] = (lines[blobAt] as string).replace(/"sessionId":"[^"]+"/, `"sessionId":"${NEW_ID}"`);
+    const report = validateFork(lines, leaky);
+    const copies = report.checks.find((c) => c.id === 'copies');
+    expect(copies?.ok).toBe(false);
+    expect(copies?.failures[0]?.line).toBe(blobAt + 1);
+    expect(report.checks.filter((c) => !c.ok).map((c) => c.id)).toEqual(['copies']);
+  });
+
+  it('every session_id of an interactive session is renamed with its sessionId; one left behind is refused', () => {
+    const tui = readLines(generatedPath('22-newest-client-tui'));
+    const sid = (JSON.parse(tui.find((l) => l.includes('"session_id"')) as string) as { sessionId: string }).sessionId;
+    expect(tui.filter((l) => l.includes(`"session_id":"${sid}"`)).length).toBeGreaterThan(20);
+    const fork = buildFork(tui, candidateActions(tui), NEW_ID);
+    expect(fork.lines.some((l) => l.includes(`"sessionId":"${sid}"`) || l.includes(`"session_id":"${sid}"`))).toBe(false);
+    expect(validateFork(tui, fork.lines).ok).toBe(true);
+    const i = fork.lines.findIndex((l) => l.includes(`"session_id":"${NEW_ID}"`) && !fork.touchedLines.includes(fork.lines.indexOf(l) + 1));
+    const stale = [...fork.lines];
+    stale[i] = (stale[i] as string).replace(`"session_id":"${NEW_ID}"`, `"session_id":"${sid}"`);
+    const report = validateFork(tui, stale);
+    expect(report.checks.find((c) => c.id === 'session-id')?.ok).toBe(false);
   });
 });
