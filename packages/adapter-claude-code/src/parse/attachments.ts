@@ -94,6 +94,15 @@ export function renderAttachmentRecord(record: JsonObject, cwd: string | null, r
   return renderAttachment(att, cwd);
 }
 
+/**
+ * Attachment types 2.1.197 renders by its own rules (the cases below) or drops on purpose: an older
+ * client resuming a newer transcript ignores the recorded renderings and drops any other type.
+ */
+export const TYPES_KNOWN_TO_2_1_197: ReadonlySet<string> = new Set([
+  ...NEVER_SENT,
+  ...'hook_success hook_additional_context hook_blocking_error hook_stopped_continuation async_hook_response nested_memory skill_listing agent_listing_delta deferred_tools_delta mcp_instructions_delta todo_reminder task_reminder plan_mode plan_mode_reentry plan_mode_exit plan_file_reference file new_file compact_file_reference edited_text_file date_change opened_file_in_ide selected_lines_in_ide critical_system_reminder queued_command invoked_skills diagnostics mcp_resource relevant_memories task_status memory_update directory new_directory output_style token_usage budget_usd output_token_usage total_tokens_reminder tool_search_usage_reminder auto_mode auto_mode_exit agent_mention pdf_reference selected_lines_in_diff ultrathink_effort'.split(' '),
+]);
+
 export function renderAttachment(att: JsonObject, cwd: string | null): RenderedAttachment | DroppedAttachment {
   const type = str(att['type']) ?? 'attachment';
   if (NEVER_SENT.has(type)) return { label: labelFor(type, att, cwd), notSent: `the client does not send ${type} attachments` };

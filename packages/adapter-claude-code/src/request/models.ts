@@ -5,6 +5,7 @@
  */
 import { findModel } from '@glassbox/core';
 import { CLAUDE_MODELS } from '../models/catalogue';
+import { TYPES_KNOWN_TO_2_1_197 } from '../parse/attachments';
 
 /** What one version of the client decides about the model of a resumed session. */
 export interface ClientRules {
@@ -27,6 +28,11 @@ export interface ClientRules {
    * is one of the older families (whose client still offers the todo tools).
    */
   todoRemindersOnlyOnOlderModels: boolean;
+  /**
+   * Attachment types it can render, when it ignores the renderings newer clients record (2.1.197):
+   * it drops any other type. Null: it sends what was recorded.
+   */
+  attachmentTypes: ReadonlySet<string> | null;
 }
 
 const FAMILIES_2_1_197 = [
@@ -67,6 +73,7 @@ export const CLIENT_2_1_197: ClientRules = {
   ]),
   restoresNamedModels: false,
   todoRemindersOnlyOnOlderModels: false,
+  attachmentTypes: TYPES_KNOWN_TO_2_1_197,
 };
 
 export const CLIENT_2_1_332: ClientRules = {
@@ -86,6 +93,7 @@ export const CLIENT_2_1_332: ClientRules = {
   ]),
   restoresNamedModels: true,
   todoRemindersOnlyOnOlderModels: true,
+  attachmentTypes: null,
 };
 
 /** The client versions whose rules are known, oldest first. */

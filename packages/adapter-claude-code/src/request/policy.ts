@@ -47,8 +47,12 @@ export const CLAUDE_CODE_REQUEST_POLICY: RequestPolicy = {
   defaultModel: (window, now, client) => resumeModel(window, now, clientRules(client)),
   joinedReminderOverhead: (model) => (remindersAsSystemMessages(model) ? null : JOINED_REMINDER_OVERHEAD),
   notSentOn: (node: ChainNode, block: Block, model: string | null, client: string | undefined) => {
-    if (node.kind !== 'attachment' || block.recordedAsSent || !node.subtype || !TODO_REMINDERS.has(node.subtype)) return null;
+    if (node.kind !== 'attachment' || !node.subtype) return null;
     const rules = clientRules(client);
+    if (block.recordedAsSent && rules.attachmentTypes && !rules.attachmentTypes.has(node.subtype)) {
+      return `a ${node.subtype.replace(/_/g, ' ')} attachment: Claude Code ${rules.version} does not know the type (it ignores the text a newer client recorded)`;
+    }
+    if (block.recordedAsSent || !TODO_REMINDERS.has(node.subtype)) return null;
     if (!rules.todoRemindersOnlyOnOlderModels || model === null || !remindersAsSystemMessages(model)) return null;
     return `a ${node.subtype.replace(/_/g, ' ')}: Claude Code ${rules.version} offers the todo tools, and reminds of them, only on older models`;
   },
