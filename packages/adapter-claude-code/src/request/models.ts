@@ -100,7 +100,7 @@ export const CLIENT_2_1_332: ClientRules = {
 export const CLIENTS: readonly ClientRules[] = [CLIENT_2_1_197, CLIENT_2_1_332];
 
 /** The newest client Glassbox knows: the one people run, assumed when no version is named. */
-export const NEWEST_CLIENT = CLIENT_2_1_332;
+export const NEWEST_CLIENT: ClientRules = CLIENTS[CLIENTS.length - 1] as ClientRules;
 
 function versionParts(v: string): number[] {
   return (/^(\d+)\.(\d+)\.(\d+)/.exec(v) ?? []).slice(1).map(Number);

@@ -47,7 +47,7 @@ export function loadRequest(path: string): RecordedRequest {
 }
 
 /** The version of the client that sent a recorded request. */
-export function clientOf(request: RecordedRequest): string {
+function clientOf(request: RecordedRequest): string {
   const version = /Claude Code (\d+\.\d+\.\d+)/.exec(request.capturedWith)?.[1];
   if (!version) throw new Error(`a recorded request names no client version: ${request.capturedWith}`);
   return version;
