@@ -301,6 +301,10 @@ function applyOne(
   }
   const original = block['content'];
   if (original === undefined || original === null) return refuse('not_smaller', `the result on line ${line} has no content`, line);
+  if (Array.isArray(original) && original.some((b) => isObject(b) && b['type'] === 'tool_reference')) {
+    // A ToolSearch result loads tools: the client expands it into their definitions (and adds "Tool loaded.").
+    return refuse('loads_tools', `the result on line ${line} loads deferred tools (tool_reference); removing it would unload them`, line);
+  }
   const bytesBefore = payloadBytes(original);
   const bytesAfter = byteLen(action.tombstone);
   if (bytesAfter >= bytesBefore || action.tombstone.length >= textOf(original).length) {

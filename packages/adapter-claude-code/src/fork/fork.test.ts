@@ -50,7 +50,7 @@ describe('buildFork on the generated corpus', () => {
       expect(fork.applied.length).toBeGreaterThan(0);
       expect(fork.lines).toHaveLength(lines.length);
       // Refusals are only payloads already smaller than their tombstone, or a second copy of a record.
-      for (const r of fork.refused) expect(['not_smaller', 'duplicate_action']).toContain(r.code);
+      for (const r of fork.refused) expect(['not_smaller', 'duplicate_action', 'loads_tools']).toContain(r.code);
       const report = validateFork(lines, fork.lines, { actions: fork.applied.map((a) => a.action), touchedLines: fork.touchedLines });
       expect(report.checks.filter((c) => !c.ok)).toEqual([]);
       expect(report.ok).toBe(true);
@@ -239,5 +239,27 @@ describe('records that repeat a payload (Claude Code 2.1.33x request logs) and t
     stale[i] = (stale[i] as string).replace(`"session_id":"${NEW_ID}"`, `"session_id":"${sid}"`);
     const report = validateFork(tui, stale);
     expect(report.checks.find((c) => c.id === 'session-id')?.ok).toBe(false);
+  });
+});
+
+describe('what a fork never removes, by what the newest client does with it', () => {
+  it('a ToolSearch result that loads deferred tools is refused: the client expands it into the tools', () => {
+    const lines = readLines(generatedPath('21-newest-client-agents-tools'));
+    const id = lines.map((l) => JSON.parse(l) as { message?: { content?: unknown } }).flatMap((r) => (Array.isArray(r.message?.content) ? (r.message.content as { type?: string; content?: unknown; tool_use_id?: string }[]) : []))
+      .find((b) => b.type === 'tool_result' && Array.isArray(b.content) && (b.content as { type?: string }[]).some((x) => x.type === 'tool_reference'))?.tool_use_id;
+    const action = candidateActions(lines).find((a) => a.toolUseId === id);
+    expect(action).toBeDefined();
+    const fork = buildFork(lines, action ? [action] : [], NEW_ID);
+    expect(fork.refused.map((r) => r.code)).toEqual(['loads_tools']);
+  });
+
+  it('a token-capped read loses its truncation flag with its text (2.1.332 would add a PARTIAL-view note otherwise)', () => {
+    const lines = readLines(generatedPath('03-large-outputs'));
+    const capped = candidateActions(lines).filter((a) => (lines.find((l) => l.includes(`"tool_use_id":"${a.toolUseId ?? '-'}"`)) ?? '').includes('"truncatedByTokenCap":true'));
+    expect(capped.length).toBeGreaterThan(0);
+    const fork = buildFork(lines, capped, NEW_ID);
+    expect(fork.applied.flatMap((a) => a.removed.map((r) => r.path))).toContain('toolUseResult.file.truncatedByTokenCap');
+    for (const l of fork.touchedLines) expect(fork.lines[l - 1]).not.toContain('"truncatedByTokenCap":true');
+    expect(validateFork(lines, fork.lines, { actions: fork.applied.map((a) => a.action), touchedLines: fork.touchedLines }).ok).toBe(true);
   });
 });

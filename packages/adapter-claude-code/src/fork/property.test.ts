@@ -23,7 +23,7 @@ const OUTCOMES: Record<string, [number, number, number]> = {
   '07-interactive-tui': [17, 15, 8],
   '19-newest-client-window': [35, 5, 0],
   '20-newest-client-models': [24, 16, 0],
-  '21-newest-client-agents-tools': [26, 14, 0],
+  '21-newest-client-agents-tools': [25, 15, 0],
   '22-newest-client-tui': [17, 15, 8],
   '23-newest-client-autocompact': [17, 19, 4],
   'd-kimuson__claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl': [26, 14, 0],
