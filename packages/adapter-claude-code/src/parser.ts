@@ -215,7 +215,7 @@ export class TranscriptParser {
         code: 'unknown_record_type',
         severity: 'info',
         file: this.path,
-        message: `${this.path}: ${count} record(s) of a type this version of Glassbox does not know ("${type}") were left out of the window and every count`,
+        message: `record type "${type}" is unknown to this version of Glassbox: its ${count} record(s) are left out of the window and every count (${this.path})`,
       });
     }
   }
