@@ -103,7 +103,7 @@ targets.forEach((file, i) => {
   const window = reconstructWindow(session);
   applyRequestView(session, window, model ? { now: new Date(), client: client as string, model } : { now: new Date(), client: client as string });
   const lines = readFileSync(file, 'utf8').split('\n');
-  const items = windowItems(window.nodes, (n, b) => !window.excludedBlocks.has(`${n.uuid}:${b.index}`), (n) => lines[n.line - 1] ?? '{}', SENT_KINDS);
+  const items = windowItems(window.nodes, (n, b) => !window.excludedBlocks.has(`${n.uuid}:${b.index}`), (n) => lines[n.line - 1] ?? '{}', SENT_KINDS, window.joinedReminderOverhead);
   const comparison = compareWindowWithRequest(items, requestItems(captured.messages, PROMPT));
   const same = window.model.model === captured.model;
   rows.push({ file: name, models: same ? captured.model : `${window.model.model} ≠ ${captured.model}`, comparison, note: '' });

@@ -152,6 +152,30 @@ describe('rules of the request, each on a real transcript', () => {
     }
   });
 
+  it('2.1.332 resumes a session whose last model it does not know on the model its last model attachment names; --model picks which reasoning is sent', () => {
+    const path = generatedSession('20-newest-client-models');
+    const restored = analyzeOn(path, { client: '2.1.332' });
+    expect(restored.request?.model).toBe('claude-opus-9-9');
+    expect(restored.segments.filter((s) => s.kind === 'thinking')).toEqual([]);
+    // The unknown model has no window and no price: said so, not borrowed from another model.
+    expect(restored.problems.some((p) => p.severity === 'error')).toBe(false);
+    for (const [file, model, reasoning] of [
+      ['resume-request.json', undefined, 0],
+      ['resume-request.claude-opus-5-5.json', 'claude-opus-5-5', 2],
+      ['resume-request.claude-sonnet-4-6.json', 'claude-sonnet-4-6', 2],
+    ] as const) {
+      const req = request('20-newest-client-models', file);
+      expect(req.capturedWith).toMatch(/^Claude Code 2\.1\.332/);
+      const { window, comparison } = checkAgainst(path, req, model);
+      expect(window.model.model, file).toBe(req.model);
+      expect(comparison.thinkingOnlyGlassbox, file).toEqual([]);
+      expect(comparison.thinkingOnlyRequest, file).toEqual([]);
+      expect(analyzeOn(path, { client: '2.1.332', ...(model ? { model } : {}) }).segments.filter((s) => s.kind === 'thinking'), file).toHaveLength(reasoning);
+      // On claude-sonnet-4-6 the reminders go into the user messages, each in its wrapper; the window counts them so.
+      expect(Math.abs(comparison.nonResultBytes.ratio - 1), file).toBeLessThan(0.01);
+    }
+  });
+
   it('a retired model is not restored: the default model is assumed and none of the old reasoning is sent', () => {
     const path = generatedSession('12-retired-model');
     const after = analyzeOn(path);

@@ -64,6 +64,8 @@ export interface Block {
    * sent as recorded whatever the request's model, and sized by that text.
    */
   recordedAsSent?: boolean;
+  /** Its size already holds the wrapper the client puts around reminder text (a recorded user-role attachment). */
+  wrappedAsSent?: boolean;
 }
 
 /** A record that takes part in the conversation chain. */

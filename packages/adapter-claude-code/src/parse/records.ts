@@ -153,6 +153,7 @@ export function takeAttachment(state: ParseState, r: JsonObject, node: ChainNode
     label: rendered.label,
   };
   if (rendered.recorded) block.recordedAsSent = true;
+  if (rendered.recorded && r['renderedRole'] !== 'system') block.wrappedAsSent = true;
   node.blocks.push(block);
 }
 

@@ -66,6 +66,6 @@ export function checkAgainst(transcript: string, request: RecordedRequest, model
   const client = clientOf(request);
   applyRequestView(session, window, model === undefined ? { now: CAPTURED_ON, client } : { now: CAPTURED_ON, model, client });
   const lines = readFileSync(transcript, 'utf8').split('\n');
-  const items = windowItems(window.nodes, (n, b) => !window.excludedBlocks.has(`${n.uuid}:${b.index}`), (n) => lines[n.line - 1] ?? '{}', SENT_KINDS);
+  const items = windowItems(window.nodes, (n, b) => !window.excludedBlocks.has(`${n.uuid}:${b.index}`), (n) => lines[n.line - 1] ?? '{}', SENT_KINDS, window.joinedReminderOverhead);
   return { session, window, comparison: compareWindowWithRequest(items, requestItems(request.messages, request.prompt)) };
 }
