@@ -10,6 +10,8 @@ import type { AppliedAction } from './types';
  */
 export const COPY_RECORD = 'api-request-blob';
 const COPY_PREFIX = `{"type":"${COPY_RECORD}"`;
+/** Where the client appends reminders to a result's text. */
+export const APPENDED_REMINDER = '\n\n<system-reminder>\n';
 
 /** Whether a line is a record that may copy payloads (cheap: the client writes the type first). */
 export function isCopyLine(text: string): boolean {
@@ -66,8 +68,10 @@ function replacePayload(value: Json | undefined, removed: readonly string[], tom
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   for (const r of removed) {
     if (text === r) return tombstone;
-    // The client appends reminders to a result's text on some models; the payload is what comes first.
-    if (typeof value === 'string' && r.length > 0 && value.startsWith(r)) return tombstone + value.slice(r.length);
+    // On the older models the client appends reminders to a result's text, trimmed first
+    // (`<text>\n\n<system-reminder>…`): the payload is what comes before them.
+    const head = r.trimEnd();
+    if (typeof value === 'string' && head.length > 0 && value.startsWith(head) && value.startsWith(APPENDED_REMINDER, head.length)) return tombstone + value.slice(head.length);
   }
   return null;
 }

@@ -2,9 +2,8 @@ import { sha256 } from '../hash';
 import { isObject, str, type Json, type JsonObject } from '../record-types';
 import { WRITE_TOOL_FIELDS, textOf } from './payloads';
 import { contentOf } from './touched';
+import { APPENDED_REMINDER } from './copies';
 
-/** Where a client appends reminders to a result's text; the payload is what precedes it. */
-const APPENDED_REMINDER = '\n\n<system-reminder>\n';
 
 /**
  * "Nothing the fork removes is left anywhere in its file": each payload a touched line lost (a tool
@@ -26,7 +25,12 @@ export class CopyCheck {
       if (!isObject(b) || !isObject(f)) return;
       if (b['type'] === 'tool_result') {
         const id = str(b['tool_use_id']);
-        if (id && JSON.stringify(b['content']) !== JSON.stringify(f['content']) && b['content'] !== undefined) this.removed.set(key(id, textOf(b['content'])), line);
+        if (id && JSON.stringify(b['content']) !== JSON.stringify(f['content']) && b['content'] !== undefined) {
+          const text = textOf(b['content']);
+          this.removed.set(key(id, text), line);
+          // The text the client sends with reminders appended is trimmed first.
+          if (text.trimEnd() !== text) this.removed.set(key(id, text.trimEnd()), line);
+        }
       } else if (b['type'] === 'tool_use' && isObject(b['input']) && isObject(f['input'])) {
         const id = str(b['id']);
         const fields = WRITE_TOOL_FIELDS[str(b['name']) ?? ''] ?? [];
@@ -52,7 +56,9 @@ export class CopyCheck {
         const c = b['content'];
         if (!id || c === undefined) continue;
         this.hold(key(id, textOf(c)), line);
-        if (typeof c === 'string' && c.includes(APPENDED_REMINDER)) this.hold(key(id, c.slice(0, c.indexOf(APPENDED_REMINDER))), line);
+        if (typeof c === 'string') {
+          for (let at = c.indexOf(APPENDED_REMINDER); at >= 0; at = c.indexOf(APPENDED_REMINDER, at + 1)) this.hold(key(id, c.slice(0, at)), line);
+        }
       } else if (b['type'] === 'tool_use' && isObject(b['input'])) {
         const id = str(b['id']);
         if (id) for (const v of strings(b['input'])) this.hold(key(id, v), line);

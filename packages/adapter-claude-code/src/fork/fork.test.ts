@@ -227,6 +227,21 @@ describe('records that repeat a payload (Claude Code 2.1.33x request logs) and t
     expect(report.checks.filter((c) => !c.ok).map((c) => c.id)).toEqual(['copies']);
   });
 
+  it('on a model that takes reminders inside the result, the log holds the trimmed text and the reminder: the tombstone goes before the reminder', () => {
+    const models = readLines(generatedPath('20-newest-client-models'));
+    const at = models.findIndex((l) => l.startsWith('{"type":"api-request-blob"') && l.includes('"tool_result"'));
+    const block = (JSON.parse(models[at] as string) as typeof blob).message.content.find((b) => b.type === 'tool_result');
+    expect(String(block?.content)).toMatch(/\n\n<system-reminder>\n<total_tokens>/);
+    const action = candidateActions(models).find((a) => a.toolUseId === block?.tool_use_id);
+    const fork = buildFork(models, action ? [action] : [], NEW_ID);
+    const out = (JSON.parse(fork.lines[at] as string) as typeof blob).message.content.find((b) => b.type === 'tool_result');
+    expect(String(out?.content)).toMatch(new RegExp(`^${(action?.tombstone ?? '').replace(/[[\]().*+?^$|\\]/g, '\\$&')}\n\n<system-reminder>\n<total_tokens>`));
+    expect(validateFork(models, fork.lines, { actions: fork.applied.map((a) => a.action), touchedLines: fork.touchedLines }).ok).toBe(true);
+    const leaky = [...fork.lines];
+    leaky[at] = (models[at] as string).replace(/"sessionId":"[^"]+"/, `"sessionId":"${NEW_ID}"`);
+    expect(validateFork(models, leaky).checks.find((c) => c.id === 'copies')?.ok).toBe(false);
+  });
+
   it('every session_id of an interactive session is renamed with its sessionId; one left behind is refused', () => {
     const tui = readLines(generatedPath('22-newest-client-tui'));
     const sid = (JSON.parse(tui.find((l) => l.includes('"session_id"')) as string) as { sessionId: string }).sessionId;
