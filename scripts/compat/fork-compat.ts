@@ -71,7 +71,10 @@ function writable(p: string): void {
   if (dir) for (const n of readdirSync(p)) writable(join(p, n));
 }
 
-for (const name of GENERATED) {
+// `--only a,b`: just these fixtures (to look into one; GLASSBOX_COMPAT_KEEP=1 keeps the scratch folder).
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? new Set((process.argv[onlyAt + 1] ?? '').split(',')) : null;
+for (const name of GENERATED.filter((n) => only === null || only.has(n))) {
   const fixture = join(CORPUS, name);
   const manifest = JSON.parse(readFileSync(join(fixture, 'manifest.json'), 'utf8')) as { session_ids: string[] };
   const sessionId = manifest.session_ids[0] as string;

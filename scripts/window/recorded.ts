@@ -19,13 +19,18 @@ function withoutCacheMarkers(value: unknown): unknown {
   return value;
 }
 
-export function recordRequest(body: { model: string; messages: unknown[] }, prompt = 'reply ok'): RecordedRequest {
-  return { capturedWith: 'Claude Code 2.1.197 (cc-harness resume-probe, mode resume)', model: body.model, prompt, messages: withoutCacheMarkers(body.messages) as unknown[] };
+/** `client`: the version the harness's binary reports (`claude --version`). */
+export function recordRequest(body: { model: string; messages: unknown[] }, client: string, prompt = 'reply ok'): RecordedRequest {
+  return { capturedWith: `Claude Code ${client} (cc-harness resume-probe, mode resume)`, model: body.model, prompt, messages: withoutCacheMarkers(body.messages) as unknown[] };
 }
 
-/** Where a fixture's recorded request lives: beside a generated session's scenario, or beside a public transcript. */
-export function requestPathFor(transcript: string, corpus: string): string {
+/**
+ * Where a fixture's recorded request lives: beside a generated session's scenario, or beside a public
+ * transcript; `model` names a resume made with `--model` (`resume-request.<model>.json`).
+ */
+export function requestPathFor(transcript: string, corpus: string, model?: string): string {
   const rel = relative(corpus, transcript).split(sep);
-  if (rel[0] === 'generated' && rel[1]) return join(corpus, 'generated', rel[1], 'resume-request.json');
-  return join(dirname(transcript), `${basename(transcript, '.jsonl')}.resume-request.json`);
+  const suffix = model ? `.${model}` : '';
+  if (rel[0] === 'generated' && rel[1]) return join(corpus, 'generated', rel[1], `resume-request${suffix}.json`);
+  return join(dirname(transcript), `${basename(transcript, '.jsonl')}.resume-request${suffix}.json`);
 }

@@ -7,7 +7,10 @@
  * only, and the ratio of bytes outside tool results. `--record` also stores each fixture's request as
  * `resume-request.json` (messages without cache markers, and the model) for the offline unit tests.
  *
- *   GLASSBOX_CC_HARNESS=/path/to/cc-harness npm run test:window [-- --record] [-- file.jsonl …]
+ *   GLASSBOX_CC_HARNESS=/path/to/cc-harness npm run test:window [-- --record] [-- --model M] [-- file.jsonl …]
+ * The window is drawn for the client version the harness runs (its rules decide the model and what
+ * is sent). `--model M` resumes on that model (needs a harness whose resume-probe passes `--model`)
+ * and records `resume-request.<M>.json`.
  * Without GLASSBOX_CC_HARNESS the check is skipped, with the reason. Exit 1 when the window holds an
  * item the request lacks.
  */
@@ -54,12 +57,16 @@ function fixtureTranscripts(): string[] {
 
 const args = process.argv.slice(2);
 const record = args.includes('--record');
-const files = args.filter((a) => !a.startsWith('--')).map((a) => resolve(a));
+const modelAt = args.indexOf('--model');
+const model = modelAt >= 0 ? args[modelAt + 1] : undefined;
+const files = args.filter((a, i) => !a.startsWith('--') && i !== modelAt + 1).map((a) => resolve(a));
 const harness = process.env['GLASSBOX_CC_HARNESS'];
 if (!harness) skip('set GLASSBOX_CC_HARNESS to a copy of cc-harness with `npm install` done (see scripts/window/window-check.ts)');
 if (!existsSync(join(harness, 'resume-probe.mjs'))) skip(`${harness} has no resume-probe.mjs`);
 const claude = process.env['CLAUDE_BIN'] ?? join(harness, 'node_modules', '.bin', 'claude');
 if (!existsSync(claude)) skip(`no claude binary (${claude}); run npm install in ${harness} or set CLAUDE_BIN`);
+const client = /(\d+\.\d+\.\d+)/.exec(spawnSync(claude, ['--version'], { encoding: 'utf8' }).stdout)?.[1];
+if (!client) skip(`${claude} --version names no version`);
 
 interface Row {
   file: string;
@@ -69,7 +76,7 @@ interface Row {
 }
 
 function capture(file: string, out: string, label: string): RecordedRequest | string {
-  const run = spawnSync(process.execPath, [join(harness as string, 'resume-probe.mjs'), file, '--mode', 'resume', '--prompt', PROMPT, '--out', out, '--label', label], {
+  const run = spawnSync(process.execPath, [join(harness as string, 'resume-probe.mjs'), file, '--mode', 'resume', '--prompt', PROMPT, '--out', out, '--label', label, ...(model ? ['--model', model] : [])], {
     encoding: 'utf8',
     env: { ...process.env, CLAUDE_BIN: claude },
     timeout: 300_000,
@@ -77,7 +84,8 @@ function capture(file: string, out: string, label: string): RecordedRequest | st
   const saved = join(out, `${label}-resume`, 'main-request.json');
   if (!existsSync(saved)) return `no request captured (exit ${run.status}): ${(run.stderr || run.stdout).slice(-200)}`;
   const body = (JSON.parse(readFileSync(saved, 'utf8')) as { body: { model: string; messages: unknown[] } }).body;
-  return recordRequest(body);
+  if (model && body.model !== model) return `the request used ${body.model}, not ${model}: does this harness's resume-probe pass --model?`;
+  return recordRequest(body, client as string);
 }
 
 const rows: Row[] = [];
@@ -93,17 +101,18 @@ targets.forEach((file, i) => {
   if (record && !relative(CORPUS, file).startsWith('..')) recordRequestFile(file, captured);
   const { session } = readSessionFile(file);
   const window = reconstructWindow(session);
-  applyRequestView(session, window, { now: new Date() });
+  applyRequestView(session, window, model ? { now: new Date(), client: client as string, model } : { now: new Date(), client: client as string });
   const lines = readFileSync(file, 'utf8').split('\n');
-  const items = windowItems(window.nodes, (n, b) => !window.excludedBlocks.has(`${n.uuid}:${b.index}`), (n) => lines[n.line - 1] ?? '{}', SENT_KINDS);
+  const items = windowItems(window.nodes, (n, b) => !window.excludedBlocks.has(`${n.uuid}:${b.index}`), (n) => lines[n.line - 1] ?? '{}', SENT_KINDS, window.joinedReminderOverhead);
   const comparison = compareWindowWithRequest(items, requestItems(captured.messages, PROMPT));
   const same = window.model.model === captured.model;
   rows.push({ file: name, models: same ? captured.model : `${window.model.model} ≠ ${captured.model}`, comparison, note: '' });
 });
 rmSync(work, { recursive: true, force: true });
+console.log(`Claude Code ${client}${model ? `, resumed with --model ${model}` : ''}`);
 
 function recordRequestFile(file: string, req: RecordedRequest): void {
-  const target = requestPathFor(file, CORPUS);
+  const target = requestPathFor(file, CORPUS, model);
   writeFileSync(target, JSON.stringify(req, null, 1) + '\n');
   console.log(`recorded ${relative(REPO, target)}`);
 }

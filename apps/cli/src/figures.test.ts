@@ -37,7 +37,7 @@ function seed(): { dir: string; env: NodeJS.ProcessEnv; mappings: Record<string,
 }
 
 /** Actions the wizard's preview plans, by scenario, for the sessions it plans any for (the rest plan none). */
-const PLANNED: Record<string, number[]> = { '01-superseded-reads': [9], '03-large-outputs': [2], '08-duplicates-and-ranges': [1], public: [11] };
+const PLANNED: Record<string, number[]> = { '01-superseded-reads': [9], '03-large-outputs': [2], '08-duplicates-and-ranges': [1], '19-newest-client-window': [4], public: [11] };
 
 describe('one set of figures: list = header = wizard = inspect, for every fixture', () => {
   let s: ReturnType<typeof seed>;

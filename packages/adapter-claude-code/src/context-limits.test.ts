@@ -22,6 +22,9 @@ describe("Claude Code's window and auto-compaction (2.1.197)", () => {
     expect(beta?.windowBasis).toContain('1M-context');
     expect(claudeContextLimits('claude-sonnet-5', 10)).toMatchObject({ window: 1_000_000, autoCompact: { at: 934_000, proactive: true } });
     expect(claudeContextLimits('gpt-5', 10)).toBeNull();
+    // The default model of 2.1.332, from its catalogue; a model no catalogue names is unknown, not guessed.
+    expect(claudeContextLimits('claude-opus-5-5', 10)?.window).toBe(1_000_000);
+    expect(claudeContextLimits('claude-opus-9-9', 10)).toBeNull();
     expect(claudeContextLimits(null, 10)).toBeNull();
   });
 

@@ -14,9 +14,10 @@ export { readTail } from './summary/tail';
 export { SYNTHETIC_MODEL, isClientPlaceholder } from './summary/placeholder';
 export { recogniseClaudeCode } from './recognise';
 export { userRecordKind, isHarnessText, displayPrompt } from './user-text';
-export { renderAttachment, type RenderedAttachment, type DroppedAttachment } from './parse/attachments';
+export { renderAttachment, renderAttachmentRecord, type RenderedAttachment, type DroppedAttachment } from './parse/attachments';
 export { CLAUDE_CODE_REQUEST_POLICY, resumeModel } from './request/policy';
-export { CLIENT_DEFAULT_MODEL, modelFamily, whyNotResumable, remindersAsSystemMessages } from './request/models';
+export { CLIENTS, NEWEST_CLIENT, clientRules, modelFamily, whyNotResumable, remindersAsSystemMessages, type ClientRules } from './request/models';
+export { CLAUDE_MODELS } from './models/catalogue';
 export {
   windowItems,
   requestItems,

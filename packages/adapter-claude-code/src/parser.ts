@@ -1,4 +1,4 @@
-import type { ChainNode, NodeKind, Session, SubagentRef } from '@glassbox/core';
+import type { ChainNode, NodeKind, PayloadCopy, Session, SubagentRef } from '@glassbox/core';
 import { CLAUDE_BYTES_PER_TOKEN } from './tokens';
 import { KNOWN_RECORD_TYPES, isObject, str, type JsonObject } from './record-types';
 import { chooseLeaf } from './leaf';
@@ -10,6 +10,8 @@ import { markReasoningAlone } from './parse/reasoning';
 import { settleOrphanResults } from './parse/tool-links';
 import { CLAUDE_CODE_REQUEST_POLICY } from './request/policy';
 import { inlineSidechainWindows } from './sidechains';
+import { newClientCostTrack, noteCostState, noteReplyVersion } from './parse/client-cost';
+import { notePayloadCopies } from './parse/payload-copies';
 
 export { jsonBytes, parseUsage } from './parse/blocks';
 
@@ -52,6 +54,8 @@ export class TranscriptParser {
   private agentId: string | undefined;
   private lastInvalid: { line: number; message: string } | null = null;
   private pendingPrune: ChainNode | null = null;
+  private readonly clientCost = newClientCostTrack();
+  private readonly payloadCopies = new Map<string, PayloadCopy[]>();
 
   constructor(options: ParserOptions) {
     this.fallbackId = options.fallbackId ?? '';
@@ -73,6 +77,7 @@ export class TranscriptParser {
       settledHistory: 0,
       models: new Map(),
       compactions: newCompactionTrack(),
+      renderingVersions: new Set(),
     };
   }
 
@@ -180,6 +185,8 @@ export class TranscriptParser {
       compactions: this.state.compactions.events,
       requestPolicy: CLAUDE_CODE_REQUEST_POLICY,
     };
+    if (this.clientCost.last) session.clientCost = this.clientCost.last;
+    if (this.payloadCopies.size > 0) session.payloadCopies = this.payloadCopies;
     if (this.agentId !== undefined) session.agentId = this.agentId;
     session.inlineSubagents = inlineSidechainWindows(session);
     return session;
@@ -219,7 +226,7 @@ export class TranscriptParser {
         code: 'unknown_record_type',
         severity: 'info',
         file: this.path,
-        message: `${this.path}: ${count} record(s) of unknown type "${type}" were kept and not analysed`,
+        message: `record type "${type}" is unknown to this version of Glassbox: its ${count} record(s) are left out of the window and every count (${this.path})`,
       });
     }
   }
@@ -238,7 +245,9 @@ export class TranscriptParser {
       if (this.firstTimestamp === null) this.firstTimestamp = ts;
       this.lastTimestamp = ts;
     }
-    if (this.takeSessionRecord(type, r, line)) return;
+    if (this.takeSessionRecord(type, r, line, offset, length)) return;
+    // A type Glassbox does not know is not guessed at: it takes no part in the chain or any figure.
+    if (!KNOWN_RECORD_TYPES.has(type)) return;
 
     const uuid = str(r['uuid']);
     if (!uuid || !('parentUuid' in r)) return;
@@ -270,6 +279,7 @@ export class TranscriptParser {
         break;
       case 'assistant':
         takeAssistant(this.state, r, node);
+        if (!node.isSidechain && !node.synthetic) noteReplyVersion(this.clientCost, str(r['version']) ?? null, line);
         break;
       case 'attachment':
         takeAttachment(this.state, r, node);
@@ -303,8 +313,14 @@ export class TranscriptParser {
   }
 
   /** Records that describe the session rather than a message; true when the record was one of them. */
-  private takeSessionRecord(type: string, r: JsonObject, line: number): boolean {
+  private takeSessionRecord(type: string, r: JsonObject, line: number, offset: number, length: number): boolean {
     switch (type) {
+      case 'cost-state':
+        if (str(r['sessionId']) === this.sessionId) noteCostState(this.clientCost, r, line);
+        return true;
+      case 'api-request-blob':
+        if (!this.state.chainOnly) notePayloadCopies(this.payloadCopies, r, { line, offset, length });
+        return true;
       case 'last-prompt': {
         const leaf = str(r['leafUuid']);
         if (leaf) {

@@ -2,7 +2,8 @@
 // compare with a summary. The parser keeps only sizes and previews (memory follows the window), so the
 // text comes from the line on demand.
 import { isObject, str, type Json, type JsonObject } from './record-types';
-import { renderAttachment } from './parse/attachments';
+import { renderAttachmentRecord } from './parse/attachments';
+import { versionRecordsRenderings } from './parse/recorded-rendering';
 
 /** The client's opening of a compaction summary, in 1.x and 2.x wording (docs/claude-code/transcript-format.md). */
 const SUMMARY_PREAMBLE = 'This session is being continued from a previous conversation';
@@ -19,7 +20,7 @@ export function recordBlockText(line: string, blockIndex: number, cwd: string | 
   if (!r) return null;
   const att = r['attachment'];
   if (isObject(att)) {
-    const rendered = renderAttachment(att, cwd);
+    const rendered = renderAttachmentRecord(r, cwd, versionRecordsRenderings(str(r['version']), new Set()));
     return 'text' in rendered ? rendered.text : '';
   }
   const message = r['message'];

@@ -1,10 +1,15 @@
-/** Record types Claude Code writes (observed, or known to its loader). Anything else is counted as unknown. */
+/**
+ * Record types Claude Code writes (observed, or known to its loader: 2.1.197 and 2.1.332). Anything
+ * else is an unknown type: kept, never part of the chain, and named once in the session's notes.
+ */
 export const KNOWN_RECORD_TYPES: ReadonlySet<string> = new Set([
+  // Records of the conversation.
   'user',
   'assistant',
   'attachment',
   'system',
   'progress',
+  // Bookkeeping (no uuid): titles, modes, the leaf, checkpoints, links.
   'summary',
   'queue-operation',
   'last-prompt',
@@ -13,6 +18,7 @@ export const KNOWN_RECORD_TYPES: ReadonlySet<string> = new Set([
   'ai-title',
   'custom-title',
   'file-history-snapshot',
+  'file-history-delta',
   'tag',
   'relocated',
   'agent-name',
@@ -29,6 +35,31 @@ export const KNOWN_RECORD_TYPES: ReadonlySet<string> = new Set([
   'marble-origami-commit',
   'marble-origami-snapshot',
   'marble-origami-reset',
+  // 2.1.33x: the client's own cost, tool and feature latches, and the request log.
+  'cost-state',
+  'tools-used',
+  'atis-latch',
+  'session-owner',
+  'dev-mods',
+  'memory-mode',
+  'history-suppression',
+  'ended-by-model',
+  'derived-from',
+  'continued-in',
+  'resume-head-vouch',
+  'frame-link',
+  'observer-ref',
+  'data-flow-records',
+  'data-flow-incomplete',
+  'artifact-comment-monitor',
+  'artifact-autoreact-ledger',
+  'repl-mode',
+  'hybrid-organization',
+  'host-row',
+  'api-request',
+  'api-request-shape',
+  'api-request-blob',
+  'api-request-resumed',
 ]);
 
 // The JSON reading helpers are shared by every adapter (core).

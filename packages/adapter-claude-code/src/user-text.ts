@@ -9,8 +9,13 @@ export type UserRecordKind = 'prompt' | 'meta' | 'tool-results' | 'compact-summa
  * echoes, interruptions), tool results, or a prompt the person gave, with its text (null when the
  * prompt holds no text block, e.g. only an image).
  */
-export function userRecordKind(r: JsonObject): { kind: UserRecordKind; promptText: string | null } {
+export function userRecordKind(r: JsonObject): { kind: UserRecordKind; promptText: string | null; label?: string } {
   if (r['isCompactSummary'] === true) return { kind: 'compact-summary', promptText: null };
+  // 2.1.33x: a background task's answer (Agent runs in the background by default) arrives as a user
+  // message the client writes, `<task-notification>…`; it is sent, but it is not the person's prompt.
+  const origin = isObject(r['origin']) ? str(r['origin']['kind']) : undefined;
+  if (origin === 'task-notification') return { kind: 'meta', promptText: null, label: 'task notification' };
+  if (r['promptSource'] === 'system') return { kind: 'meta', promptText: null, label: 'client message' };
   const message = r['message'];
   const content = isObject(message) ? message['content'] : undefined;
   let text: string | null = null;

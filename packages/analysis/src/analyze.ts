@@ -28,6 +28,8 @@ export interface AnalyzeOptions {
   subagents?: Session[];
   /** The model of the next request (its reasoning is the only reasoning sent); default: the client's choice. */
   model?: string;
+  /** The version of the agent's client that will send it; default: the newest the adapter knows. */
+  client?: string;
 }
 
 export const DEFAULT_PROTECT_TAIL = 3;
@@ -37,6 +39,7 @@ export function analyzeSession(session: Session, ports: AnalysisPorts, options: 
   const window = reconstructWindow(session);
   const viewOptions: RequestViewOptions = { now: ports.now() };
   if (options.model !== undefined) viewOptions.model = options.model;
+  if (options.client !== undefined) viewOptions.client = options.client;
   applyRequestView(session, window, viewOptions);
   const { segments, exchanges } = buildSegments(session, window);
   const cal = calibrate(session, window.nodes, segments);

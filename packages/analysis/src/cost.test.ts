@@ -22,7 +22,7 @@ describe('cost of a real session', () => {
     const one = computeCost({ ...session, order: session.order.filter((u) => session.nodes.get(u)?.messageId === 'msg_01ZSAiNEmHnGGGADQ3WTY0hmVP'), prunedUsage: [] }, [], CLAUDE_PRICES);
     expect(one.total.responses).toBe(1);
     expect(one.total.cost).toBeCloseTo(0.1183375, 10);
-    expect(one.byModel.map((m) => m.priceLabel)).toEqual(['Claude Opus 4.5+']);
+    expect(one.byModel.map((m) => m.priceLabel)).toEqual(['Claude Opus 4.8']);
   });
 
   it('adds up: the total is the sum of the turns and of the models', () => {
@@ -38,5 +38,41 @@ describe('cost of a real session', () => {
     const noPrices = computeCost(session, subagents, { asOf: '2026-01-01', source: 'empty', models: [] });
     expect(noPrices.total.cost).toBeNull();
     expect(noPrices.unknownModels).toContain('claude-opus-4-8');
+  });
+});
+
+describe("the client's own figure beside Glassbox's (Claude Code 2.1.332 cost-state records)", () => {
+  const cost = (name: string) => {
+    const { session, subagents } = loadSessionWithSubagents(generatedSession(name));
+    return computeCost(session, subagents, CLAUDE_PRICES);
+  };
+
+  it('agrees within 1 % where every request of the session is in its transcript', () => {
+    for (const name of ['19-newest-client-window', '21-newest-client-agents-tools']) {
+      const c = cost(name).client;
+      expect(c, name).not.toBeNull();
+      expect(c?.differs, name).toBe(false);
+      expect(Math.abs((c?.glassboxUsd ?? 0) - (c?.clientUsd ?? 0)) / (c?.clientUsd ?? 1), name).toBeLessThan(0.01);
+    }
+  });
+
+  it('flags a model without a price: Glassbox says it does not know it, the client guessed', () => {
+    const r = cost('20-newest-client-models');
+    expect(r.unknownModels).toEqual(['claude-opus-9-9']);
+    expect(r.client).toMatchObject({ glassboxUsd: null, differs: true, clientGuessed: true });
+    const known = r.client?.byModel.filter((m) => m.model !== 'claude-opus-9-9') ?? [];
+    expect(known.map((m) => m.model).sort()).toEqual(['claude-opus-5-5', 'claude-sonnet-4-5', 'claude-sonnet-4-6']);
+    for (const m of known) expect(m.differs, m.model).toBe(false);
+  });
+
+  it('flags requests the transcript does not log (the compaction request): the client counts more tokens', () => {
+    const c = cost('23-newest-client-autocompact').client;
+    expect(c?.differs).toBe(true);
+    const m = c?.byModel.find((x) => x.model === 'claude-opus-5-5');
+    expect((m?.clientTokens ?? 0) - (m?.glassboxTokens ?? 0)).toBeGreaterThan(5000);
+  });
+
+  it('sessions of older clients carry no figure of their own', () => {
+    expect(cost('01-superseded-reads').client).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import { ZERO_USAGE, findPrice, usageCost, type ChainNode, type PriceTable, type Session, type Usage } from '@glassbox/core';
 import { responsesOf, type Response } from './usage';
+import { compareClientCost, type ClientCostComparison } from './client-cost';
 
 export interface CostLine {
   usage: Usage;
@@ -19,6 +20,8 @@ export interface CostReport {
   unknownModels: string[];
   /** Responses seen in more than one file (subagent replays), counted once. */
   duplicateResponses: number;
+  /** The client's own figure beside Glassbox's, when the transcript records one. */
+  client: ClientCostComparison | null;
 }
 
 /**
@@ -90,6 +93,7 @@ export function computeCost(session: Session, subagents: Session[], table: Price
     subagents: lineOf([...subKept, ...mainKept.filter((r) => r.isSidechain)]),
     unknownModels: [...unknown],
     duplicateResponses,
+    client: compareClientCost(session, mainKept, subKept, table),
   };
 }
 

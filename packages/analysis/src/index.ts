@@ -9,6 +9,7 @@ export { folderFor } from './repo-map';
 export { tombstoneText, tombstoneTokens, deathReason, removedWhat, TOMBSTONE_TOKENS_ESTIMATE } from './tombstone';
 export { reclaimSummary, isReclaimable } from './reclaim';
 export { computeCost, type CostReport, type CostLine } from './cost';
+export { CLIENT_COST_TOLERANCE, type ClientCostComparison } from './client-cost';
 export { turnAdditions, type TurnAddition, type Addition } from './turn-additions';
 export { findPrice, mergePriceTables, usageCost, validatePriceTable, type PriceTable, type ModelPrice } from './prices';
 export { responsesOf, turnPoints, type Response } from './usage';

@@ -12,11 +12,14 @@ import { CAPTURED_ON, checkAgainst, loadRequest, recordedFixtures } from './test
 const fixtureDir = (name: string): string => join(FIXTURES, 'generated', name);
 const request = (name: string, file = 'resume-request.json') => loadRequest(join(fixtureDir(name), file));
 
-/** A snapshot taken on the day the requests were captured (retirement dates depend on it). */
+/**
+ * A snapshot taken on the day the requests were captured (retirement dates depend on it), for the
+ * client that captured them: 2.1.197 unless the options name another.
+ */
 function analyzeOn(path: string, options: AnalyzeOptions = {}, now = CAPTURED_ON): ClassifiedSnapshot {
   const { session } = readSessionFile(path);
   const ports = { ...nodeAnalysisPorts(), now: () => now };
-  return analyzeSession(session, ports, options);
+  return analyzeSession(session, ports, { client: '2.1.197', ...options });
 }
 
 function nodesOf(path: string, pick: (n: ChainNode, raw: Record<string, unknown>) => boolean): ChainNode[] {
@@ -146,6 +149,30 @@ describe('rules of the request, each on a real transcript', () => {
       const { comparison } = checkAgainst(path, request('11-model-switch', file), model);
       expect(comparison.thinkingOnlyGlassbox, file).toEqual([]);
       expect(comparison.thinkingOnlyRequest, file).toEqual([]);
+    }
+  });
+
+  it('2.1.332 resumes a session whose last model it does not know on the model its last model attachment names; --model picks which reasoning is sent', () => {
+    const path = generatedSession('20-newest-client-models');
+    const restored = analyzeOn(path, { client: '2.1.332' });
+    expect(restored.request?.model).toBe('claude-opus-9-9');
+    expect(restored.segments.filter((s) => s.kind === 'thinking')).toEqual([]);
+    // The unknown model has no window and no price: said so, not borrowed from another model.
+    expect(restored.problems.some((p) => p.severity === 'error')).toBe(false);
+    for (const [file, model, reasoning] of [
+      ['resume-request.json', undefined, 0],
+      ['resume-request.claude-opus-5-5.json', 'claude-opus-5-5', 2],
+      ['resume-request.claude-sonnet-4-6.json', 'claude-sonnet-4-6', 2],
+    ] as const) {
+      const req = request('20-newest-client-models', file);
+      expect(req.capturedWith).toMatch(/^Claude Code 2\.1\.332/);
+      const { window, comparison } = checkAgainst(path, req, model);
+      expect(window.model.model, file).toBe(req.model);
+      expect(comparison.thinkingOnlyGlassbox, file).toEqual([]);
+      expect(comparison.thinkingOnlyRequest, file).toEqual([]);
+      expect(analyzeOn(path, { client: '2.1.332', ...(model ? { model } : {}) }).segments.filter((s) => s.kind === 'thinking'), file).toHaveLength(reasoning);
+      // On claude-sonnet-4-6 the reminders go into the user messages, each in its wrapper; the window counts them so.
+      expect(Math.abs(comparison.nonResultBytes.ratio - 1), file).toBeLessThan(0.01);
     }
   });
 

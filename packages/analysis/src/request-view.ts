@@ -4,6 +4,8 @@ import type { ResidentWindow } from './resident';
 export interface RequestViewOptions {
   /** The model of the next request; default: what the agent's client would choose. */
   model?: string;
+  /** The version of the agent's client that sends it; default: the newest the adapter knows. */
+  client?: string;
   now: Date;
 }
 
@@ -20,7 +22,7 @@ export function applyRequestView(session: Session, window: ResidentWindow, optio
   const choice: ModelChoice =
     options.model !== undefined
       ? { model: options.model, basis: 'named by the caller' }
-      : (policy?.defaultModel(window.nodes, options.now) ?? { model: null, basis: 'the agent states no rule; every block counts' });
+      : (policy?.defaultModel(window.nodes, options.now, options.client) ?? { model: null, basis: 'the agent states no rule; every block counts' });
   window.model = choice;
   window.joinedReminderOverhead = choice.model && policy ? policy.joinedReminderOverhead(choice.model) : null;
 
@@ -30,17 +32,30 @@ export function applyRequestView(session: Session, window: ResidentWindow, optio
     window.notSent.set(k, reason);
     window.excludedBlocks.add(k);
   };
-  for (const node of window.nodes) {
+  // A model whose provider drops the reasoning of earlier turns holds only the current turn's.
+  const keepsReasoning = choice.model && policy?.keepsReasoning ? policy.keepsReasoning(choice.model) : true;
+  const currentTurn = keepsReasoning ? 0 : lastPromptIndex(window.nodes);
+  window.nodes.forEach((node, i) => {
     for (const block of node.blocks) {
+      const reasoning = block.kind === 'thinking' || block.kind === 'redacted-thinking';
       if (node.notSent) drop(node, block, node.notSent);
       else if (block.notSent) drop(node, block, block.notSent);
       else if (block.sentWithModel && choice.model && block.sentWithModel !== choice.model) {
         drop(node, block, `reasoning by ${block.sentWithModel}, not sent to ${choice.model}`);
+      } else if (reasoning && i < currentTurn) drop(node, block, `reasoning of an earlier turn, which ${choice.model ?? 'the model'} does not keep`);
+      else {
+        const reason = policy?.notSentOn?.(node, block, choice.model, options.client);
+        if (reason) drop(node, block, reason);
       }
     }
-  }
+  });
   // Pairing is a rule of the client's API; without the agent's policy nothing is assumed about it.
   if (policy) dropUnpaired(window, drop);
+}
+
+function lastPromptIndex(nodes: readonly ChainNode[]): number {
+  for (let i = nodes.length - 1; i >= 0; i--) if (nodes[i]?.kind === 'prompt') return i;
+  return 0;
 }
 
 /** A request carries a call only with its answer, and an answer only after its call. */

@@ -40,12 +40,18 @@ export function buildSegments(session: Session, window: ResidentWindow): { segme
     if (!SENT_KINDS.has(node.kind)) continue;
     for (const block of node.blocks) {
       if (window.excludedBlocks.has(`${node.uuid}:${block.index}`)) continue;
-      if (node.kind === 'attachment' && carrier && window.joinedReminderOverhead !== null) {
-        if (block.bytes > 0) addPart(carrier, node, block, window.joinedReminderOverhead, session.bytesPerToken);
+      const joined = window.joinedReminderOverhead;
+      if (node.kind === 'attachment' && carrier && joined !== null && !block.wrappedAsSent) {
+        if (block.bytes > 0) addPart(carrier, node, block, joined, session.bytesPerToken);
         continue;
       }
       const seg = segmentFor(session, node, block, Math.max(turn, 0));
       if (!seg) continue;
+      // On a model that takes reminders in the user message, each one gains its wrapper there.
+      if (node.kind === 'attachment' && joined !== null && !block.wrappedAsSent) {
+        seg.bytes += joined - JOIN_SEPARATOR_BYTES;
+        seg.tokens = estimateTokensFromBytes(seg.bytes, session.bytesPerToken);
+      }
       segments.push(seg);
       exchanges.push(exchange);
       if (seg.kind === 'tool-result') carrier = seg;
@@ -53,6 +59,9 @@ export function buildSegments(session: Session, window: ResidentWindow): { segme
   }
   return { segments, exchanges };
 }
+
+/** The blank line that joins a reminder to a tool result's text (part of the joined overhead). */
+const JOIN_SEPARATOR_BYTES = 2;
 
 /** A reminder the client appends to a tool result: counted in that result's segment, apart from its payload. */
 function addPart(carrier: Segment, node: ChainNode, block: Block, overhead: number, bytesPerToken: number): void {

@@ -37,7 +37,7 @@ describe('what each response added to the window', () => {
       if (a.largest.length > 1) ordered++;
       expect(a.largest.length).toBeLessThanOrEqual(5);
     }
-    expect([checked, ordered]).toEqual([57, 21]);
+    expect([checked, ordered]).toEqual([56, 21]);
     // A read tool result is named by its tool and file.
     expect(additions.flatMap((a) => a.largest).some((x) => /^Read .*NOTES\.md$/.test(x.label))).toBe(true);
   });

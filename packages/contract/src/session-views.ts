@@ -42,7 +42,7 @@ export interface SnapshotView {
   /** The /context view: the model's window, auto-compaction, and what the set-up holds (absent from older hosts). */
   context?: ContextView;
   /** The session's cost at list prices with its subagents (absent from older hosts). */
-  cost?: { usd: number | null; priceAsOf: string; unknownModels: string[] };
+  cost?: { usd: number | null; priceAsOf: string; unknownModels: string[]; client?: { usd: number; differs: boolean } };
   /** What each charted response added to the window (same order as `snapshot.turns`). */
   turnAdditions?: TurnAdditionView[];
 }
@@ -86,6 +86,23 @@ export interface CostView {
   turns: (CostLineView & { turn: number; prompt: string; line: number })[];
   subagents: CostLineView;
   unknownModels: string[];
+  /** The agent's client's own figure beside Glassbox's for the same responses, when the transcript records one. */
+  client?: ClientCostView | null;
+}
+
+export interface ClientCostView {
+  clientUsd: number;
+  /** Glassbox's price of the same responses; null when a model has no price. */
+  glassboxUsd: number | null;
+  /** More than 1 % apart, or not comparable. */
+  differs: boolean;
+  /** The client priced a model it has no price for. */
+  clientGuessed: boolean;
+  /** The record the figure comes from, and the first line of the responses it covers. */
+  line: number;
+  fromLine: number;
+  responses: number;
+  byModel: { model: string; clientUsd: number; glassboxUsd: number | null; differs: boolean; clientTokens: number; glassboxTokens: number }[];
 }
 
 /** One item of the conversation view: a resident segment, read in order. */

@@ -13,6 +13,8 @@ export * from './palette';
 export * from './figures';
 export * from './fork';
 export * from './prices';
+export * from './models';
+export * from './client-cost';
 export * from './summary';
 export * from './agent';
 export * from './agent-registry';

@@ -11,6 +11,8 @@ export interface ModelPrice {
   cacheWrite5m: number;
   cacheWrite1h: number;
   cacheRead: number;
+  /** Higher prices for a request whose prompt (input + cache writes + cache reads) exceeds `aboveTokens`. */
+  longPrompt?: { aboveTokens: number; input: number; output: number; cacheWrite5m: number; cacheWrite1h: number; cacheRead: number };
 }
 
 /** A dated price table. Each agent's adapter ships its provider's list prices; users may override. */
@@ -103,7 +105,8 @@ export function unboundedPatternProblem(pattern: string): string | null {
  * The one cost formula: each kind of token at its price. Cache writes without a lifetime split are
  * billed as 5-minute writes (the provider's default).
  */
-export function usageCost(u: Usage, p: ModelPrice): number {
+export function usageCost(u: Usage, price: ModelPrice): number {
+  const p = price.longPrompt && u.inputTokens + u.cacheCreationTokens + u.cacheReadTokens > price.longPrompt.aboveTokens ? price.longPrompt : price;
   const split = u.cacheCreation5mTokens + u.cacheCreation1hTokens;
   const w5 = split > 0 ? u.cacheCreation5mTokens : u.cacheCreationTokens;
   const w1 = split > 0 ? u.cacheCreation1hTokens : 0;

@@ -2,6 +2,7 @@ import type { Problem } from './problem';
 import type { Usage } from './usage';
 import type { LinkedWindow } from './snapshot';
 import type { CompactionEvent } from './compaction';
+import type { ClientCost } from './client-cost';
 
 /**
  * The neutral model of one agent session, as an adapter reads it from its raw transcript.
@@ -58,6 +59,13 @@ export interface Block {
    * '' when it names none. Set by the adapter from the text, so forks are recognised in any agent's files.
    */
   tombstone?: string;
+  /**
+   * The client recorded the exact text it sent for this block (Claude Code 2.1.33x attachments): it is
+   * sent as recorded whatever the request's model, and sized by that text.
+   */
+  recordedAsSent?: boolean;
+  /** Its size already holds the wrapper the client puts around reminder text (a recorded user-role attachment). */
+  wrappedAsSent?: boolean;
 }
 
 /** A record that takes part in the conversation chain. */
@@ -81,6 +89,10 @@ export interface ChainNode {
   model?: string;
   /** Provider-reported usage on this record (the same for every record of one response). */
   usage?: Usage;
+  /** For a reply another model served in place of the one asked for: the model asked for. */
+  inPlaceOfModel?: string;
+  /** For a record that states which model the session runs on (not a reply): that model. */
+  namesModel?: string;
   blocks: Block[];
   /** Bytes of the client-side structured mirror of a tool result (never sent to the model). */
   mirrorBytes: number;
@@ -112,13 +124,22 @@ export interface ModelChoice {
  * model. Supplied by the adapter with the session; analysis applies it without knowing the agent.
  */
 export interface RequestPolicy {
+  /**
+   * The versions of the agent's client whose rules the adapter knows, oldest first. A request view
+   * names the client that will send the request; without one the last (the newest) is assumed.
+   */
+  readonly clients: readonly string[];
   /** The model the client would use when the person names none; `window` is the resident records in order. */
-  defaultModel(window: readonly ChainNode[], now: Date): ModelChoice;
+  defaultModel(window: readonly ChainNode[], now: Date, client?: string): ModelChoice;
   /**
    * On this model, reminder text (attachments) that follows a tool result is sent inside that result's
    * message: the bytes the client adds around each such reminder; null when it sends them on their own.
    */
   joinedReminderOverhead(model: string): number | null;
+  /** Why the client leaves this block out of a request on this model, when that depends on the model; else null. */
+  notSentOn?(node: ChainNode, block: Block, model: string | null, client?: string): string | null;
+  /** Whether the provider keeps this model's reasoning of earlier turns in its context (unknown models: true). */
+  keepsReasoning?(model: string): boolean;
 }
 
 /** Where a piece of context came from. */
@@ -267,4 +288,18 @@ export interface Session {
   capturedTextOf?: (call: ToolCall) => string | null;
   /** The client's model-dependent request rules; without them every resident block counts as sent. */
   requestPolicy?: RequestPolicy;
+  /** The cost the agent's client recorded for this session itself, when it writes one. */
+  clientCost?: ClientCost;
+  /**
+   * Other records that hold a copy of a tool call's payload (a request log the client keeps), by
+   * tool call id: a fork must tombstone them too, or the file keeps what it says is gone.
+   */
+  payloadCopies?: ReadonlyMap<string, readonly PayloadCopy[]>;
+}
+
+/** A record line that repeats a tool call's result or input. */
+export interface PayloadCopy {
+  line: number;
+  offset: number;
+  length: number;
 }

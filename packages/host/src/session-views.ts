@@ -34,12 +34,14 @@ export function contextView(format: AgentFormat, snapshot: ClassifiedSnapshot, s
 /** Provider-reported usage priced with the agent's dated list prices, per model and per turn. */
 export function costView(format: AgentFormat, loaded: LoadedSession): CostView {
   const r = computeCost(loaded.session, loaded.subagents, format.prices);
-  return { priceTable: r.priceTable, total: r.total, byModel: r.byModel, turns: r.turns, subagents: r.subagents, unknownModels: r.unknownModels };
+  return { priceTable: r.priceTable, total: r.total, byModel: r.byModel, turns: r.turns, subagents: r.subagents, unknownModels: r.unknownModels, client: r.client };
 }
 
 /** The header's figure: the whole session's cost, and the price table's date. */
 export function costSummary(view: CostView): NonNullable<SnapshotView['cost']> {
-  return { usd: view.total.cost, priceAsOf: view.priceTable.asOf, unknownModels: view.unknownModels };
+  const summary: NonNullable<SnapshotView['cost']> = { usd: view.total.cost, priceAsOf: view.priceTable.asOf, unknownModels: view.unknownModels };
+  if (view.client) summary.client = { usd: view.client.clientUsd, differs: view.client.differs };
+  return summary;
 }
 
 export function additionsOf(snapshot: ClassifiedSnapshot): TurnAdditionView[] {

@@ -251,12 +251,13 @@ export const useApp = create<AppState>()((set, get) => ({
         const now = get();
         if (!now.selectedPath || now.selectedPath !== selectedPath) return;
         const after = now.sessions.find((r) => r.path === selectedPath);
-        if (after && (!before || after.bytes !== before.bytes || after.lastActivity !== before.lastActivity)) void now.reloadView();
+        if (after && (!before || viewFacts(after) !== viewFacts(before))) void now.reloadView();
       });
   },
   applyChange(change) {
     const { sessions, selectedPath } = get();
     if (change.version > get().listVersion) set({ listVersion: change.version });
+    const before = sessions.find((s) => s.path === change.path);
     const rest = sessions.filter((s) => s.path !== change.path);
     const next = change.row ? [...rest, change.row] : rest;
     // Only growth flashes: the first indexing pass reports every file as new.
@@ -264,7 +265,10 @@ export const useApp = create<AppState>()((set, get) => ({
     // Re-sort and re-filter through the host so the list matches the query.
     clearTimeout(listTimer);
     listTimer = setTimeout(() => void get().loadSessions(), LIST_DEBOUNCE_MS);
-    if (change.path === selectedPath && change.row) {
+    // The open view is read again when the file or what the window shows of it changed; not when the
+    // index merely refined its own figures of the row (its summary and analysis stages), which would
+    // start a second read of a session still being opened.
+    if (change.path === selectedPath && change.row && (change.reason === 'appended' || !before || viewFacts(before) !== viewFacts(change.row))) {
       clearTimeout(viewTimer);
       viewTimer = setTimeout(() => void get().reloadView(), VIEW_DEBOUNCE_MS);
     }
@@ -307,3 +311,12 @@ export const useApp = create<AppState>()((set, get) => ({
     return true;
   },
 }));
+
+/**
+ * What of a row the open view depends on: the file (its size) and its keeping and forks. Not the
+ * figures the index refines as its stages finish (activity, retention, totals), which change while
+ * the file does not.
+ */
+function viewFacts(row: SessionRow): string {
+  return JSON.stringify([row.bytes, row.kept, row.forks, row.forkOf]);
+}

@@ -121,7 +121,7 @@ describe('glassbox clean', () => {
     const doc = JSON.parse(r.out);
     // Drift is proven on the fork path too; too small for a tombstone, it is listed with that reason.
     expect(doc.plan.excluded.find((e: { class: string }) => e.class === 'stale-drift')).toMatchObject({ reason: 'not-worth-a-tombstone', source: 'src/config.json' });
-    expect(doc.plan.exclusions).toEqual([{ reason: 'not-worth-a-tombstone', segments: 3, tokens: 73 }]);
+    expect(doc.plan.exclusions).toEqual([{ reason: 'not-worth-a-tombstone', segments: 3, tokens: 77 }]);
     expect(Object.keys(doc.economics)).toEqual(['ttl', 'lastResponseAt', 'cacheWarmUntil', 'prefixTokens', 'original', 'fork', 'breakEvenRequests', 'advice']);
     expect(doc.economics).toMatchObject({ ttl: '5m', lastResponseAt: '2026-11-30T07:02:58.618Z', cacheWarmUntil: '2026-11-30T07:07:58.618Z' });
     expect(Object.keys(doc.economics.original)).toEqual(['nextRequestUsd', 'perRequestUsd']);
@@ -133,8 +133,8 @@ describe('glassbox clean', () => {
     expect(cold.economics.breakEvenRequests).toBe(1);
     expect(cold.economics.advice).toMatch(/^the cache expired 3 h ago: forking now is cheaper from the first request/);
     const text = await runCli(['clean', s.sessionId, '--repo', s.repo, '--at', '2026-11-30T07:04:00Z', '--min-savings', '0'], s.env);
-    expect(text.out).toMatch(/Kept although dead \(3 segments\), by reason\n {2}not-worth-a-tombstone +3 seg +73 tokens/);
-    expect(text.out).toContain('prices: Claude Opus 4.5+ list prices as of 2026-11-30');
+    expect(text.out).toMatch(/Kept although dead \(3 segments\), by reason\n {2}not-worth-a-tombstone +3 seg +77 tokens/);
+    expect(text.out).toContain('prices: Claude Opus 4.8 list prices as of 2026-12-02');
   });
 
   it('--horizon plans fewer evictions over a short horizon while the cache is warm', async () => {

@@ -48,6 +48,24 @@ function cells(l: CostLine): string[] {
 
 const NUM = (header: string, width = 7): Column => ({ header, width, align: 'right' });
 
+/** The client's own running figure beside Glassbox's, when the transcript records one. */
+function clientLines(r: CostReport, p: Paint): string[] {
+  const c = r.client;
+  if (!c) return [];
+  const pct = c.glassboxUsd === null || c.clientUsd === 0 ? '' : ` (${(((c.glassboxUsd - c.clientUsd) / c.clientUsd) * 100).toFixed(1)}%)`;
+  const out = ['', p.bold('The client\'s own figure') + p.dim(`  (its cost record on line ${c.line}, for the ${c.responses} responses from line ${c.fromLine})`)];
+  out.push(`  ${'Claude Code says'.padEnd(34)} ${usd(c.clientUsd).padStart(15)}${c.clientGuessed ? p.dim('  (it priced a model it has no price for)') : ''}`);
+  out.push(`  ${'Glassbox, same responses'.padEnd(34)} ${usd(c.glassboxUsd).padStart(15)}${pct}`);
+  for (const m of c.byModel) {
+    if (!m.differs) continue;
+    const more = m.clientTokens - m.glassboxTokens;
+    const why = m.glassboxUsd === null ? 'no price here' : more > 0 ? `the client counts ${humanTokens(more)} more tokens: requests no record logs (compaction, titles)` : '';
+    out.push(`    ${truncate(m.model, 30).padEnd(30)} client ${usd(m.clientUsd)} · Glassbox ${usd(m.glassboxUsd)}${why ? p.dim(`  ${why}`) : ''}`);
+  }
+  out.push(c.differs ? `  ! the two figures differ by more than 1%` : p.dim('  the two figures agree within 1%'));
+  return out;
+}
+
 function renderCost(r: CostReport, p: Paint): string {
   const cols: Column[] = [
     { header: 'turn', width: 30 },
@@ -73,6 +91,7 @@ function renderCost(r: CostReport, p: Paint): string {
   }
   if (r.duplicateResponses > 0) out.push(p.dim(`  ${r.duplicateResponses} response(s) logged in more than one file were counted once`));
   if (r.unknownModels.length > 0) out.push(`  ! no price for ${r.unknownModels.join(', ')}: cost shown as n/a`);
+  out.push(...clientLines(r, p));
   out.push(p.dim(truncate(`  ${r.priceTable.source}`, 100)));
   return out.join('\n');
 }

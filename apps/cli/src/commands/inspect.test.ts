@@ -20,6 +20,29 @@ async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code:
 }
 
 describe('glassbox inspect', () => {
+  it('names a record type it does not know once, in the notes, and counts it nowhere (a variant of a 2.1.332 transcript)', async () => {
+    const s = scenario('19-newest-client-window');
+    const text = (await import('node:fs')).readFileSync(s.file, 'utf8').replaceAll('{"type":"atis-latch"', '{"type":"atis-latch-v2"');
+    const dir = mkdtempSync(join(tmpdir(), 'glassbox-inspect-'));
+    const variant = join(dir, 'variant.jsonl');
+    writeFileSync(variant, text);
+    const before = JSON.parse((await run(['inspect', s.file, '--json', '--repo', s.repo])).out);
+    const after = JSON.parse((await run(['inspect', variant, '--json', '--repo', s.repo])).out);
+    expect(after.context.estimatedTokens).toBe(before.context.estimatedTokens);
+    expect(after.segments.length).toBe(before.segments.length);
+    const shown = (await run(['inspect', variant, '--repo', s.repo])).out;
+    expect(shown.match(/"atis-latch-v2"/g)).toHaveLength(1);
+    expect(shown).toMatch(/Notes \(1\)/);
+  });
+
+  it('sizes a 2.1.332 session by what its client recorded it sent, on the model it resumes on', async () => {
+    const s = scenario('19-newest-client-window');
+    const doc = JSON.parse((await run(['inspect', s.file, '--json', '--repo', s.repo])).out);
+    expect(doc.request.model).toBe('claude-opus-5-5');
+    expect(doc.request.notSent.map((n: { reason: string }) => n.reason)).toContain('the client does not send prompt_snapshot attachments');
+    expect(doc.segments.some((x: { source: { label: string } }) => x.source.label === 'prompt snapshot')).toBe(false);
+  });
+
   it('--model names the next request\'s model: its reasoning is counted, the other model\'s is not', async () => {
     const s = scenario('11-model-switch');
     const byDefault = JSON.parse((await run(['inspect', s.file, '--json'])).out);

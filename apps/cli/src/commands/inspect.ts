@@ -193,7 +193,8 @@ function deadList(snap: ClassifiedSnapshot, p: Paint, top: number): string[] {
 }
 
 function problemSection(snap: ClassifiedSnapshot, p: Paint): string[] {
-  const shown = snap.problems.filter((q) => q.severity !== 'info' || q.code === 'repo_missing');
+  // Record types Glassbox does not know are named here (once each): they are in no figure.
+  const shown = snap.problems.filter((q) => q.severity !== 'info' || q.code === 'repo_missing' || q.code === 'unknown_record_type');
   if (shown.length === 0) return [];
   const out = ['', p.bold(`Notes (${shown.length})`)];
   for (const q of shown.slice(0, 10)) out.push(`  ${q.severity === 'info' ? '·' : '!'} ${truncate(q.message, WIDTH - 4)}`);

@@ -3,6 +3,7 @@ import { isObject, str, type Json } from '../record-types';
 import { isCompact, keyValuesInBytes, parseRecord, parseShared, renameSessionIdText, rewriteSessionId, sessionIdSplice, type ParsedLine } from './json-line';
 import { WRITE_TOOL_FIELDS, payloadBytes, textOf, tombstoneMirror, tombstoneToolInput } from './payloads';
 import type { AppliedAction, ForkAction, ForkResult, RefusedAction, RemovedPayload } from './types';
+import { COPY_RECORD, idsInCopy, isCopyLine, tombstoneCopies } from './copies';
 
 /**
  * Builds the fork of a transcript: the same lines in the same order, the payloads named by
@@ -35,6 +36,8 @@ export class ClaudeForkBuilder implements ForkBuilder {
   /** Original text of the lines the actions may touch, by 0-based index. */
   private readonly held = new Map<number, string>();
   private readonly sessionIds = new Set<string>();
+  /** Lines (0-based) of records that repeat a payload the actions may remove (copies.ts). */
+  private readonly copyLines = new Set<number>();
   /** The fork's text of each touched line, by 1-based line. */
   private readonly changed = new Map<number, string>();
   private prepared: ForkPrepared | null = null;
@@ -53,6 +56,7 @@ export class ClaudeForkBuilder implements ForkBuilder {
 
   index(text: string, line: number): void {
     if (this.namedLines.has(line)) this.held.set(line - 1, text);
+    if (this.actions.length > 0 && isCopyLine(text)) this.noteCopy(text, line);
     if (this.uuids.size > 0 && keyValues(text, '"uuid":"').some((v) => this.uuids.has(v))) {
       const uuid = str(parseRecord(text)?.record['uuid']);
       if (uuid !== undefined && this.uuids.has(uuid)) {
@@ -71,6 +75,7 @@ export class ClaudeForkBuilder implements ForkBuilder {
     let text: string | null = null;
     const decoded = (): string => (text ??= buf.toString('utf8'));
     if (this.namedLines.has(line)) this.held.set(line - 1, decoded());
+    if (this.actions.length > 0 && buf.subarray(0, COPY_HEAD.length).equals(COPY_HEAD)) this.noteCopy(decoded(), line);
     if (this.uuids.size > 0 && keyValuesInBytes(buf, '"uuid":"').some((v) => this.uuids.has(v))) {
       const uuid = str(parseRecord(decoded())?.record['uuid']);
       if (uuid !== undefined && this.uuids.has(uuid)) {
@@ -103,6 +108,7 @@ export class ClaudeForkBuilder implements ForkBuilder {
     for (const id of this.wantedTools) {
       const call = session.toolCalls.get(id);
       if (!call || !place(call.useUuid, call.useLine)) return null;
+      for (const copy of session.payloadCopies?.get(id) ?? []) refs.set(copy.line, copy);
     }
     return [...refs.values()].sort((a, b) => a.line - b.line);
   }
@@ -136,9 +142,16 @@ export class ClaudeForkBuilder implements ForkBuilder {
         touched.add(outcome.line);
       }
     }
+    for (const index of this.copyLines) {
+      const p = at(index);
+      if (!p || !isCompact(p, this.held.get(index) as string)) continue;
+      if (tombstoneCopies(p.record, applied) > 0) touched.add(index + 1);
+    }
     for (const line of touched) {
       const p = at(line - 1) as ParsedLine;
-      if (typeof p.record['sessionId'] === 'string') p.record['sessionId'] = this.newSessionId;
+      const old = p.record['sessionId'];
+      if (typeof old === 'string') p.record['sessionId'] = this.newSessionId;
+      if (old !== undefined && p.record['session_id'] === old) p.record['session_id'] = this.newSessionId;
       this.changed.set(line, JSON.stringify(p.record));
     }
     this.prepared = { applied, refused, touchedLines: [...touched].sort((a, b) => a - b) };
@@ -176,6 +189,18 @@ export class ClaudeForkBuilder implements ForkBuilder {
   finish(): ForkOutcome {
     const prepared = this.prepared ?? this.prepare();
     return { ...prepared, newSessionId: this.newSessionId, originalSessionIds: [...this.sessionIds] };
+  }
+
+  /** A record that may repeat a payload: held when it names a tool call the actions touch. */
+  private noteCopy(text: string, line: number): void {
+    const wanted = this.wantedTools;
+    if (wanted !== null && !keyValues(text, '"tool_use_id":"').some((v) => wanted.has(v)) && !keyValues(text, '"id":"').some((v) => wanted.has(v))) return;
+    const p = parseRecord(text);
+    if (!p || p.record['type'] !== COPY_RECORD) return;
+    if (idsInCopy(p.record).some((id) => wanted === null || wanted.has(id))) {
+      this.copyLines.add(line - 1);
+      this.held.set(line - 1, text);
+    }
   }
 
   /** Tool names of the tool_use blocks of an assistant record. */
@@ -276,6 +301,10 @@ function applyOne(
   }
   const original = block['content'];
   if (original === undefined || original === null) return refuse('not_smaller', `the result on line ${line} has no content`, line);
+  if (Array.isArray(original) && original.some((b) => isObject(b) && b['type'] === 'tool_reference')) {
+    // A ToolSearch result loads tools: the client expands it into their definitions (and adds "Tool loaded.").
+    return refuse('loads_tools', `the result on line ${line} loads deferred tools (tool_reference); removing it would unload them`, line);
+  }
   const bytesBefore = payloadBytes(original);
   const bytesAfter = byteLen(action.tombstone);
   if (bytesAfter >= bytesBefore || action.tombstone.length >= textOf(original).length) {
@@ -289,6 +318,7 @@ function applyOne(
 }
 
 const NOTHING = new Uint8Array(0);
+const COPY_HEAD = Buffer.from(`{"type":"${COPY_RECORD}"`, 'latin1');
 
 function byteLen(text: string): number {
   return payloadBytes(text);

@@ -50,7 +50,7 @@ describe('buildFork on the generated corpus', () => {
       expect(fork.applied.length).toBeGreaterThan(0);
       expect(fork.lines).toHaveLength(lines.length);
       // Refusals are only payloads already smaller than their tombstone, or a second copy of a record.
-      for (const r of fork.refused) expect(['not_smaller', 'duplicate_action']).toContain(r.code);
+      for (const r of fork.refused) expect(['not_smaller', 'duplicate_action', 'loads_tools']).toContain(r.code);
       const report = validateFork(lines, fork.lines, { actions: fork.applied.map((a) => a.action), touchedLines: fork.touchedLines });
       expect(report.checks.filter((c) => !c.ok)).toEqual([]);
       expect(report.ok).toBe(true);
@@ -66,13 +66,14 @@ describe('buildFork on the generated corpus', () => {
           expect(out).not.toBe(line);
           expect(out.length).toBeLessThan(line.length);
         } else if (sid) {
-          // Untouched lines: the same bytes, but for the session id.
-          expect(out).toBe(line.replace(`"sessionId":"${sid}"`, `"sessionId":"${NEW_ID}"`));
+          // Untouched lines: the same bytes, but for the session id (and its second copy in 2.1.33x TUI records).
+          expect(out).toBe(line.replace(`"sessionId":"${sid}"`, `"sessionId":"${NEW_ID}"`).replace(`"session_id":"${sid}"`, `"session_id":"${NEW_ID}"`));
         } else {
           expect(out).toBe(line);
         }
         // a line that had a session id has the new one; a line that had none has none
         expect((JSON.parse(out) as { sessionId?: string }).sessionId).toBe(sid ? NEW_ID : undefined);
+        expect(out).not.toContain(`"session_id":"${sid ?? 'none'}"`);
       });
     });
   }
@@ -187,5 +188,93 @@ describe('buildFork on the generated corpus', () => {
     expect(back.sessionId).toBe(NEW_ID);
     expect(back.forkedFrom.sessionId).toBe(r.sessionId);
     expect(out).toBe(line.replace(`"sessionId":"${r.sessionId}","version"`, `"sessionId":"${NEW_ID}","version"`));
+  });
+});
+
+describe('records that repeat a payload (Claude Code 2.1.33x request logs) and the second session id', () => {
+  const lines = readLines(generatedPath('19-newest-client-window'));
+  const blobAt = lines.findIndex((l) => l.startsWith('{"type":"api-request-blob"') && l.includes('"tool_result"'));
+  const blob = JSON.parse(lines[blobAt] as string) as { message: { content: { type: string; tool_use_id?: string; content?: unknown }[] } };
+  const copied = blob.message.content.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id as string);
+
+  it('the fixture logs two read results whole beside the nested CLAUDE.md (a message no record holds as sent)', () => {
+    expect(copied).toHaveLength(2);
+  });
+
+  it('a fork tombstones the copies as it tombstones the results, and validates', () => {
+    const actions = candidateActions(lines).filter((a) => a.toolUseId !== undefined && copied.includes(a.toolUseId));
+    expect(actions).toHaveLength(2);
+    const fork = buildFork(lines, actions, NEW_ID);
+    expect(fork.applied).toHaveLength(2);
+    expect(fork.touchedLines).toContain(blobAt + 1);
+    const out = JSON.parse(fork.lines[blobAt] as string) as typeof blob;
+    for (const b of out.message.content.filter((x) => x.type === 'tool_result')) expect(b.content).toBe(actions[0]?.tombstone);
+    // what the model was sent of each is gone from the log too (an identical later read stays where it is)
+    for (const a of fork.applied) for (const r of a.removed.filter((x) => x.sentToModel)) expect(fork.lines[blobAt]).not.toContain(JSON.stringify(r.text).slice(1, -1));
+    const report = validateFork(lines, fork.lines, { actions: fork.applied.map((a) => a.action), touchedLines: fork.touchedLines });
+    expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it('the validator refuses a fork that leaves a copy of a removed payload, and names the line', () => {
+    const actions = candidateActions(lines).filter((a) => a.toolUseId !== undefined && copied.includes(a.toolUseId));
+    const fork = buildFork(lines, actions, NEW_ID);
+    const leaky = [...fork.lines];
+    leaky[blobAt] = (lines[blobAt] as string).replace(/"sessionId":"[^"]+"/, `"sessionId":"${NEW_ID}"`);
+    const report = validateFork(lines, leaky);
+    const copies = report.checks.find((c) => c.id === 'copies');
+    expect(copies?.ok).toBe(false);
+    expect(copies?.failures[0]?.line).toBe(blobAt + 1);
+    expect(report.checks.filter((c) => !c.ok).map((c) => c.id)).toEqual(['copies']);
+  });
+
+  it('on a model that takes reminders inside the result, the log holds the trimmed text and the reminder: the tombstone goes before the reminder', () => {
+    const models = readLines(generatedPath('20-newest-client-models'));
+    const at = models.findIndex((l) => l.startsWith('{"type":"api-request-blob"') && l.includes('"tool_result"'));
+    const block = (JSON.parse(models[at] as string) as typeof blob).message.content.find((b) => b.type === 'tool_result');
+    expect(String(block?.content)).toMatch(/\n\n<system-reminder>\n<total_tokens>/);
+    const action = candidateActions(models).find((a) => a.toolUseId === block?.tool_use_id);
+    const fork = buildFork(models, action ? [action] : [], NEW_ID);
+    const out = (JSON.parse(fork.lines[at] as string) as typeof blob).message.content.find((b) => b.type === 'tool_result');
+    expect(String(out?.content)).toMatch(new RegExp(`^${(action?.tombstone ?? '').replace(/[[\]().*+?^$|\\]/g, '\\$&')}\n\n<system-reminder>\n<total_tokens>`));
+    expect(validateFork(models, fork.lines, { actions: fork.applied.map((a) => a.action), touchedLines: fork.touchedLines }).ok).toBe(true);
+    const leaky = [...fork.lines];
+    leaky[at] = (models[at] as string).replace(/"sessionId":"[^"]+"/, `"sessionId":"${NEW_ID}"`);
+    expect(validateFork(models, leaky).checks.find((c) => c.id === 'copies')?.ok).toBe(false);
+  });
+
+  it('every session_id of an interactive session is renamed with its sessionId; one left behind is refused', () => {
+    const tui = readLines(generatedPath('22-newest-client-tui'));
+    const sid = (JSON.parse(tui.find((l) => l.includes('"session_id"')) as string) as { sessionId: string }).sessionId;
+    expect(tui.filter((l) => l.includes(`"session_id":"${sid}"`)).length).toBeGreaterThan(20);
+    const fork = buildFork(tui, candidateActions(tui), NEW_ID);
+    expect(fork.lines.some((l) => l.includes(`"sessionId":"${sid}"`) || l.includes(`"session_id":"${sid}"`))).toBe(false);
+    expect(validateFork(tui, fork.lines).ok).toBe(true);
+    const i = fork.lines.findIndex((l) => l.includes(`"session_id":"${NEW_ID}"`) && !fork.touchedLines.includes(fork.lines.indexOf(l) + 1));
+    const stale = [...fork.lines];
+    stale[i] = (stale[i] as string).replace(`"session_id":"${NEW_ID}"`, `"session_id":"${sid}"`);
+    const report = validateFork(tui, stale);
+    expect(report.checks.find((c) => c.id === 'session-id')?.ok).toBe(false);
+  });
+});
+
+describe('what a fork never removes, by what the newest client does with it', () => {
+  it('a ToolSearch result that loads deferred tools is refused: the client expands it into the tools', () => {
+    const lines = readLines(generatedPath('21-newest-client-agents-tools'));
+    const id = lines.map((l) => JSON.parse(l) as { message?: { content?: unknown } }).flatMap((r) => (Array.isArray(r.message?.content) ? (r.message.content as { type?: string; content?: unknown; tool_use_id?: string }[]) : []))
+      .find((b) => b.type === 'tool_result' && Array.isArray(b.content) && (b.content as { type?: string }[]).some((x) => x.type === 'tool_reference'))?.tool_use_id;
+    const action = candidateActions(lines).find((a) => a.toolUseId === id);
+    expect(action).toBeDefined();
+    const fork = buildFork(lines, action ? [action] : [], NEW_ID);
+    expect(fork.refused.map((r) => r.code)).toEqual(['loads_tools']);
+  });
+
+  it('a token-capped read loses its truncation flag with its text (2.1.332 would add a PARTIAL-view note otherwise)', () => {
+    const lines = readLines(generatedPath('03-large-outputs'));
+    const capped = candidateActions(lines).filter((a) => (lines.find((l) => l.includes(`"tool_use_id":"${a.toolUseId ?? '-'}"`)) ?? '').includes('"truncatedByTokenCap":true'));
+    expect(capped.length).toBeGreaterThan(0);
+    const fork = buildFork(lines, capped, NEW_ID);
+    expect(fork.applied.flatMap((a) => a.removed.map((r) => r.path))).toContain('toolUseResult.file.truncatedByTokenCap');
+    for (const l of fork.touchedLines) expect(fork.lines[l - 1]).not.toContain('"truncatedByTokenCap":true');
+    expect(validateFork(lines, fork.lines, { actions: fork.applied.map((a) => a.action), touchedLines: fork.touchedLines }).ok).toBe(true);
   });
 });

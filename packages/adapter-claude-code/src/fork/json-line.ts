@@ -60,7 +60,13 @@ export function isCompact(p: ParsedLine, line: string): boolean {
   return p.compact;
 }
 
-const SESSION_ID_TEXT = /("sessionId"\s*:\s*")((?:[^"\\]|\\.)*)(")/g;
+const SESSION_ID_TEXT = /("(?:sessionId|session_id)"\s*:\s*")((?:[^"\\]|\\.)*)(")/g;
+
+/**
+ * The interactive client (2.1.33x) writes the session id twice on every record: `sessionId` and
+ * `session_id`. A fork renames both; the byte-level quick paths handle only lines with one key.
+ */
+const TUI_KEY = '"session_id":"';
 
 /**
  * Rewrites the top-level `sessionId` of a record line, changing no other byte (the slow path, for
@@ -71,10 +77,13 @@ const SESSION_ID_TEXT = /("sessionId"\s*:\s*")((?:[^"\\]|\\.)*)(")/g;
 export function rewriteSessionId(line: string, parsed: ParsedLine, newId: string): string | null {
   const old = parsed.record['sessionId'];
   if (typeof old !== 'string' || old === newId) return line;
+  const tui = parsed.record['session_id'] === old;
   if (isCompact(parsed, line)) {
     parsed.record['sessionId'] = newId;
+    if (tui) parsed.record['session_id'] = newId;
     const out = JSON.stringify(parsed.record);
     parsed.record['sessionId'] = old;
+    if (tui) parsed.record['session_id'] = old;
     return out;
   }
   const out = line.replace(SESSION_ID_TEXT, (whole, a: string, value: string, c: string) =>
@@ -83,7 +92,7 @@ export function rewriteSessionId(line: string, parsed: ParsedLine, newId: string
   try {
     const back: unknown = JSON.parse(out);
     if (!isObject(back) || back['sessionId'] !== newId) return null;
-    const expect = JSON.stringify({ ...parsed.record, sessionId: newId });
+    const expect = JSON.stringify({ ...parsed.record, sessionId: newId, ...(tui ? { session_id: newId } : {}) });
     return JSON.stringify(back) === expect ? out : null;
   } catch {
     return null;
@@ -102,7 +111,13 @@ export function renameSessionIdText(line: string, newId: string): string | null 
   const start = at + key.length;
   const end = line.indexOf('"', start);
   if (end < 0 || line.lastIndexOf('\\', end) >= start) return null;
-  return line.slice(0, start) + newId + line.slice(end);
+  const renamed = line.slice(0, start) + newId + line.slice(end);
+  if (!line.includes(TUI_KEY)) return renamed;
+  // The second key, when it holds the same id.
+  const oldKey = `${TUI_KEY}${line.slice(start, end)}"`;
+  const tuiAt = renamed.indexOf(oldKey);
+  if (tuiAt < 0 || renamed.indexOf(oldKey, tuiAt + 1) >= 0) return null;
+  return renamed.slice(0, tuiAt) + `${TUI_KEY}${newId}"` + renamed.slice(tuiAt + oldKey.length);
 }
 
 const SESSION_ID_KEY = Buffer.from('"sessionId":"', 'latin1');
@@ -116,7 +131,7 @@ const BACKSLASH = 0x5c;
 export function sessionIdSplice(line: Uint8Array, newId: Uint8Array): { start: number; end: number; insert: Uint8Array } | null {
   const buf = Buffer.from(line.buffer, line.byteOffset, line.byteLength);
   const at = buf.indexOf(SESSION_ID_KEY);
-  if (at < 0 || buf.indexOf(SESSION_ID_KEY, at + 1) >= 0) return null;
+  if (at < 0 || buf.indexOf(SESSION_ID_KEY, at + 1) >= 0 || buf.indexOf(TUI_KEY, 0, 'latin1') >= 0) return null;
   const start = at + SESSION_ID_KEY.length;
   const end = buf.indexOf(QUOTE, start);
   if (end < 0) return null;
@@ -131,6 +146,12 @@ export function sessionIdSplice(line: Uint8Array, newId: Uint8Array): { start: n
  * (The new id is a fresh one: no original line names it, so one key renamed is the whole difference.)
  */
 export function onlySessionIdRenamed(original: string, fork: string, oldId: string, newId: string): boolean {
+  if (original.includes(TUI_KEY)) {
+    // Both keys renamed (the second one wherever it held the old id), nothing else.
+    if (fork.includes(`${TUI_KEY}${oldId}"`)) return false;
+    const restored = restoreSessionIdText(fork, newId, oldId);
+    return restored.count >= 1 && restored.text === original;
+  }
   if (fork.length - original.length === newId.length - oldId.length) {
     const oldKey = `"sessionId":"${oldId}"`;
     const at = original.indexOf(oldKey);
@@ -153,7 +174,7 @@ export function onlySessionIdRenamed(original: string, fork: string, oldId: stri
 export function sessionIdRenamedInBytes(original: Buffer, fork: Buffer, oldId: string, newId: string): boolean {
   const oldKey = sessionIdKey(oldId);
   const newKey = sessionIdKey(newId);
-  if (fork.length - original.length !== newKey.length - oldKey.length) return false;
+  if (fork.length - original.length !== newKey.length - oldKey.length || original.indexOf(TUI_KEY, 0, 'latin1') >= 0) return false;
   const at = original.indexOf(oldKey);
   if (at < 0) return false;
   return (

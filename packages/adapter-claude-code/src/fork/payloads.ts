@@ -88,6 +88,12 @@ export function tombstoneMirror(
   const file = mirror['file'];
   if (toolName === 'Read' && isObject(file)) {
     replaceString(file, 'content', 'toolUseResult.file.content', tombstone);
+    // 2.1.33x adds a "PARTIAL view" system note for a token-capped read whose text lacks its own; a
+    // tombstone is no partial view of anything, so the flag goes with the text.
+    if (file['truncatedByTokenCap'] === true) {
+      removed.push({ path: 'toolUseResult.file.truncatedByTokenCap', text: 'true', sentToModel: false });
+      delete file['truncatedByTokenCap'];
+    }
     return removed;
   }
   if (toolName === 'Bash' || toolName === 'BashOutput' || toolName === 'PowerShell') {

@@ -21,6 +21,11 @@ const OUTCOMES: Record<string, [number, number, number]> = {
   '05-autocompact': [18, 16, 6],
   '06-fork-session': [9, 31, 0],
   '07-interactive-tui': [17, 15, 8],
+  '19-newest-client-window': [35, 5, 0],
+  '20-newest-client-models': [24, 16, 0],
+  '21-newest-client-agents-tools': [25, 15, 0],
+  '22-newest-client-tui': [17, 15, 8],
+  '23-newest-client-autocompact': [17, 19, 4],
   'd-kimuson__claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl': [26, 14, 0],
   'd-kimuson__claude-code-viewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl': [30, 3, 7],
   'd-kimuson__claude-code-viewer/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl': [22, 3, 15],
@@ -63,7 +68,7 @@ describe('fork properties over the corpus', () => {
           lines.forEach((line, i) => {
             if (touched.has(i + 1)) return;
             const sid = (JSON.parse(line) as { sessionId?: string }).sessionId;
-            expect(fork.lines[i]).toBe(sid ? line.replace(`"sessionId":"${sid}"`, `"sessionId":"${NEW_ID}"`) : line);
+            expect(fork.lines[i]).toBe(sid ? line.replace(`"sessionId":"${sid}"`, `"sessionId":"${NEW_ID}"`).replace(`"session_id":"${sid}"`, `"session_id":"${NEW_ID}"`) : line);
           });
           const report = validateFork(lines, fork.lines, { actions: fork.applied.map((a) => a.action), touchedLines: fork.touchedLines });
           if (report.ok) {
@@ -76,6 +81,7 @@ describe('fork properties over the corpus', () => {
             met[fork.applied.length > 0 ? 0 : 1]++;
           } else {
             met[2]++;
+            if (process.env['GLASSBOX_PROPERTY_VERBOSE']) console.log(name, JSON.stringify(report.checks.filter((c) => !c.ok)).slice(0, 600));
             // A refusal names the check that failed, with where.
             const failed = report.checks.filter((c) => !c.ok);
             expect(failed.length).toBeGreaterThan(0);

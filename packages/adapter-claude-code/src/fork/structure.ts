@@ -7,6 +7,8 @@ export interface LineFacts {
   uuid?: string;
   parent?: string;
   sessionId?: string;
+  /** A `session_id` that differs from `sessionId` (a fork that renamed one of the two). */
+  otherSessionId?: string;
   uses: string[];
   results: string[];
   /** Where the line has empty content, e.g. `message.content[2].content`. */
@@ -25,6 +27,9 @@ export function factsOf(record: JsonObject | null, text: string): LineFacts {
   if (parent) f.parent = parent;
   const sid = str(record['sessionId']);
   if (sid) f.sessionId = sid;
+  // The interactive client's second copy of the id (2.1.33x): it must name the same session.
+  const tui = str(record['session_id']);
+  if (tui && tui !== sid) f.otherSessionId = tui;
   const content = contentOf(record);
   const type = record['type'];
   const empty = (where: string): void => void (f.empties === NONE ? (f.empties = [where]) : f.empties.push(where));
@@ -69,6 +74,7 @@ export class Structure {
       this.parentIds.push(f.parent);
     }
     if (sessionId) this.sessionIds.add(sessionId);
+    if (f.otherSessionId) this.sessionIds.add(f.otherSessionId);
     for (const u of f.uses) this.uses.add(u);
     for (const r of f.results) this.results.add(r);
     for (const e of f.empties) this.empty.add(`${line}:${e}`);

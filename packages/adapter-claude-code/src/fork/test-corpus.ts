@@ -17,6 +17,12 @@ export const GENERATED = [
   '05-autocompact',
   '06-fork-session',
   '07-interactive-tui',
+  // Written by Claude Code 2.1.332 (request-log copies, session_id, rendered attachments).
+  '19-newest-client-window',
+  '20-newest-client-models',
+  '21-newest-client-agents-tools',
+  '22-newest-client-tui',
+  '23-newest-client-autocompact',
 ] as const;
 
 export function generatedPath(name: string): string {

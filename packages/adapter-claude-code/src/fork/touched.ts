@@ -1,6 +1,7 @@
 import { isObject, str, type Json, type JsonObject } from '../record-types';
 import { WRITE_TOOL_FIELDS, payloadBytes } from './payloads';
 import type { CheckFailure } from './validate';
+import { COPY_RECORD } from './copies';
 
 /** A line of the original or the fork, with its record when it is one. */
 export interface Rec {
@@ -59,10 +60,13 @@ function payloadPath(o: JsonObject, path: Path): 'result' | 'input' | 'mirror' |
   if (path[0] !== 'message' || path[1] !== 'content' || typeof path[2] !== 'number') return null;
   const block = getAt(o, path.slice(0, 3));
   if (!isObject(block)) return null;
-  if (o['type'] === 'user' && block['type'] === 'tool_result' && path.length === 4 && path[3] === 'content') {
+  // A logged copy of a sent message (copies.ts) holds the same payloads under its message's role.
+  const message = o['message'];
+  const type = o['type'] === COPY_RECORD ? (isObject(message) ? message['role'] : undefined) : o['type'];
+  if (type === 'user' && block['type'] === 'tool_result' && path.length === 4 && path[3] === 'content') {
     return block['is_error'] === true ? null : 'result';
   }
-  if (o['type'] === 'assistant' && block['type'] === 'tool_use' && path[3] === 'input') {
+  if (type === 'assistant' && block['type'] === 'tool_use' && path[3] === 'input') {
     const fields = WRITE_TOOL_FIELDS[str(block['name']) ?? ''] ?? [];
     const rest = path.slice(4);
     if (rest.length === 1 && typeof rest[0] === 'string' && fields.includes(rest[0])) return 'input';
@@ -94,7 +98,7 @@ export function compareTouched(o: Rec, f: Rec, fail: Fail, oid: string | undefin
   let result = false;
   let mirror = false;
   for (const p of paths) {
-    if (p.length === 1 && p[0] === 'sessionId') continue;
+    if (p.length === 1 && (p[0] === 'sessionId' || (p[0] === 'session_id' && orec['session_id'] === oid))) continue;
     const kind = payloadPath(orec, p);
     if (!kind) {
       const isThinking = (() => {
@@ -131,7 +135,10 @@ export function compareTouched(o: Rec, f: Rec, fail: Fail, oid: string | undefin
   }
   const expected = structuredClone(orec);
   for (const p of paths) setAt(expected, p, getAt(frec, p));
-  if (oid !== undefined && forkId) expected['sessionId'] = forkId;
+  if (oid !== undefined && forkId) {
+    expected['sessionId'] = forkId;
+    if (orec['session_id'] === oid) expected['session_id'] = forkId;
+  }
   if (JSON.stringify(expected) !== f.text) {
     fail('payloads-only', { line: o.line, uuid, detail: 'the changed line is not serialised as Claude Code writes it (compact, same key order)' });
   }

@@ -13,6 +13,7 @@ export type RefusalCode =
   | 'error_result'
   | 'not_a_write_tool'
   | 'not_smaller'
+  | 'loads_tools'
   | 'empty_tombstone'
   | 'duplicate_action';
 

@@ -5,6 +5,7 @@ import { onlySessionIdRenamed, parseShared, sessionIdRenamedInBytes } from './js
 import { utf8Bytes } from '../hash';
 import { Structure, factsOf, type LineFacts } from './structure';
 import { compareTouched, type Rec } from './touched';
+import { CopyCheck } from './copy-check';
 import type { CheckFailure, CheckResult as CoreCheckResult, ValidateOptions, ValidationReport } from '@glassbox/core';
 
 export type CheckId =
@@ -21,6 +22,7 @@ export type CheckId =
   | 'leaf'
   | 'chain'
   | 'tokens'
+  | 'copies'
   | 'planned';
 
 export type { CheckFailure, ValidateOptions, ValidationReport } from '@glassbox/core';
@@ -43,6 +45,7 @@ const TITLES: Record<CheckId, string> = {
   leaf: 'the resumed leaf (last-prompt) still resolves',
   chain: 'the fork re-parses to the same live chain',
   tokens: 'the live chain costs fewer estimated tokens',
+  copies: 'no payload the fork removes is left in a record that repeats it (a logged request)',
   planned: 'exactly the planned lines changed',
 };
 const MAX_LISTED = 20;
@@ -98,6 +101,7 @@ export class ClaudeForkValidator implements ForkValidator {
   /** The original's live chain: from the plan's parse when given (options.original), else read here. */
   private readonly originalChain: ChainReader | null;
   private readonly forkChain = new ChainReader('fork');
+  private readonly copies = new CopyCheck();
   private forkId: string | null = null;
   private originalLines = 0;
   private forkLines = 0;
@@ -123,6 +127,7 @@ export class ClaudeForkValidator implements ForkValidator {
     if (this.forkId === null && ft.includes('"sessionId"')) this.noteForkId(ft);
     if (ot === undefined) {
       const frec = parse(ft);
+      if (frec) this.copies.noteHeld(frec, line);
       this.forkChain.push(ft, frec);
       this.sf.add(line, factsOf(frec, ft));
       return;
@@ -176,12 +181,14 @@ export class ClaudeForkValidator implements ForkValidator {
   }
 
   private same(ot: string, o: { record: JsonObject | null; facts: LineFacts | null }, line: number, byteLength?: number): void {
+    if (o.record) this.copies.noteHeld(o.record, line);
     this.forkChain.push(ot, o.record, byteLength);
     this.sf.add(line, o.facts as LineFacts);
   }
 
   private renamed(ot: string, o: { record: JsonObject | null; facts: LineFacts | null }, forkId: string, forkByteLength: number, line: number): void {
     // The original's record stands for the fork's: they differ in nothing the chain reads.
+    if (o.record) this.copies.noteHeld(o.record, line);
     this.forkChain.push(ot, o.record, forkByteLength);
     this.sf.add(line, o.facts as LineFacts, forkId);
   }
@@ -206,6 +213,8 @@ export class ClaudeForkValidator implements ForkValidator {
     if (oid !== undefined && ffacts.sessionId === undefined) this.check('session-id').fail({ line, detail: 'the record lost its sessionId' });
     if (oid === undefined && ffacts.sessionId !== undefined) this.check('session-id').fail({ line, detail: 'the record gained a sessionId' });
     this.touched.push(line);
+    this.copies.noteHeld(frec, line);
+    if (orec['type'] === 'user' || orec['type'] === 'assistant') this.copies.noteRemoved(orec, frec, line);
     const or: Rec = { line, text: ot, record: orec };
     const fr: Rec = { line, text: ft, record: frec };
     compareTouched(or, fr, (id, failure) => this.check(id).fail(failure), oid, forkId);
@@ -241,6 +250,8 @@ export class ClaudeForkValidator implements ForkValidator {
     if (touched.length === 0 && fc.estimatedTokens !== oc.estimatedTokens) {
       check('tokens').fail({ detail: `nothing was tombstoned but the estimate changed: ${oc.estimatedTokens} → ${fc.estimatedTokens}` });
     }
+
+    for (const f of this.copies.failures()) check('copies').fail(f);
 
     if (options.actions) {
       const planned = new Set(options.touchedLines ?? []);

@@ -1,5 +1,6 @@
-import { isObject } from '../record-types';
-import { renderAttachment } from './attachments';
+import { isObject, str } from '../record-types';
+import { renderAttachmentRecord } from './attachments';
+import { versionRecordsRenderings } from './recorded-rendering';
 
 /**
  * An attachment record as the model reads it (the client's rendering, see attachments.ts), for the
@@ -7,6 +8,6 @@ import { renderAttachment } from './attachments';
  */
 export function attachmentText(record: unknown, cwd: string | null): string | null {
   if (!isObject(record) || !isObject(record['attachment'])) return null;
-  const r = renderAttachment(record['attachment'], cwd);
+  const r = renderAttachmentRecord(record, cwd, versionRecordsRenderings(str(record['version']), new Set()));
   return 'text' in r ? r.text : `(not sent to the model: ${r.notSent})`;
 }

@@ -2,6 +2,7 @@ import { isObject, num, str, type Json, type JsonObject } from '../record-types'
 import { utf8Bytes } from '../hash';
 import { labelFor } from './attachment-labels';
 import { jsonBytes } from './blocks';
+import { recordedRendering } from './recorded-rendering';
 
 /**
  * How Claude Code 2.1.197 turns an `attachment` record into text for the model when it builds a request
@@ -18,6 +19,8 @@ export interface RenderedAttachment {
   text: string;
   /** UTF-8 bytes of the text the client sends (fixed instructions included). */
   bytes: number;
+  /** The client recorded this text with the record (2.1.33x `rendered`): exact, on any model. */
+  recorded?: boolean;
 }
 
 export interface DroppedAttachment {
@@ -70,6 +73,34 @@ const NEVER_SENT = new Set([
   'ultrawork_request',
   'echo_activities',
   'verify_plan_reminder',
+  // 2.1.33x: the system prompt and tools a request used, kept for the client's own bookkeeping.
+  'prompt_snapshot',
+]);
+
+/**
+ * An attachment record as the client sends it. 2.1.33x records what it sent with each attachment
+ * (`rendered`: the messages' text; `renderedRole`: sent as a system or a user message) and sends
+ * exactly that on resume; a record without it is rendered by its type, as older clients do
+ * (recorded-rendering.ts says when a missing rendering means "nothing was sent").
+ */
+export function renderAttachmentRecord(record: JsonObject, cwd: string | null, recordsRenderings = false): RenderedAttachment | DroppedAttachment {
+  const att = isObject(record['attachment']) ? record['attachment'] : {};
+  const type = str(att['type']) ?? 'attachment';
+  const recorded = recordedRendering(record);
+  if (recorded) return { label: labelFor(type, att, cwd), ...recorded, recorded: true };
+  if (recordsRenderings && !NEVER_SENT.has(type) && record['renderedRole'] === undefined) {
+    return { label: labelFor(type, att, cwd), notSent: `recorded without a rendering: the client sent nothing for this ${type.replace(/_/g, ' ')}` };
+  }
+  return renderAttachment(att, cwd);
+}
+
+/**
+ * Attachment types 2.1.197 renders by its own rules (the cases below) or drops on purpose: an older
+ * client resuming a newer transcript ignores the recorded renderings and drops any other type.
+ */
+export const TYPES_KNOWN_TO_2_1_197: ReadonlySet<string> = new Set([
+  ...NEVER_SENT,
+  ...'hook_success hook_additional_context hook_blocking_error hook_stopped_continuation async_hook_response nested_memory skill_listing agent_listing_delta deferred_tools_delta mcp_instructions_delta todo_reminder task_reminder plan_mode plan_mode_reentry plan_mode_exit plan_file_reference file new_file compact_file_reference edited_text_file date_change opened_file_in_ide selected_lines_in_ide critical_system_reminder queued_command invoked_skills diagnostics mcp_resource relevant_memories task_status memory_update directory new_directory output_style token_usage budget_usd output_token_usage total_tokens_reminder tool_search_usage_reminder auto_mode auto_mode_exit agent_mention pdf_reference selected_lines_in_diff ultrathink_effort'.split(' '),
 ]);
 
 export function renderAttachment(att: JsonObject, cwd: string | null): RenderedAttachment | DroppedAttachment {

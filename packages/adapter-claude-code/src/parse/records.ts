@@ -2,23 +2,38 @@ import { type Block, type ChainNode } from '@glassbox/core';
 import { tokensOf } from '../tokens';
 import { isObject, str, type JsonObject } from '../record-types';
 import { SYNTHETIC_MODEL } from '../summary/placeholder';
-import { renderAttachment } from './attachments';
+import { renderAttachmentRecord } from './attachments';
+import { hasRecordedRendering, versionRecordsRenderings } from './recorded-rendering';
 import { imageBlock, jsonBytes, otherBlock, parseUsage, preview, textBlock } from './blocks';
 import { dropCapturedTextBefore, readBoundary, readMicroBoundary } from './compaction';
 import { displayPrompt, userRecordKind } from '../user-text';
 import type { ParseState } from './state';
 import { takeToolResult, takeToolUse } from './tool-links';
 
+const TASK_NOTIFICATION = 'task notification';
+/**
+ * 2.1.33x sends a `<task-notification>` message framed as a system notification: inside a
+ * `<system-reminder>` wrapper (18 + 19 bytes), after a fixed 498-byte warning that it is not the
+ * person's input (measured in its request log, fixture 22).
+ */
+const TASK_NOTIFICATION_FRAME_BYTES = 18 + 498 + 19;
+
 /** A `user` record: a prompt, tool results, harness text or a compaction summary. */
 export function takeUser(state: ParseState, r: JsonObject, node: ChainNode): void {
   const message = r['message'];
   const content = isObject(message) ? message['content'] : undefined;
-  const { kind, promptText } = userRecordKind(r);
+  const { kind, promptText, label } = userRecordKind(r);
   node.kind = kind;
   if (kind === 'prompt' && promptText !== null && !state.chainOnly) notePrompt(state, node, promptText);
 
   if (typeof content === 'string') {
-    node.blocks.push(textBlock(0, 'text', content));
+    const block = textBlock(0, 'text', content);
+    if (label) block.label = label;
+    if (label === TASK_NOTIFICATION && !content.startsWith('[SYSTEM NOTIFICATION')) {
+      block.bytes += TASK_NOTIFICATION_FRAME_BYTES;
+      block.tokens = tokensOf(block.bytes);
+    }
+    node.blocks.push(block);
     return;
   }
   if (!Array.isArray(content)) return;
@@ -61,6 +76,9 @@ export function takeAssistant(state: ParseState, r: JsonObject, node: ChainNode)
   if (requestId) node.requestId = requestId;
   const model = str(message['model']);
   if (model) node.model = model;
+  // 2.1.33x: a reply a fallback model served names the model it stood in for.
+  const inPlaceOf = str(r['inPlaceOfModel']);
+  if (inPlaceOf) node.inPlaceOfModel = inPlaceOf;
   if (model === SYNTHETIC_MODEL) {
     node.synthetic = true;
     // The client shows an API failure as a reply of its own; it never sends it back (docs/claude-code/).
@@ -117,25 +135,36 @@ function reasoning(block: Block, model: string | undefined): Block {
   return block;
 }
 
-/** An `attachment` record: context the client adds, sized as the text it renders (or marked as never sent). */
+/** An `attachment` record: context the client adds, sized as the text it sends (or marked as never sent). */
 export function takeAttachment(state: ParseState, r: JsonObject, node: ChainNode): void {
   node.kind = 'attachment';
   const att = r['attachment'];
   if (!isObject(att)) return;
   node.subtype = str(att['type']) ?? 'attachment';
-  const rendered = renderAttachment(att, state.cwd);
+  const version = str(r['version']);
+  if (version && hasRecordedRendering(r)) state.renderingVersions.add(version);
+  if (node.subtype === 'model') {
+    // 2.1.33x names the model the session runs on whenever it changes; the client restores it on resume.
+    const identity = isObject(att['identity']) ? att['identity'] : {};
+    const named = str(identity['modelId']);
+    if (named) node.namesModel = named;
+  }
+  const rendered = renderAttachmentRecord(r, state.cwd, versionRecordsRenderings(version, state.renderingVersions));
   if ('notSent' in rendered) {
     node.blocks.push({ index: 0, kind: 'text', bytes: 0, tokens: 0, preview: rendered.label, label: rendered.label, notSent: rendered.notSent });
     return;
   }
-  node.blocks.push({
+  const block: Block = {
     index: 0,
     kind: 'text',
     bytes: rendered.bytes,
     tokens: tokensOf(rendered.bytes),
     preview: preview(rendered.text),
     label: rendered.label,
-  });
+  };
+  if (rendered.recorded) block.recordedAsSent = true;
+  if (rendered.recorded && r['renderedRole'] !== 'system') block.wrappedAsSent = true;
+  node.blocks.push(block);
 }
 
 /**

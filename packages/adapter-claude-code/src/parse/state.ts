@@ -41,6 +41,8 @@ export interface ParseState {
   /** Model names seen, each kept once. */
   readonly models: Map<string, string>;
   readonly compactions: CompactionTrack;
+  /** Client versions this file shows recording what they send with each attachment (2.1.33x `rendered`). */
+  readonly renderingVersions: Set<string>;
 }
 
 /**

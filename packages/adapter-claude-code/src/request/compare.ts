@@ -1,7 +1,8 @@
 import type { Block, ChainNode } from '@glassbox/core';
 import { utf8Bytes } from '../hash';
 import { isObject, str, type Json, type JsonObject } from '../record-types';
-import { renderAttachment } from '../parse/attachments';
+import { renderAttachmentRecord } from '../parse/attachments';
+import { versionRecordsRenderings } from '../parse/recorded-rendering';
 
 /**
  * Compares the window Glassbox draws with the request Claude Code really sent when it resumed the
@@ -33,8 +34,10 @@ interface RequestResult {
 export interface RequestItems {
   toolUses: Map<string, number>;
   toolResults: Map<string, RequestResult>;
-  /** User- and system-side text, one entry per block or system message. */
+  /** User- and system-side text, one entry per block or system message (without a reminder wrapper). */
   userTexts: string[];
+  /** The bytes each of those took in the request (wrapper included). */
+  userTextBytes: number[];
   /**
    * Of those, the indexes of text the resume itself may have added: reminders at the head of the first
    * message, and anything in the message of the new prompt (listings the loaded history lacks, reminders).
@@ -84,9 +87,14 @@ export function windowItems(
   isSent: (node: ChainNode, block: Block) => boolean,
   lineText: (node: ChainNode) => string,
   sentKinds: ReadonlySet<string>,
+  joinedReminderOverhead: number | null = null,
 ): WindowItem[] {
   const out: WindowItem[] = [];
+  // On a model that takes reminders in the user message, one that follows no tool result is a text
+  // block of its own there, in its wrapper (one after a result joins the result's text: its bytes are the result's).
+  let afterResult = false;
   for (const node of nodes) {
+    if (node.kind !== 'attachment' && node.kind !== 'system' && node.kind !== 'progress') afterResult = false;
     if (!sentKinds.has(node.kind)) continue;
     let record: JsonObject | null = null;
     const raw = (): JsonObject => {
@@ -99,12 +107,15 @@ export function windowItems(
     for (const block of node.blocks) {
       if (!isSent(node, block)) continue;
       if (block.kind === 'tool-use') out.push({ kind: 'tool-use', id: block.toolUseId ?? '', texts: [], bytes: block.bytes, line: node.line });
-      else if (block.kind === 'tool-result') out.push({ kind: 'tool-result', id: block.toolUseId ?? '', texts: [], bytes: block.bytes, line: node.line });
-      else if (node.kind === 'attachment') {
-        const att = raw()['attachment'];
-        const rendered = isObject(att) ? renderAttachment(att, null) : null;
+      else if (block.kind === 'tool-result') {
+        out.push({ kind: 'tool-result', id: block.toolUseId ?? '', texts: [], bytes: block.bytes, line: node.line });
+        afterResult = true;
+      } else if (node.kind === 'attachment') {
+        const rec = raw();
+        const rendered = isObject(rec['attachment']) ? renderAttachmentRecord(rec, null, versionRecordsRenderings(str(rec['version']), new Set())) : null;
         const text = rendered && 'text' in rendered ? rendered.text : '';
-        out.push({ kind: 'attachment', texts: text.split(FIXED_WORDING).filter((t) => t.trim().length > 0), bytes: block.bytes, line: node.line });
+        const wrapper = joinedReminderOverhead !== null && !block.wrappedAsSent && !afterResult && block.bytes > 0 ? joinedReminderOverhead - 2 : 0;
+        out.push({ kind: 'attachment', texts: text.split(FIXED_WORDING).filter((t) => t.trim().length > 0), bytes: block.bytes + wrapper, line: node.line });
       } else if (block.kind === 'thinking' || block.kind === 'redacted-thinking') {
         out.push({ kind: 'thinking', texts: [blockText(raw(), block)], bytes: block.bytes, line: node.line });
       } else if (block.kind === 'text') {
@@ -142,7 +153,9 @@ function readResult(content: Json | undefined): RequestResult {
   return { bytes, payloadBytes: utf8Bytes(content.slice(0, at)), reminders };
 }
 
-/** The context block the client puts first on every request (date, memory files): never in the transcript. */
+const TOOL_LOADED = 'Tool loaded.';
+
+/** The context block the client puts first on every request (date, memory files; a record of its own from 2.1.33x). */
 const isContextReminder = (text: string): boolean => text.startsWith('<system-reminder>\nAs you answer the user');
 const unwrap = (text: string): string => /^<system-reminder>\n?([\s\S]*?)\n?<\/system-reminder>\s*$/.exec(text)?.[1] ?? text;
 
@@ -152,6 +165,7 @@ export function requestItems(messages: readonly unknown[], prompt: string): Requ
     toolUses: new Map(),
     toolResults: new Map(),
     userTexts: [],
+    userTextBytes: [],
     leading: new Set(),
     assistantTexts: [],
     thinking: [],
@@ -167,7 +181,10 @@ export function requestItems(messages: readonly unknown[], prompt: string): Requ
   list.forEach((m, i) => {
     const role = str(m['role']);
     let head = i === firstUser;
+    let prev: JsonObject | undefined;
     for (const b of blocksOf(m)) {
+      const before = prev;
+      prev = b;
       const type = str(b['type']);
       if (type === 'tool_result') {
         items.toolResults.set(str(b['tool_use_id']) ?? '', readResult(b['content']));
@@ -183,17 +200,25 @@ export function requestItems(messages: readonly unknown[], prompt: string): Requ
       const text = type === 'thinking' ? (str(b['thinking']) ?? '') : (str(b['text']) ?? '');
       const afterPrompt = promptAt >= 0 && role !== 'assistant' && (i > promptAt || (i === promptAt && text.trim() === prompt));
       if (i === promptAt && !afterPrompt) head = true;
-      if (isContextReminder(text) || afterPrompt) {
+      if (afterPrompt) {
         items.clientAdded.push(text);
+        continue;
+      }
+      // "Tool loaded." follows a ToolSearch result on most models: the client's addition to that result.
+      if (text === TOOL_LOADED && before !== undefined && str(before['type']) === 'tool_result') {
+        const r = items.toolResults.get(str(before['tool_use_id']) ?? '');
+        if (r) r.bytes += utf8Bytes(text);
         continue;
       }
       items.nonResultBytes += utf8Bytes(text);
       if (type === 'thinking' || type === 'redacted_thinking') items.thinking.push(text);
       else if (role === 'assistant') items.assistantTexts.push(text);
       else {
-        if (head && (i === promptAt || text.startsWith('<system-reminder>'))) items.leading.add(items.userTexts.length);
+        // The context the client puts first (2.1.197: date and CLAUDE.md; 2.1.33x writes it as a record) may be its own.
+        if (isContextReminder(text) || (head && (i === promptAt || text.startsWith('<system-reminder>')))) items.leading.add(items.userTexts.length);
         else head = false;
         items.userTexts.push(unwrap(text));
+        items.userTextBytes.push(utf8Bytes(text));
       }
     }
   });
@@ -230,7 +255,7 @@ export function compareWindowWithRequest(window: readonly WindowItem[], request:
   const textOnlyGlassbox: string[] = [];
   for (const w of window) {
     if (w.kind !== 'text' && w.kind !== 'attachment') continue;
-    const pieces = w.texts.map((t) => t.trim()).filter((t) => t.length > 0);
+    const pieces = w.texts.map((t) => unwrap(t).trim()).filter((t) => t.length > 0);
     let missing: string | null = null;
     for (const piece of pieces) {
       const a = request.assistantTexts.findIndex((t, i) => !usedAssistant.has(i) && t.trim() === piece);
@@ -238,9 +263,15 @@ export function compareWindowWithRequest(window: readonly WindowItem[], request:
         usedAssistant.add(a);
         continue;
       }
-      const hits = userTexts.flatMap((t, i) => (t.includes(piece) || (piece.includes(t.trim()) && t.trim().length > 0) ? [i] : []));
-      if (hits.length === 0) missing ??= piece;
-      for (const i of hits) used.add(i);
+      // A request text that holds the piece stands for one window item: the first not yet taken, the
+      // history's before what the resume may have added (a new model's attribution repeats old wording).
+      const holding = userTexts.flatMap((t, i) => (t.includes(piece) ? [i] : []));
+      const one = holding.find((i) => !used.has(i) && !leading.has(i)) ?? holding.find((i) => !used.has(i)) ?? holding[0];
+      // Request texts the piece holds (a recorded rendering of several messages) are all its own.
+      const parts = userTexts.flatMap((t, i) => (!t.includes(piece) && t.trim().length > 0 && piece.includes(t.trim()) ? [i] : []));
+      if (one === undefined && parts.length === 0) missing ??= piece;
+      if (one !== undefined) used.add(one);
+      for (const i of parts) used.add(i);
     }
     if (missing !== null) textOnlyGlassbox.push(`line ${w.line} (${w.kind}): ${shown(missing)}`);
   }
@@ -250,7 +281,7 @@ export function compareWindowWithRequest(window: readonly WindowItem[], request:
     if (used.has(i)) return;
     if (leading.has(i)) {
       clientAdded.push(shown(t));
-      requestBytes -= utf8Bytes(t);
+      requestBytes -= request.userTextBytes[i] ?? utf8Bytes(t);
     } else textOnlyRequest.push(`user/system: ${shown(t)}`);
   });
   request.assistantTexts.forEach((t, i) => {

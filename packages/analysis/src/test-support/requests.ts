@@ -1,4 +1,4 @@
-// Test helpers: the requests the real Claude Code 2.1.197 sent when it resumed each fixture
+// Test helpers: the requests the real Claude Code (2.1.197, 2.1.332) sent when it resumed each fixture
 // (recorded by `npm run test:window -- --record`), and the window compared with them.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -14,6 +14,8 @@ import { FIXTURES } from './fixtures';
 export const CAPTURED_ON = new Date('2026-12-01T12:00:00Z');
 
 export interface RecordedRequest {
+  /** "Claude Code 2.1.197 (cc-harness …)": the client that sent it. */
+  capturedWith: string;
   model: string;
   prompt: string;
   messages: unknown[];
@@ -44,6 +46,13 @@ export function loadRequest(path: string): RecordedRequest {
   return JSON.parse(readFileSync(path, 'utf8')) as RecordedRequest;
 }
 
+/** The version of the client that sent a recorded request. */
+function clientOf(request: RecordedRequest): string {
+  const version = /Claude Code (\d+\.\d+\.\d+)/.exec(request.capturedWith)?.[1];
+  if (!version) throw new Error(`a recorded request names no client version: ${request.capturedWith}`);
+  return version;
+}
+
 export interface Checked {
   session: Session;
   window: ResidentWindow;
@@ -54,8 +63,9 @@ export interface Checked {
 export function checkAgainst(transcript: string, request: RecordedRequest, model?: string): Checked {
   const { session } = readSessionFile(transcript);
   const window = reconstructWindow(session);
-  applyRequestView(session, window, model === undefined ? { now: CAPTURED_ON } : { now: CAPTURED_ON, model });
+  const client = clientOf(request);
+  applyRequestView(session, window, model === undefined ? { now: CAPTURED_ON, client } : { now: CAPTURED_ON, model, client });
   const lines = readFileSync(transcript, 'utf8').split('\n');
-  const items = windowItems(window.nodes, (n, b) => !window.excludedBlocks.has(`${n.uuid}:${b.index}`), (n) => lines[n.line - 1] ?? '{}', SENT_KINDS);
+  const items = windowItems(window.nodes, (n, b) => !window.excludedBlocks.has(`${n.uuid}:${b.index}`), (n) => lines[n.line - 1] ?? '{}', SENT_KINDS, window.joinedReminderOverhead);
   return { session, window, comparison: compareWindowWithRequest(items, requestItems(request.messages, request.prompt)) };
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { formatUsd, visibleText } from '@glassbox/core';
-import type { CostLineView, CostView, IpcError } from '@glassbox/contract';
+import type { ClientCostView, CostLineView, CostView, IpcError } from '@glassbox/contract';
 import { exact, humanTokens } from '../format';
 import { useApp } from '../store';
 
@@ -33,6 +33,7 @@ export function CostPanel({ path }: { path: string }) {
         {cost.subagents.responses > 0 ? <span className="dim"> · subagents {usd(cost.subagents)}</span> : null}
         {cost.unknownModels.length ? <span className="warn"> · no price for {cost.unknownModels.join(', ')}</span> : null}
       </p>
+      {cost.client ? <ClientFigure client={cost.client} /> : null}
       <h3>By model</h3>
       <div className="table-scroll" tabIndex={0} role="region" aria-label="Cost by model">
         <table className="cost-table">
@@ -82,6 +83,23 @@ export function CostPanel({ path }: { path: string }) {
         </table>
       </div>
     </section>
+  );
+}
+
+/** The client's own running figure beside Glassbox's for the same responses; a difference over 1% is flagged. */
+function ClientFigure({ client }: { client: ClientCostView }) {
+  const mine = client.glassboxUsd === null ? 'no price' : formatUsd(client.glassboxUsd);
+  return (
+    <p className={client.differs ? 'cost-client warn' : 'cost-client dim'} data-testid="cost-client">
+      The client itself recorded <strong>{formatUsd(client.clientUsd)}</strong>
+      {client.clientGuessed ? ' (it priced a model it has no price for)' : ''} for the {client.responses} responses from line {client.fromLine}; Glassbox prices them at {mine}
+      {client.differs ? ' — more than 1% apart' : ''}.
+      {client.byModel
+        .filter((m) => m.differs && m.clientTokens > m.glassboxTokens)
+        .map((m) => (
+          <span key={m.model}> {m.model}: the client counts {humanTokens(m.clientTokens - m.glassboxTokens)} more tokens, for requests no record logs (compaction, titles).</span>
+        ))}
+    </p>
   );
 }
 

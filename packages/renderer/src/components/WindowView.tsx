@@ -166,6 +166,13 @@ function WindowHeader({ view }: { view: SnapshotView }) {
               {view.cost.usd === null ? 'cost unknown' : formatUsd(view.cost.usd)}
             </span>
             <span className="dim">at list prices</span>
+            {view.cost.client ? (
+              <span className={view.cost.client.differs ? 'warn' : 'dim'} data-testid="header-client-cost" title="the client's own running figure, recorded in the transcript">
+                {' '}
+                (client: {formatUsd(view.cost.client.usd)}
+                {view.cost.client.differs ? ', differs by more than 1%' : ''})
+              </span>
+            ) : null}
           </>
         ) : null}
       </div>
