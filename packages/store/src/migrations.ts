@@ -114,6 +114,19 @@ CREATE TRIGGER files_state_gone AFTER DELETE ON files BEGIN
 END;
 `,
   },
+  {
+    version: 5,
+    name: 'figures of the newest clients: every file read again',
+    sql: `
+-- The readers changed what a row's figures mean (attachments sized by the text the client recorded it
+-- sent, never-sent records left out, models and prices from a dated catalogue, a forked thread's copied
+-- history not counted as its usage): summaries and analyses made before are not kept. Each file is read
+-- again from the start at the next refresh, and analysed again.
+UPDATE files SET level = 1 WHERE level = 2;
+UPDATE files SET analyzed_offset = -1;
+DELETE FROM file_state;
+`,
+  },
 ];
 
 export function migrationChecksum(m: Migration): string {
