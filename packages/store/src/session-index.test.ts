@@ -193,7 +193,7 @@ describe('incremental re-index', () => {
     await index.close();
   });
 
-  it('an index written before checkpoints had their own table keeps resuming appends from its checkpoints', async () => {
+  it('an index written before checkpoints had their own table moves them to it, and reads each file again once (its readers changed since)', async () => {
     const { root, dbPath } = setup();
     const project = copyScenario(root, '02-gone-drift-errors');
     const name = readdirSync(project).find((n) => n.endsWith('.jsonl')) as string;
@@ -206,14 +206,15 @@ describe('incremental re-index', () => {
     // The database as schema 3 left it: the checkpoint in files.state, no file_state table.
     const db = new Database(dbPath);
     db.exec(`UPDATE files SET state = (SELECT state FROM file_state WHERE file_id = files.id);
-      DROP TRIGGER files_state_gone; DROP TABLE file_state; DELETE FROM schema_migrations WHERE version = 4;`);
+      DROP TRIGGER files_state_gone; DROP TABLE file_state; DELETE FROM schema_migrations WHERE version >= 4;`);
     expect((db.prepare('SELECT count(*) AS n FROM files WHERE state IS NOT NULL').get() as { n: number }).n).toBe(1);
     db.close();
 
     index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
     appendFileSync(path, rest);
     const r = await index.refresh({ analyze: false });
-    expect([r.appended, r.bytesRead]).toEqual([1, rest.length]);
+    // Migration 5 drops every checkpoint an earlier reader made: the whole file is read, not the append.
+    expect([r.appended, r.bytesRead]).toEqual([0, head.length + rest.length]);
     const fresh = openIndex({ agents: TEST_AGENTS, dbPath: join(tree.dir, 'fresh.db'), roots: [root], workers: 0 });
     await fresh.refresh({ analyze: false });
     expect(figures(index.get(path)[0] as SessionRow)).toEqual(figures(fresh.get(path)[0] as SessionRow));
@@ -231,6 +232,26 @@ describe('incremental re-index', () => {
     const gone = new Database(dbPath, { readonly: true });
     expect(gone.prepare('SELECT count(*) AS n FROM file_state').get()).toEqual({ n: 0 });
     gone.close();
+  });
+
+  it('an index made by the readers before migration 5 reads and analyses every unchanged file again, once', async () => {
+    const { root, dbPath } = setup();
+    const project = copyScenario(root, '02-gone-drift-errors');
+    const name = readdirSync(project).find((n) => n.endsWith('.jsonl')) as string;
+    const size = readFileSync(join(project, name)).length;
+    let index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
+    await index.refresh();
+    await index.close();
+    const db = new Database(dbPath);
+    db.exec('DELETE FROM schema_migrations WHERE version = 5;');
+    db.close();
+
+    index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
+    const again = await index.refresh();
+    expect([again.unchanged, again.bytesRead, again.analysed]).toEqual([0, size, 1]);
+    const settled = await index.refresh();
+    expect([settled.unchanged, settled.bytesRead, settled.analysed]).toEqual([1, 0, 0]);
+    await index.close();
   });
 
   it('resumed after every single line, ends with the same figures as one full read (replies split by parallel calls included)', async () => {
