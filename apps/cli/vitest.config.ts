@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'cli', environment: 'node', include: ['src/**/*.test.ts'], testTimeout: 60_000 },
+  test: { setupFiles: ['../../scripts/test-env/sealed-home.ts'], name: 'cli', environment: 'node', include: ['src/**/*.test.ts'], testTimeout: 60_000 },
 });

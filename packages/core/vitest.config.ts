@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'core', environment: 'node', include: ['src/**/*.test.ts'], testTimeout: 30_000 },
+  test: { setupFiles: ['../../scripts/test-env/sealed-home.ts'], name: 'core', environment: 'node', include: ['src/**/*.test.ts'], testTimeout: 30_000 },
 });
