@@ -7,7 +7,7 @@ const sha = (t: string): string => createHash('sha256').update(t, 'utf8').digest
 
 /** Lines of any Unicode (astral characters included), joined by newlines, sometimes with a final one. */
 const payload = fc
-  .tuple(fc.array(fc.string({ unit: fc.constantFrom('a', 'é', '😀', ' ', '\t', '字', 'x', '\r'), maxLength: 120 }), { maxLength: 300 }), fc.boolean())
+  .tuple(fc.array(fc.string({ unit: fc.constantFrom('a', 'é', '😀', ' ', '\t', '字', 'x', '\r'), maxLength: 120, size: 'large' }), { maxLength: 300, size: 'large' }), fc.boolean())
   .map(([lines, finalNewline]) => lines.join('\n') + (finalNewline ? '\n' : ''));
 const keep = fc.record({ chars: fc.integer({ min: 0, max: 3000 }), lines: fc.integer({ min: 0, max: 60 }) });
 
