@@ -32,6 +32,12 @@ export interface ElisionSplit {
   middleLines: number;
 }
 
+/**
+ * What a plan holds for an elision until the fork cuts it from the payload's text (the plan sees
+ * sizes, not payloads); never written into a fork.
+ */
+export const ELISION_PENDING = '[… elided by glassbox: the head and tail are cut by the fork …]';
+
 /** A middle smaller than this is not worth a marker (the marker alone is ~90 characters). */
 const MIN_MIDDLE_CHARS = 400;
 
