@@ -103,7 +103,8 @@ export function analyzeSession(session: Session, ports: AnalysisPorts, options: 
       bytesPerToken: session.bytesPerToken,
     },
     segments,
-    reclaimable: reclaimSummary(segments, session.bytesPerToken, enabled),
+    // Elision is lossy: the reclaimable figure every view shows never counts it (elision-preview.ts does).
+    reclaimable: reclaimSummary(segments, session.bytesPerToken, enabled.filter((c) => c !== 'elided')),
     turns: turnPoints(session),
     subagents: [...(options.subagents ?? []).map((sub) => linkedWindow(session, sub, viewOptions.now)), ...(session.inlineSubagents ?? [])],
     problems,

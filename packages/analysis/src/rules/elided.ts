@@ -1,4 +1,5 @@
 import { DEFAULT_ELIDE_KEEP, DEFAULT_ELIDE_OVER, type ElisionKeep } from '@glassbox/core';
+import type { Segment, Session } from '@glassbox/core';
 import type { ClassRule } from './rule';
 
 /** The elided rule's thresholds: results above `overTokens` keep `keep` of each end in a fork. */
@@ -28,10 +29,7 @@ export const elidedRule: ClassRule<'elided'> = {
     const o = ctx.elide;
     if (!o) return;
     for (const s of ctx.segments) {
-      if (s.class !== 'live' || s.protected || s.isError || s.kind !== 'tool-result') continue;
-      if (s.evictableTokens <= o.overTokens) continue;
-      if (!s.toolUseId || !ctx.session.toolCalls.has(s.toolUseId)) continue;
-      if (s.opKind !== undefined && NEVER.has(s.opKind)) continue;
+      if (!elidable(s, ctx.session, o)) continue;
       ctx.mark(s, 'elided', {
         inferred: true,
         recoverable: true,
@@ -42,3 +40,11 @@ export const elidedRule: ClassRule<'elided'> = {
     }
   },
 };
+
+/** The rule's test for one segment (still live: no other class claimed it). */
+export function elidable(s: Segment, session: Session, o: ElideOptions): boolean {
+  if (s.class !== 'live' || s.protected || s.isError || s.kind !== 'tool-result') return false;
+  if (s.evictableTokens <= o.overTokens) return false;
+  if (!s.toolUseId || !session.toolCalls.has(s.toolUseId)) return false;
+  return s.opKind === undefined || !NEVER.has(s.opKind);
+}
