@@ -37,7 +37,7 @@ export function registerInspect(program: Command, io: CliIO): void {
 
 /** What elision would save: opt-in, lossy but recoverable, never part of the figures above. */
 function renderElision(e: ElisionPreview, snap: ClassifiedSnapshot, p: Paint): string[] {
-  const title = p.bold(`Elision (opt-in; lossy, recoverable) of results over ${humanTokens(e.overTokens)} tokens, keeping ${humanTokens(e.keepChars)} characters at each end`);
+  const title = p.bold(`Elision (opt-in; lossy, recoverable): results over ${e.overTokens.toLocaleString('en-US')} tokens keep ${e.keepChars.toLocaleString('en-US')} chars at each end`);
   if (e.results === 0) return [title, p.dim('  no tool result older than the protected tail is that large')];
   const base = snap.context.reportedTokens ?? snap.context.estimatedTokens;
   const out = [title, `  ${e.results} result(s), ${humanTokens(e.tokens)} tokens: would save ${p.cls('elided', humanTokens(e.netTokens))} net (${percent(e.netTokens, base)} of the window); heads, markers and tails keep ${humanTokens(e.keptTokens)}`];

@@ -13,7 +13,7 @@ interface McpFlags {
   tools?: string;
 }
 
-export const CONTENT_FLAG = '--send-content-to-model-provider';
+const CONTENT_FLAG = '--send-content-to-model-provider';
 
 /**
  * `glassbox mcp <session>`: a read-only MCP server on stdio over one session's archive (docs/elision.md).

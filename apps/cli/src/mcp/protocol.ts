@@ -6,7 +6,7 @@
  * brings HTTP servers and auth this server never uses.
  */
 
-export const PROTOCOL_VERSIONS = ['2025-06-18', '2025-03-26', '2024-11-05'] as const;
+const PROTOCOL_VERSIONS = ['2025-06-18', '2025-03-26', '2024-11-05'] as const;
 
 export interface ToolSpec {
   name: string;
@@ -44,7 +44,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** One line in, at most one line out (notifications get none). */
-export function handleLine(server: ToolServer, line: string): string | null {
+function handleLine(server: ToolServer, line: string): string | null {
   if (line.trim() === '') return null;
   let msg: unknown;
   try {
