@@ -21,8 +21,12 @@ export interface ElisionKeep {
  * at each end keep a build's command line and first errors and a test run's summary.
  */
 export const DEFAULT_ELIDE_KEEP: ElisionKeep = { chars: 2000, lines: 40 };
-/** A tool result is elided only above this many tokens (`--elide-over`); see docs/elision.md. */
-export const DEFAULT_ELIDE_OVER = 8000;
+/**
+ * A tool result is elided only above this many tokens (`--elide-over`). Measured (docs/elision.md):
+ * Claude Code caps a command's output near 30,000 characters (≈10k tokens), so no result of the public
+ * corpus is over 8k; at 4k the ends kept (≈1.3k tokens) still leave two thirds of a result removed.
+ */
+export const DEFAULT_ELIDE_OVER = 4000;
 
 export interface ElisionSplit {
   head: string;
