@@ -64,7 +64,12 @@ describe('glassbox mcp (stdio, read-only)', () => {
     const doc = JSON.parse(forked.out) as { forkId: string; applied: { elision?: { sha256: string }; tombstone: string; toolUseId?: string }[]; mcp: { claude: string; codex: string } };
     expect(doc.mcp.claude).toBe(`claude mcp add glassbox-recall -- glassbox mcp ${doc.forkId} --send-content-to-model-provider`);
     expect(doc.mcp.codex).toContain('codex mcp add glassbox-recall -- glassbox mcp');
-    const elided = doc.applied.find((a) => a.elision) as { elision: { sha256: string }; tombstone: string; toolUseId: string };
+    // One that comes back in one page (pages stop at 24,000 characters), and the largest, which pages.
+    const withElision = doc.applied.filter((a) => a.elision) as { elision: { sha256: string; bytes: number }; tombstone: string; toolUseId: string }[];
+    const elided = withElision.filter((a) => a.elision.bytes <= 24_000).sort((a, b) => b.elision.bytes - a.elision.bytes)[0] as (typeof withElision)[number];
+    const largest = withElision.sort((a, b) => b.elision.bytes - a.elision.bytes)[0] as (typeof withElision)[number];
+    expect(largest.elision.bytes).toBeGreaterThan(24_000);
+    const bigRef = parseElided(largest.tombstone)[0]?.marker.sha256Prefix as string;
     const ref = parseElided(elided.tombstone)[0]?.marker.sha256Prefix as string;
     // A second session's fork in the same archive: its payloads are never this session's to recall.
     const other = await runCli(['clean', id01, '--repo', join(CORPUS, '01-superseded-reads', 'project-after'), '--fork', '--json'], s.env);
@@ -82,19 +87,21 @@ describe('glassbox mcp (stdio, read-only)', () => {
       call(7, 'recall', { ref: otherRef }),
       call(8, 'recall', { ref, offset: 1_000_000 }),
       call(9, 'search', { query: 'no such text anywhere 12345' }),
+      call(11, 'recall', { ref: bigRef, limit: 2000 }),
       { jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'write_file', arguments: {} } },
       'not json',
     ]);
     expect(code).toBe(0);
     const byId = new Map(replies.map((r) => [r['id'], r]));
-    const result = (n: number) => byId.get(n)?.['result'] as { content: { text: string }[]; isError?: boolean; structuredContent?: Record<string, unknown> };
+    const result = (n: number) => byId.get(n)?.['result'] as { content: { text: string }[]; isError?: boolean };
     expect((byId.get(1)?.['result'] as { protocolVersion: string }).protocolVersion).toBe('2025-06-18');
     expect(replies.some((r) => r['id'] === undefined)).toBe(false);
     expect((byId.get(2)?.['result'] as { tools: { name: string }[] }).tools.map((t) => t.name).sort()).toEqual(['recall', 'search']);
     const whole = result(3).content[0]?.text as string;
-    expect(result(3).structuredContent?.['totalLines']).toBe(result(3).structuredContent?.['lines']);
+    // A whole recall is one block: exactly the archived bytes.
+    expect(result(3).content).toHaveLength(1);
     expect(sha(whole)).toBe(elided.elision.sha256);
-    expect(result(4).structuredContent).toMatchObject({ offset: 1, lines: 2 });
+    expect(result(4).content[1]?.text).toMatch(/lines 2-3 of \d+; the rest from offset 3/);
     expect(whole.split(/(?<=\n)/).slice(1, 3).join('')).toBe(result(4).content[0]?.text);
     expect(sha(result(5).content[0]?.text as string)).toBe(elided.elision.sha256);
     expect(result(6)).toMatchObject({ isError: true });
@@ -103,6 +110,11 @@ describe('glassbox mcp (stdio, read-only)', () => {
     expect(result(8).content[0]?.text).toMatch(/^past_end/);
     expect(result(9).content[0]?.text).toMatch(/^no archived payload/);
     expect((byId.get(10)?.['error'] as { code: number }).code).toBe(-32602);
+    // A payload larger than a page: the page is whole lines under the budget, and says where the rest starts.
+    const big = result(11).content;
+    expect(big[0]?.text.length).toBeLessThanOrEqual(24_000);
+    expect(big[0]?.text.endsWith('\n')).toBe(true);
+    expect(big[1]?.text).toMatch(/the rest from offset \d+/);
     expect((byId.get(null)?.['error'] as { code: number }).code).toBe(-32700);
 
     // search gives refs and line numbers only: a line of the middle is found, its text is not returned.
@@ -110,8 +122,8 @@ describe('glassbox mcp (stdio, read-only)', () => {
     const searched = await converse([doc.forkId], s.env, [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, call(2, 'search', { query: needle }), call(3, 'recall', { ref })]);
     const listed = (searched.replies[0]?.['result'] as { tools: { name: string }[] }).tools.map((t) => t.name);
     expect(listed).toEqual(['search']);
-    const found = searched.replies[1]?.['result'] as { content: { text: string }[]; structuredContent: { results: { ref: string; lines: number[] }[] } };
-    expect(found.structuredContent.results.some((r) => r.ref === ref && r.lines.length > 0)).toBe(true);
+    const found = searched.replies[1]?.['result'] as { content: { text: string }[] };
+    expect(found.content[0]?.text).toMatch(new RegExp(`^${ref} \\(elided, [^)]*\\): lines? \\d+`, 'm'));
     expect(found.content[0]?.text).not.toContain(needle);
     // Without the content flag there is no recall tool at all.
     expect((searched.replies[2]?.['error'] as { code: number }).code).toBe(-32602);

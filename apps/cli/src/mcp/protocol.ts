@@ -17,7 +17,6 @@ export interface ToolSpec {
 export interface ToolResult {
   content: { type: 'text'; text: string }[];
   isError?: boolean;
-  structuredContent?: Record<string, unknown>;
 }
 
 export interface ToolServer {

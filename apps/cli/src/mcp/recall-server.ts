@@ -56,7 +56,7 @@ function search(recall: SessionRecall, args: Record<string, unknown>): ToolResul
     results.length === 0
       ? `no archived payload of this session contains ${JSON.stringify(query)} (${recall.entries.length} archived)`
       : results.map((r) => `${r.ref} (${r.kind}, ${r.tool}${r.toolUseId ? ` ${r.toolUseId}` : ''}): line${r.lines.length > 1 ? 's' : ''} ${r.lines.join(', ')}${r.moreLines > 0 ? ` and ${r.moreLines} more` : ''}`).join('\n');
-  return { content: [{ type: 'text', text }], structuredContent: { results } };
+  return { content: [{ type: 'text', text }] };
 }
 
 function recallPage(recall: SessionRecall, args: Record<string, unknown>): ToolResult {
@@ -67,12 +67,14 @@ function recallPage(recall: SessionRecall, args: Record<string, unknown>): ToolR
   if (typeof offset !== 'number' || typeof limit !== 'number') throw new InvalidParams('offset and limit are whole numbers');
   const page = recall.recall(ref, offset, limit);
   const end = page.offset + page.lines;
-  const more = end < page.totalLines ? ` (more: offset ${end})` : '';
-  const header = `[glassbox recall ${page.entry.ref}: lines ${page.offset + 1}-${end} of ${page.totalLines}${more}]`;
-  return {
-    content: [{ type: 'text', text: page.text }],
-    structuredContent: { ref: page.entry.ref, sha256: page.entry.sha256, kind: page.entry.kind, offset: page.offset, lines: page.lines, totalLines: page.totalLines, note: header },
-  };
+  // The page is the first block, verbatim (a whole recall is exactly the archived bytes); where it
+  // stands in the payload is a second block, only when it is not the whole. No structured content:
+  // a client that has it sends it to the model instead of the text (Claude Code does).
+  const content: ToolResult['content'] = [{ type: 'text', text: page.text }];
+  if (page.offset > 0 || end < page.totalLines) {
+    content.push({ type: 'text', text: `[glassbox recall ${page.entry.ref}: lines ${page.offset + 1}-${end} of ${page.totalLines}${end < page.totalLines ? `; the rest from offset ${end}` : ''}]` });
+  }
+  return { content };
 }
 
 function failure(text: string): ToolResult {

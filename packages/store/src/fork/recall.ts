@@ -37,6 +37,12 @@ export interface RecalledText {
 /** Lines recalled at most at once (a page), and the default page. */
 export const RECALL_MAX_LINES = 2000;
 export const RECALL_DEFAULT_LINES = 400;
+/**
+ * Characters of one page at most (whole lines; a single longer line is one page): clients keep a
+ * larger tool result out of the context and show a preview instead (Claude Code writes it to a file),
+ * so a page stays under that and the agent reads on from the offset the page names.
+ */
+export const RECALL_PAGE_CHARS = 24_000;
 
 export class SessionRecall {
   private readonly archive: Archive;
@@ -82,7 +88,14 @@ export class SessionRecall {
     const entry = found[0] as RecallEntry;
     const lines = splitLines(this.textOf(entry));
     if (offset >= lines.length && !(offset === 0 && lines.length === 0)) throw new RecallError('past_end', `offset ${offset} is past the end: ${entry.ref} has ${lines.length} line(s)`);
-    const page = lines.slice(offset, offset + limit);
+    const page: string[] = [];
+    let chars = 0;
+    for (let i = offset; i < Math.min(lines.length, offset + limit); i++) {
+      const line = lines[i] as string;
+      if (page.length > 0 && chars + line.length > RECALL_PAGE_CHARS) break;
+      page.push(line);
+      chars += line.length;
+    }
     return { entry, text: page.join(''), offset, lines: page.length, totalLines: lines.length };
   }
 
