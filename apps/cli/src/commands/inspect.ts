@@ -40,7 +40,7 @@ function renderElision(e: ElisionPreview, snap: ClassifiedSnapshot, p: Paint): s
   const title = p.bold(`Elision (opt-in; lossy, recoverable): results over ${e.overTokens.toLocaleString('en-US')} tokens keep ${e.keepChars.toLocaleString('en-US')} chars at each end`);
   if (e.results === 0) return [title, p.dim('  no tool result older than the protected tail is that large')];
   const base = snap.context.reportedTokens ?? snap.context.estimatedTokens;
-  const out = [title, `  ${e.results} result(s), ${humanTokens(e.tokens)} tokens: would save ${p.cls('elided', humanTokens(e.netTokens))} net (${percent(e.netTokens, base)} of the window); heads, markers and tails keep ${humanTokens(e.keptTokens)}`];
+  const out = [title, `  ${e.results} result(s), ${humanTokens(e.tokens)} tokens: saves ${p.cls('elided', humanTokens(e.netTokens))} net (${percent(e.netTokens, base)} of the window); ends kept ${humanTokens(e.keptTokens)}`];
   for (const l of e.largest) out.push(`    line ${padLeft(String(l.line), 6)}  ${padLeft(humanTokens(l.tokens), 7)}  ${truncate(l.source, WIDTH - 30)}`);
   out.push(p.dim(truncate(`  Preview it: glassbox clean ${snap.session.id} --classes ${['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'elided'].join(',')}`, WIDTH)));
   return out;
