@@ -92,3 +92,15 @@ describe('forks with elisions', () => {
     expect(check?.failures[0]?.detail).toMatch(/hash/);
   });
 });
+
+describe('a fork with elisions, read again', () => {
+  it('shows each elision as a tombstone of its middle, never planned again', () => {
+    const s = scratch('03-large-outputs');
+    const result = writeElided(s.sourcePath, s.archiveDir, s.repoRoot);
+    const again = planFromFile(result.forkPath, { agent: agentForFile(TEST_AGENTS, result.forkPath), repoRoot: s.repoRoot, classes: ['elided'], elide: ELIDE, protectTail: 0, minimumSavings: 0 });
+    const marks = again.snapshot.segments.filter((seg) => seg.class === 'tombstone');
+    const middles = result.manifest.actions.filter((a) => a.elision).map((a) => a.elision?.sha256.slice(0, 12));
+    expect(marks.map((m) => (m.proof as { sha256Prefix: string | null }).sha256Prefix).sort()).toEqual(expect.arrayContaining([...middles].sort()));
+    expect(again.plan.actions.filter((a) => middles.some((m) => a.tombstone.includes(m ?? 'x')))).toEqual([]);
+  });
+});
