@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { CLASS_REGISTRY, SEGMENT_CLASSES, isDeadClass, type DeadProof, humanBytes, humanTokens, percent, type ClassifiedSnapshot, type ForkEconomics, type SegmentClass } from '@glassbox/core';
+import { CLASS_REGISTRY, PROVABLE_CLASSES, SEGMENT_CLASSES, isDeadClass, type DeadProof, humanBytes, humanTokens, percent, type ClassifiedSnapshot, type ForkEconomics, type SegmentClass } from '@glassbox/core';
 import { deathReason } from '@glassbox/analysis';
 import { parseAt } from '../cache-args';
 import type { Lineage } from '@glassbox/engine';
@@ -42,7 +42,8 @@ function renderElision(e: ElisionPreview, snap: ClassifiedSnapshot, p: Paint): s
   const base = snap.context.reportedTokens ?? snap.context.estimatedTokens;
   const out = [title, `  ${e.results} result(s), ${humanTokens(e.tokens)} tokens: saves ${p.cls('elided', humanTokens(e.netTokens))} net (${percent(e.netTokens, base)} of the window); ends kept ${humanTokens(e.keptTokens)}`];
   for (const l of e.largest) out.push(`    line ${padLeft(String(l.line), 6)}  ${padLeft(humanTokens(l.tokens), 7)}  ${truncate(l.source, WIDTH - 30)}`);
-  out.push(p.dim(truncate(`  Preview it: glassbox clean ${snap.session.id} --classes ${['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'elided'].join(',')}`, WIDTH)));
+  // A session id's first characters find it (clean takes a prefix of 6 or more): the line fits.
+  out.push(p.dim(truncate(`  Preview it: glassbox clean ${snap.session.id.slice(0, 8)} --classes ${[...PROVABLE_CLASSES, 'elided'].join(',')}`, WIDTH)));
   return out;
 }
 
