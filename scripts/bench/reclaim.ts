@@ -1,4 +1,4 @@
-// `npm run bench:reclaim -- <folder> [--with-spent]`: what cleaning would reclaim across a folder of
+// `npm run bench:reclaim -- <folder> [--with-spent] [--with-elision]`: what cleaning would reclaim across a folder of
 // sessions. For every Claude Code session file under the folder (identical copies counted once;
 // subagent files are separate windows and not cleaned on their own), the real planner runs with its
 // defaults and the fork is built and validated in memory — nothing is written. A session with a
@@ -14,6 +14,7 @@ import { previewFork } from '@glassbox/store/fork';
 import { defaultAgents } from '@glassbox/agents';
 import { agentForFile } from '@glassbox/file-io';
 import { filesUnder, projectAfter } from '../corpus-files';
+import { elisionBench } from './reclaim-elision';
 import { clip, pad, printReclaimSummary, printReclaimTable, type CountColumn, type ReclaimRow } from './reclaim-table';
 
 /** The agents these tests fork and read with (the shells make the same registry). */
@@ -24,7 +25,9 @@ const agents = defaultAgents();
 const args = process.argv.slice(2);
 const withSpent = args.includes('--with-spent');
 const folder = resolve(args.find((a) => !a.startsWith('--')) ?? '.');
-const CLASSES: DeadClass[] = withSpent ? [...DEAD_CLASSES] : [...PROVABLE_CLASSES];
+const withElision = args.includes('--with-elision');
+// Elision is never among these: --with-elision adds its own tables (reclaim-elision.ts).
+const CLASSES: DeadClass[] = withSpent ? DEAD_CLASSES.filter((c) => c !== 'elided') : [...PROVABLE_CLASSES];
 
 /** A short name: the path under the folder, without the layout's fixed parts; a session id shortened. */
 function label(path: string): string {
@@ -50,10 +53,12 @@ const seen = new Set<string>();
 const rows: Row[] = [];
 let skipped = 0;
 const sessionFiles = filesUnder(folder, ['subagents', 'project-after', 'file-history', 'tool-results', 'node_modules'], (name) => name.endsWith('.jsonl') && !name.startsWith('agent-'));
+const unique: string[] = [];
 for (const path of sessionFiles) {
   const sha = createHash('sha256').update(readFileSync(path)).digest('hex');
   if (seen.has(sha)) continue;
   seen.add(sha);
+  unique.push(path);
   const { planned, fork, report } = previewFork(path, { agent: agentForFile(TEST_AGENTS, path), repoRoot: projectAfter(path, 3), classes: CLASSES, withSpent });
   if (planned.session.problems.some((p) => p.code === 'not_a_transcript' || p.code === 'file_empty')) {
     skipped++;
@@ -144,4 +149,5 @@ console.log(
 console.log(
   `\nforks ${priced.length}: with a warm cache, ${never} never pay back; ${beyond} pay back only after more requests than the session has made so far; with a cold cache every fork is cheaper from the first request`,
 );
-process.exitCode = rows.every((r) => r.valid !== false) ? 0 : 1;
+const elisionValid = withElision ? elisionBench(unique, label, agents).valid : true;
+process.exitCode = rows.every((r) => r.valid !== false) && elisionValid ? 0 : 1;

@@ -16,12 +16,18 @@ import { classifySegments } from './classify';
 import { calibrate } from './calibrate';
 import { reclaimSummary } from './reclaim';
 import { turnPoints } from './usage';
+import type { ElideOptions } from './rules/elided';
 
 export interface AnalyzeOptions {
   /** Map the session's working directory to this folder (a moved checkout). */
   repoRoot?: string | null;
   /** Also classify `spent` (inferred, off by default). */
   withSpent?: boolean;
+  /**
+   * Also classify `elided` (lossy, recoverable; off by default): tool results above `overTokens`
+   * keep `keep` of each end in a fork and the middle goes to the archive.
+   */
+  elide?: ElideOptions;
   /** The last N API exchanges are never evicted. */
   protectTail?: number;
   /** Subagent transcripts of the session, shown as linked windows. */
@@ -49,6 +55,7 @@ export function analyzeSession(session: Session, ports: AnalysisPorts, options: 
   const { repoExists } = classifySegments(session, segments, exchanges, ports, {
     repoRoot,
     withSpent,
+    elide: options.elide ?? null,
     protectTail: options.protectTail ?? DEFAULT_PROTECT_TAIL,
   });
 
@@ -57,7 +64,7 @@ export function analyzeSession(session: Session, ports: AnalysisPorts, options: 
   for (let i = 0; i < cal.reportedUpTo; i++) carried += segments[i]?.tokens ?? 0;
   const unattributedTokens = cal.reportedTokens === null ? 0 : Math.max(0, cal.reportedTokens - carried);
   const mirrorBytes = window.nodes.reduce((n, node) => n + node.mirrorBytes, 0);
-  const enabled: DeadClass[] = withSpent ? [...DEAD_CLASSES] : [...PROVABLE_CLASSES];
+  const enabled: DeadClass[] = DEAD_CLASSES.filter((c) => PROVABLE_CLASSES.includes(c) || (c === 'spent' && withSpent) || (c === 'elided' && options.elide !== undefined));
 
   const problems = [...session.problems, ...window.problems];
   const cwdMissing = (repoRoot ?? session.cwd) !== null && !repoExists;
@@ -96,7 +103,8 @@ export function analyzeSession(session: Session, ports: AnalysisPorts, options: 
       bytesPerToken: session.bytesPerToken,
     },
     segments,
-    reclaimable: reclaimSummary(segments, session.bytesPerToken, enabled),
+    // Elision is lossy: the reclaimable figure every view shows never counts it (elision-preview.ts does).
+    reclaimable: reclaimSummary(segments, session.bytesPerToken, enabled.filter((c) => c !== 'elided')),
     turns: turnPoints(session),
     subagents: [...(options.subagents ?? []).map((sub) => linkedWindow(session, sub, viewOptions.now)), ...(session.inlineSubagents ?? [])],
     problems,

@@ -1,12 +1,15 @@
 import { CLASS_REGISTRY, type Segment, type Session } from '@glassbox/core';
 import type { AnalysisPorts } from './ports';
 import { RULES_BY_STAGE, ruleContext } from './rules';
+import type { ElideOptions } from './rules/elided';
 
 export interface ClassifyOptions {
   /** The folder the session's working directory is mapped to (a moved checkout); null to check the cwd itself. */
   repoRoot: string | null;
   /** Also run the rules of inferred classes (spent). */
   withSpent: boolean;
+  /** Also run the elided rule, with these thresholds (null: not asked for). */
+  elide: ElideOptions | null;
   /** Number of most recent API exchanges that are never evicted. */
   protectTail: number;
 }
@@ -29,9 +32,10 @@ export function classifySegments(
   options: ClassifyOptions,
 ): ClassifyResult {
   markProtected(segments, exchanges, options.protectTail);
-  const ctx = ruleContext(session, segments, ports, { repoRoot: options.repoRoot });
+  const ctx = ruleContext(session, segments, ports, { repoRoot: options.repoRoot, elide: options.elide });
   for (const rule of RULES_BY_STAGE) {
-    if (CLASS_REGISTRY[rule.class].evidence === 'inferred' && !options.withSpent) continue;
+    // Each inferred class runs only when asked for: spent with withSpent, elided with its thresholds.
+    if (rule.class === 'elided' ? options.elide === null : CLASS_REGISTRY[rule.class].evidence === 'inferred' && !options.withSpent) continue;
     rule.apply(ctx);
   }
   return { repoExists: ctx.repoExists, repoPath: options.repoRoot ?? session.cwd };

@@ -6,6 +6,8 @@ export { buildSegments, SENT_KINDS } from './segments';
 export { planEviction, withRefusals, exclusionsByReason, DEFAULT_MINIMUM_SAVINGS, type PlanOptions } from './plan';
 export { cacheModel, economicsOf, chooseForHorizon, totalCost, sessionTtl, type CacheModel, type CostedEviction, type EconomicsOptions } from './economics';
 export { folderFor } from './repo-map';
+export { DEFAULT_ELIDE_OPTIONS, type ElideOptions } from './rules/elided';
+export { elisionPreview, type ElisionPreview } from './elision-preview';
 export { tombstoneText, tombstoneTokens, deathReason, removedWhat, TOMBSTONE_TOKENS_ESTIMATE } from './tombstone';
 export { reclaimSummary, isReclaimable } from './reclaim';
 export { computeCost, type CostReport, type CostLine } from './cost';

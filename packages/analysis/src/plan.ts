@@ -11,7 +11,7 @@ import {
   type PlannedAction,
   type Segment,
 } from '@glassbox/core';
-import { deathReason, tombstoneText, tombstoneTokens, TOMBSTONE_TOKENS_ESTIMATE } from './tombstone';
+import { deathReason, tombstoneText, tombstoneTokens, tombstoneTokensFor, TOMBSTONE_TOKENS_ESTIMATE } from './tombstone';
 import { chooseForHorizon, economicsOf, type CacheModel } from './economics';
 
 export interface PlanOptions {
@@ -175,7 +175,7 @@ function actionFor(seg: Segment & { class: DeadClass }, proof: DeadProof, bytesP
     proof,
     tombstone,
     tokensFreed: seg.evictableTokens,
-    tombstoneTokens: tombstoneTokens(tombstone, bytesPerToken),
+    tombstoneTokens: proof.class === 'elided' ? tombstoneTokensFor(seg, proof, bytesPerToken) : tombstoneTokens(tombstone, bytesPerToken),
     target: seg.kind === 'tool-input' ? 'tool-input' : 'tool-result',
     sourceLabel: seg.source.label,
     reason: deathReason(proof),

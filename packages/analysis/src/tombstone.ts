@@ -1,4 +1,4 @@
-import { deathReason, estimateTokensFromBytes, formatTombstone, type DeadProof, type Segment } from '@glassbox/core';
+import { ELISION_PENDING, deathReason, estimateTokensFromBytes, formatTombstone, type DeadProof, type Segment } from '@glassbox/core';
 
 export { deathReason };
 
@@ -26,6 +26,8 @@ export function removedWhat(seg: Segment): string {
  * The format is Glassbox's own (core's tombstone-format), so a fork's tombstones are recognised as such.
  */
 export function tombstoneText(seg: Segment, proof: DeadProof, archiveSha256: string): string {
+  // An elision is cut from the payload's own text, which only the fork sees: it fills this in.
+  if (proof.class === 'elided') return ELISION_PENDING;
   return formatTombstone(removedWhat(seg), deathReason(proof, seg.source.label), archiveSha256);
 }
 
@@ -38,5 +40,20 @@ export function tombstoneTokens(text: string, bytesPerToken: number): number {
 
 /** The tokens a segment's tombstone will cost, as the plan will write it. */
 export function tombstoneTokensFor(seg: Segment, proof: DeadProof, bytesPerToken: number): number {
+  if (proof.class === 'elided') return elisionTokens(seg, proof, bytesPerToken);
   return tombstoneTokens(tombstoneText(seg, proof, seg.hash ?? ''), bytesPerToken);
+}
+
+/** The marker line, as long as the longest one Glassbox writes. */
+const MARKER_BYTES = 100;
+
+/**
+ * What an elision keeps, before the fork cuts it: both ends at their most (never more than the
+ * payload) and the marker. The fork reports the exact figure from the text it writes.
+ */
+export function elisionTokens(seg: Segment, proof: DeadProof & { class: 'elided' }, bytesPerToken: number): number {
+  const kept = Math.min(seg.bytes, 2 * proof.keep.chars) + MARKER_BYTES;
+  // At the segment's own (calibrated) tokens per byte.
+  if (seg.bytes <= 0) return estimateTokensFromBytes(kept, bytesPerToken);
+  return Math.min(seg.evictableTokens, Math.ceil((kept * seg.evictableTokens) / seg.bytes));
 }

@@ -15,7 +15,7 @@ import { formatTombstone, tombstoneHash } from './tombstone-format';
 
 describe('the class registry', () => {
   it('lists every class once, in its display order, with its own colour and label', () => {
-    expect(SEGMENT_CLASSES).toEqual(['live', 'tombstone', 'gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent']);
+    expect(SEGMENT_CLASSES).toEqual(['live', 'tombstone', 'gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent', 'elided']);
     const colours = SEGMENT_CLASSES.map((c) => CLASS_COLOUR[c]);
     expect(new Set([...colours, CLASS_COLOUR.unattributed]).size).toBe(colours.length + 1);
     for (const c of SEGMENT_CLASSES) {
@@ -26,9 +26,9 @@ describe('the class registry', () => {
   });
 
   it('derives the dead, proven, inferred and default lists from the entries', () => {
-    expect(DEAD_CLASSES).toEqual(['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent']);
+    expect(DEAD_CLASSES).toEqual(['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent', 'elided']);
     expect(PROVABLE_CLASSES).toEqual(['gone', 'stale-drift', 'stale-superseded', 'duplicate']);
-    expect(INFERRED_CLASSES).toEqual(['spent']);
+    expect(INFERRED_CLASSES).toEqual(['spent', 'elided']);
     expect(DEFAULT_FORK_CLASSES).toEqual(PROVABLE_CLASSES);
     expect(isDeadClass('tombstone')).toBe(false);
     expect(isDeadClass('live')).toBe(false);

@@ -39,6 +39,11 @@ export interface DeadProofs {
   };
   duplicate: { hash: string; bytes: number; kept: SegmentRef; copies: number };
   spent: { inferred: true; reason: string };
+  /**
+   * Lossy but recoverable: the result keeps its first and last lines, its middle is archived and a
+   * marker names it (core's elision.ts). `overTokens` and `keep` are the thresholds it was chosen under.
+   */
+  elided: { inferred: true; recoverable: true; overTokens: number; keep: { chars: number; lines: number }; reason: string };
 }
 
 /** Evidence for classes that are neither live nor dead: what the segment is, not why to remove it. */
@@ -163,6 +168,17 @@ export const CLASS_REGISTRY: { readonly [K in SegmentClass]: ClassInfo<K> } = {
     order: 6,
     description: 'inferred, not proven: a one-shot output never referenced again',
     reason: (p) => `spent (inferred): ${p.reason}`,
+  },
+  elided: {
+    id: 'elided',
+    evidence: 'inferred',
+    defaultOn: false,
+    label: 'elided (lossy, recoverable)',
+    colour: '#56B4E9',
+    hatched: true,
+    order: 7,
+    description: 'lossy, recoverable: a large old tool result keeps its first and last lines; the middle is archived and can be recalled',
+    reason: (p) => `elided (lossy, recoverable): ${p.reason}`,
   },
 };
 

@@ -22,3 +22,4 @@ export * from './cancel';
 export * from './retention';
 export * from './json';
 export * from './visible-text';
+export * from './elision';

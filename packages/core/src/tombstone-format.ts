@@ -1,3 +1,4 @@
+import { ELISION_MARKER_TEXT, parseElided } from './elision';
 /**
  * The text that replaces a payload in a fork is Glassbox's own format, not an agent's: it is written
  * by analysis (tombstoneText) and recognised here, so a fork's tombstones are classified as such in
@@ -15,7 +16,9 @@ export function formatTombstone(what: string, why: string, archiveSha256: string
 
 /** The archive hash prefix a tombstone names ('' when it names none), or null when the text is not a tombstone. */
 export function tombstoneHash(text: string): string | null {
-  if (text.length > MAX_TOMBSTONE_CHARS || !text.startsWith(TOMBSTONE_PREFIX)) return null;
+  // An elision (elision.ts) is a tombstone of its middle: its hash prefix names the archived middle.
+  if (!text.startsWith(TOMBSTONE_PREFIX)) return text.includes(ELISION_MARKER_TEXT) ? (parseElided(text)[0]?.marker.sha256Prefix ?? null) : null;
+  if (text.length > MAX_TOMBSTONE_CHARS) return null;
   const m = TOMBSTONE.exec(text);
   return m ? (m[1] ?? '') : null;
 }

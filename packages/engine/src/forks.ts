@@ -1,11 +1,13 @@
 import { basename } from 'node:path';
 import type { DeadClass } from '@glassbox/core';
+import { DEFAULT_ELIDE_OPTIONS, type ElideOptions } from '@glassbox/analysis';
 import {
   LineageCache,
   planFromFile,
   previewFork,
   resumeInstruction,
   showSegment,
+  SessionRecall,
   undoFork,
   verifyFork,
   writeFork,
@@ -32,6 +34,8 @@ export interface ForkRequest {
   /** Classes to evict (default: the proven ones, plus spent with `withSpent`). */
   classes?: readonly DeadClass[];
   withSpent?: boolean;
+  /** Elision's thresholds (default: the measured defaults); used only when `classes` has `elided`. */
+  elide?: Partial<ElideOptions>;
   protectTail?: number;
   minimumSavings?: number;
   /** The model of the next request (decides which reasoning is resident). */
@@ -70,6 +74,8 @@ export class Forks {
       at: r.at ?? new Date(),
     };
     if (r.classes) o.classes = r.classes;
+    // Elision is classified only when it is chosen: it never enters a plan nobody asked it into.
+    if (r.classes?.includes('elided')) o.elide = elideOptions(r.elide);
     if (r.protectTail !== undefined) o.protectTail = r.protectTail;
     if (r.minimumSavings !== undefined) o.minimumSavings = r.minimumSavings;
     if (r.model !== undefined) o.model = r.model;
@@ -140,6 +146,14 @@ export class Forks {
     return refusing(() => showSegment(ref, segment, { agents: this.setup.agents, archiveDir: this.setup.archiveDir }));
   }
 
+  /**
+   * What one session can recall from the archive (read-only): its forks' elided middles and
+   * tombstoned payloads, and nothing of any other session's.
+   */
+  recall(sessionId: string): SessionRecall {
+    return new SessionRecall(this.setup.archiveDir, this.setup.agents, sessionId);
+  }
+
   /** Which sessions are forks of which, from the archive's manifests (read again when the archive's fork list changed). */
   lineage(): ForkLineage {
     return this.lineages.get();
@@ -149,4 +163,22 @@ export class Forks {
   resume(input: { cwd: string | null; mapped: string | null; sessionId: string; sessionPath: string }): ResumeInstruction {
     return resumeInstruction({ ...input, format: this.setup.agentFor(input.sessionPath).format });
   }
+}
+
+/** Elision's thresholds: the defaults, with what the caller gave. */
+export function elideOptions(given: Partial<ElideOptions> | undefined): ElideOptions {
+  return { overTokens: given?.overTokens ?? DEFAULT_ELIDE_OPTIONS.overTokens, keep: given?.keep ?? DEFAULT_ELIDE_OPTIONS.keep };
+}
+
+/**
+ * The commands that wire `glassbox mcp` to a resumed session, for each client: the server reads only
+ * this session's archive, and sends content only because the flag says so.
+ */
+export function mcpWiring(sessionId: string, archiveDir: string | null): { claude: string; codex: string } {
+  const args = ['glassbox', 'mcp', sessionId, ...(archiveDir ? ['--archive', archiveDir] : []), '--send-content-to-model-provider'].map(quoteArg).join(' ');
+  return { claude: `claude mcp add glassbox-recall -- ${args}`, codex: `codex mcp add glassbox-recall -- ${args}` };
+}
+
+function quoteArg(a: string): string {
+  return /^[A-Za-z0-9_./:=@-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
 }

@@ -40,6 +40,24 @@ describe('the application layer', () => {
     expect(glassbox.forks.verify(outcome.written.forkId).report.ok).toBe(true);
   });
 
+  it('elides only when elided is chosen (as the window\'s wizard asks), with the defaults, and recalls the middle of this session only', () => {
+    const { glassbox, path, repo } = scratch('03-large-outputs');
+    const base = { path, repoRootFor: () => repo, minimumSavings: 0, protectTail: 0 };
+    expect(glassbox.forks.preview(base).planned.plan.actions.some((a) => a.class === 'elided')).toBe(false);
+    const request = { ...base, classes: ['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'elided'] as const };
+    const preview = glassbox.forks.preview({ ...request, classes: [...request.classes] });
+    expect(preview.planned.plan.actions.some((a) => a.class === 'elided')).toBe(true);
+    expect(preview.report?.checks.find((c) => c.id === 'elisions')?.ok).toBe(true);
+    const outcome = glassbox.forks.write({ ...request, classes: [...request.classes] });
+    if (outcome.status !== 'written') throw new Error(`not written: ${outcome.status}`);
+    const elision = outcome.written.manifest.actions.find((a) => a.elision)?.elision;
+    if (!elision) throw new Error('no elision in the manifest');
+    const recall = glassbox.forks.recall(outcome.written.forkId);
+    expect(recall.recall(elision.sha256.slice(0, 12), 0, 2000).entry.sha256).toBe(elision.sha256);
+    // The original is not a fork: nothing of it can be recalled through its own id.
+    expect(glassbox.forks.recall(outcome.written.manifest.original.sessionId).entries).toEqual([]);
+  });
+
   it('answers "nothing to remove" for a session with nothing provably dead, and writes nothing', () => {
     const { glassbox, path, folder } = scratch('13-api-error');
     const before = readdirSync(folder).sort();

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { isFatal, type Agent, type ClassifiedSnapshot, type CompactionHistory, type DiscoveredFile, type ForkEconomics, type LoadedSession, type PriceTable, type Problem } from '@glassbox/core';
-import { analyzeSession, cacheModel, computeCost, economicsOf, planEviction, type AnalysisPorts, type CostReport } from '@glassbox/analysis';
+import { analyzeSession, cacheModel, computeCost, economicsOf, planEviction, type AnalysisPorts, type CostReport, type ElideOptions, DEFAULT_ELIDE_OPTIONS, elisionPreview, type ElisionPreview } from '@glassbox/analysis';
 import { scopedRepoPort } from '@glassbox/store/repo-port';
 import { compactionHistories, type LineSource } from '@glassbox/store';
 import { forkWillSend, type ForkLineage } from '@glassbox/store/fork';
@@ -12,6 +12,8 @@ export interface AnalyzeRequest {
   /** The folder its recorded working directory is mapped to here (null: the recorded one). */
   repoRoot: string | null;
   withSpent?: boolean;
+  /** Also classify `elided` with these thresholds (lossy, recoverable): what elision would save. */
+  elide?: ElideOptions;
   protectTail?: number;
   /** The model of the next request (default: the one the client would resume on). */
   model?: string;
@@ -40,6 +42,8 @@ export interface Inspection extends Opened {
   /** What forking with the default plan would cost now, under the prompt cache, at the agent's list prices. */
   economics: ForkEconomics;
   lineage: Lineage;
+  /** What elision (opt-in; lossy, recoverable) would shorten at the given thresholds, never in the figures above. */
+  elision: ElisionPreview;
 }
 
 /** Reading sessions: finding them by id, loading, the window with its proofs, cost, compactions. */
@@ -81,6 +85,7 @@ export class Sessions {
       withSpent: r.withSpent === true,
       subagents: loaded.subagents,
       ...(r.protectTail !== undefined ? { protectTail: r.protectTail } : {}),
+      ...(r.elide !== undefined ? { elide: r.elide } : {}),
       ...(r.model !== undefined ? { model: r.model } : {}),
     });
   }
@@ -88,10 +93,11 @@ export class Sessions {
   /** `glassbox inspect`: the window, what forking now would cost, and the session's place among forks. */
   inspect(path: string, r: Omit<AnalyzeRequest, 'repoRoot'> & { repoRootFor: (cwd: string | null) => string | null; at?: Date }): Inspection {
     const opened = this.open(path);
-    const { repoRootFor, at: _at, ...rest } = r;
+    const { repoRootFor, at: _at, elide, ...rest } = r;
     const snapshot = this.analyze(opened.loaded, { ...rest, repoRoot: repoRootFor(opened.loaded.session.cwd) });
     const economics = economicsOf(cacheModel(snapshot, { at: r.at ?? new Date(), prices: opened.agent.format.prices }), planEviction(snapshot));
-    return { ...opened, snapshot, economics, lineage: this.lineageOf(snapshot) };
+    const elision = elisionPreview(snapshot, opened.loaded.session, elide ?? DEFAULT_ELIDE_OPTIONS);
+    return { ...opened, snapshot, economics, lineage: this.lineageOf(snapshot), elision };
   }
 
   /** A fork knows it is one from its manifest in the archive (the lineage the app shows too). */

@@ -118,6 +118,8 @@ function explain(segment: Segment, snapshot: ClassifiedSnapshot): string {
       return `An identical copy (${p.bytes.toLocaleString()} bytes, sha-256 ${p.hash.slice(0, 12)}…) is kept at line ${p.kept.line}; this is one of ${p.copies} copies.`;
     case 'spent':
       return `Inferred, not proven: ${p.reason.replace(/[;,]\s*inferred, not proven\.?$/, '')}.`;
+    case 'elided':
+      return `Lossy, recoverable: ${p.reason}. A fork keeps its first and last lines and archives the middle, which the agent can recall (glassbox mcp) and you can show from the window.`;
     case 'tombstone':
       return `A tombstone an earlier fork wrote in place of a payload; it is never planned again.${p.sha256Prefix ? ` The payload is in the archive (sha256 ${p.sha256Prefix}…): show it from the window.` : ''}`;
   }

@@ -23,5 +23,7 @@ function why(proof: DeadProof, label: string): string {
       return 'duplicate: an identical copy comes later in this conversation';
     case 'spent':
       return `spent (inferred): ${proof.reason}`;
+    case 'elided':
+      return `elided (lossy, recoverable): ${proof.reason}`;
   }
 }

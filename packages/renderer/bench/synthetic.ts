@@ -33,7 +33,7 @@ export function syntheticSnapshot(n: number): ClassifiedSnapshot {
     leafUuid: null,
     context: { reportedTokens: estimated + 15000, estimatedTokens: estimated, unattributedTokens: 15000, calibration: { factor: 1, basis: 'bench' }, compactions: 0, microcompactions: 0, mirrorBytes: 0, lastModel: null, bytesPerToken: 3 },
     segments,
-    reclaimable: { tokens: 0, netTokens: 0, tombstoneTokens: 0, byClass: { gone: { tokens: 0, segments: 0 }, 'stale-drift': { tokens: 0, segments: 0 }, 'stale-superseded': { tokens: 0, segments: 0 }, duplicate: { tokens: 0, segments: 0 }, spent: { tokens: 0, segments: 0 } } },
+    reclaimable: { tokens: 0, netTokens: 0, tombstoneTokens: 0, byClass: { gone: { tokens: 0, segments: 0 }, 'stale-drift': { tokens: 0, segments: 0 }, 'stale-superseded': { tokens: 0, segments: 0 }, duplicate: { tokens: 0, segments: 0 }, spent: { tokens: 0, segments: 0 }, elided: { tokens: 0, segments: 0 } } },
     turns: [], subagents: [], problems: [], classes: { enabled: [], inferred: ['spent'] }, checkedAt: new Date().toISOString(),
   };
 }

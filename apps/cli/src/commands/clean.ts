@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DEAD_CLASSES, humanBytes, humanTokens, isDeadClass, type DeadClass, type EvictionPlan } from '@glassbox/core';
 import type { RefusedAction, ValidationReport } from '@glassbox/core';
-import type { FilePlan, ForkRequest } from '@glassbox/engine';
+import { mcpWiring, type FilePlan, type ForkRequest } from '@glassbox/engine';
 import { EXIT_REFUSED, UsageError } from '../exit-codes';
 import { glassboxFor } from '../engine';
 import { outJson, type CliIO } from '../io';
@@ -12,9 +12,10 @@ import { header, padLeft, row, truncateLeft, type Column } from '../render/layou
 import { addArchiveOption, carriedOver, renderChecks, resumeLines } from '../fork-support';
 import { parseAt, parseHorizon } from '../cache-args';
 import { economicsJson, renderEconomics } from '../render/economics';
+import { addElideOptions, parseElide, type ElideArgs } from '../elide-args';
 import { exclusionsJson, renderExclusions } from '../render/exclusions';
 
-interface CleanOptions extends SessionOptions {
+interface CleanOptions extends SessionOptions, ElideArgs {
   classes?: string;
   minSavings?: string;
   fork?: boolean;
@@ -32,11 +33,12 @@ export function registerClean(program: Command, io: CliIO): void {
     .option('--fork', 'write the fork: a new sibling session beside the original')
     .option('--at <time>', 'evaluate the prompt-cache figures as of this ISO time (default: now)')
     .option('--horizon <n>', 'plan the evictions with the lowest total cost over the next N requests');
-  addArchiveOption(cmd).action((arg: string, opts: CleanOptions) => runClean(arg, opts, io));
+  addArchiveOption(addElideOptions(cmd)).action((arg: string, opts: CleanOptions) => runClean(arg, opts, io));
 }
 
 function parseClasses(value: string | undefined, withSpent: boolean): DeadClass[] | undefined {
-  if (value === undefined) return withSpent ? [...DEAD] : undefined;
+  // --with-spent adds spent to the proven classes; elision is only ever chosen by name.
+  if (value === undefined) return withSpent ? DEAD.filter((c) => c !== 'elided') : undefined;
   const list = value.split(',').map((s) => s.trim()).filter(Boolean);
   const out: DeadClass[] = [];
   for (const c of list) {
@@ -68,6 +70,8 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
     protectTail: parseProtect(opts.protect),
   };
   if (classes) request.classes = classes;
+  if (classes?.includes('elided')) request.elide = parseElide(opts);
+  else if (opts.elideOver !== undefined || opts.elideKeep !== undefined) throw new UsageError('--elide-over and --elide-keep need the elided class: add it with --classes …,elided');
   const model = modelOption(opts.model).model;
   if (model !== undefined) request.model = model;
   if (minimumSavings !== undefined) request.minimumSavings = minimumSavings;
@@ -100,7 +104,7 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
       io.out(renderChecks(report, p).join('\n'));
       io.out('');
       io.out(p.dim('Nothing was written. To write the fork beside the original:'));
-      io.out(`  glassbox clean ${arg} --fork${opts.repo ? ` --repo ${opts.repo}` : ''}${opts.classes ? ` --classes ${opts.classes}` : ''}${opts.withSpent ? ' --with-spent' : ''}${opts.protect ? ` --protect ${opts.protect}` : ''}${opts.minSavings ? ` --min-savings ${opts.minSavings}` : ''}${opts.horizon ? ` --horizon ${opts.horizon}` : ''}`);
+      io.out(`  glassbox clean ${arg} --fork${opts.repo ? ` --repo ${opts.repo}` : ''}${opts.classes ? ` --classes ${opts.classes}` : ''}${opts.withSpent ? ' --with-spent' : ''}${opts.protect ? ` --protect ${opts.protect}` : ''}${opts.minSavings ? ` --min-savings ${opts.minSavings}` : ''}${opts.horizon ? ` --horizon ${opts.horizon}` : ''}${opts.elideOver ? ` --elide-over ${opts.elideOver}` : ''}${opts.elideKeep ? ` --elide-keep ${opts.elideKeep}` : ''}`);
     }
     return;
   }
@@ -140,6 +144,7 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
       economics: economicsJson(planned.economics),
       applied: result.manifest.actions,
       validation: reportJson(result.report),
+      ...(result.manifest.actions.some((a) => a.elision) ? { mcp: mcpWiring(result.forkId, opts.archive ? resolve(opts.archive) : null) } : {}),
     });
     return;
   }
@@ -154,6 +159,14 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   for (const line of refusedLines(result.refused)) io.out(p.dim(line));
   io.out('');
   for (const line of resumeLines(resume, p)) io.out(line);
+  if (result.manifest.actions.some((a) => a.elision)) {
+    // The elided middles are in the archive: this wires the resumed session to ask for them back.
+    const wiring = mcpWiring(result.forkId, opts.archive ? resolve(opts.archive) : null);
+    io.out('');
+    io.out(p.bold('Let the agent recall elided middles (recall sends archived transcript text to the model provider):'));
+    io.out(`  Claude Code  ${wiring.claude}`);
+    io.out(`  Codex        ${wiring.codex}`);
+  }
   io.out(p.dim(`Undo: glassbox undo ${result.forkId}   ·   check again: glassbox verify ${result.forkId}`));
 }
 

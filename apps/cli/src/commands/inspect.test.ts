@@ -94,6 +94,23 @@ describe('glassbox inspect', () => {
     for (const line of found.out.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
   });
 
+  it('says what elision would save, apart from the reclaimable figure, at the thresholds given', async () => {
+    const s = scenario('03-large-outputs');
+    const doc = JSON.parse((await run(['inspect', s.file, '--json', '--repo', s.repo, '--protect', '0'])).out);
+    expect(doc.elision.overTokens).toBe(4000);
+    expect(doc.elision.results).toBeGreaterThan(0);
+    expect(doc.elision.netTokens).toBeGreaterThan(0);
+    expect(doc.elision.netTokens).toBeLessThan(doc.elision.tokens);
+    // Elision never enters the figures every view shows: the same reclaimable with or without it asked.
+    const lower = JSON.parse((await run(['inspect', s.file, '--json', '--repo', s.repo, '--protect', '0', '--elide-over', '1000'])).out);
+    expect(lower.elision.results).toBeGreaterThan(doc.elision.results);
+    expect(lower.reclaimable).toEqual(doc.reclaimable);
+    expect(doc.segments.some((seg: { class: string }) => seg.class === 'elided')).toBe(false);
+    const bad = await run(['inspect', s.file, '--elide-over', 'lots']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--elide-over lots');
+  });
+
   it('exits 2 with a message naming the file for bad input', async () => {
     const missing = await run(['inspect', '/nonexistent/session.jsonl']);
     expect(missing.code).toBe(2);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { CLASS_REGISTRY, SEGMENT_CLASSES, isDeadClass, type DeadProof, humanBytes, humanTokens, percent, type ClassifiedSnapshot, type ForkEconomics, type SegmentClass } from '@glassbox/core';
+import { CLASS_REGISTRY, PROVABLE_CLASSES, SEGMENT_CLASSES, isDeadClass, type DeadProof, humanBytes, humanTokens, percent, type ClassifiedSnapshot, type ForkEconomics, type SegmentClass } from '@glassbox/core';
 import { deathReason } from '@glassbox/analysis';
 import { parseAt } from '../cache-args';
 import type { Lineage } from '@glassbox/engine';
@@ -12,23 +12,39 @@ import { WIDTH, bar, header, padLeft, padRight, row, truncate, truncateLeft, typ
 import { snapshotJson } from '../render/snapshot-json';
 import { retentionLine } from '../kept-support';
 import { sourceTotals } from '../render/sources';
+import { addElideOptions, parseElide, type ElideArgs } from '../elide-args';
+import type { ElisionPreview } from '@glassbox/analysis';
 
 export function registerInspect(program: Command, io: CliIO): void {
-  addSessionOptions(program.command('inspect').description('what is in the window, what costs tokens, what is reclaimable'))
+  const cmd = addSessionOptions(program.command('inspect').description('what is in the window, what costs tokens, what is reclaimable'))
     .option('--top <n>', 'how many dead segments to list', '12')
-    .option('--at <time>', 'evaluate the prompt-cache figures as of this ISO time (default: now)')
-    .action((arg: string, opts: SessionOptions & { top: string; at?: string }) => {
-      const at = parseAt(opts.at) ?? new Date();
-      const path = resolveSessionPath(arg, io);
-      // What forking with the default plan would cost now: the same plan `clean` starts from, at the agent's list prices.
-      const { snapshot, economics, lineage } = glassboxFor(io).sessions.inspect(path, { ...analyzeRequest(opts, io), at });
-      const retention = retentionLine(path, snapshot.session.cwd, io);
-      if (opts.json) {
-        outJson(io, { ...(snapshotJson(snapshot) as object), economics: economicsJson(economics), lineage, retention });
-        return;
-      }
-      io.out(renderInspect(snapshot, paint(io.color), Math.max(1, Number(opts.top) || 12), economics, lineage, retention));
-    });
+    .option('--at <time>', 'evaluate the prompt-cache figures as of this ISO time (default: now)');
+  addElideOptions(cmd).action((arg: string, opts: SessionOptions & ElideArgs & { top: string; at?: string }) => {
+    const at = parseAt(opts.at) ?? new Date();
+    const path = resolveSessionPath(arg, io);
+    // What forking with the default plan would cost now: the same plan `clean` starts from, at the agent's list prices.
+    const { snapshot, economics, lineage, elision } = glassboxFor(io).sessions.inspect(path, { ...analyzeRequest(opts, io), at, elide: parseElide(opts) });
+    const retention = retentionLine(path, snapshot.session.cwd, io);
+    if (opts.json) {
+      outJson(io, { ...(snapshotJson(snapshot) as object), economics: economicsJson(economics), lineage, retention, elision });
+      return;
+    }
+    const p = paint(io.color);
+    io.out(renderInspect(snapshot, p, Math.max(1, Number(opts.top) || 12), economics, lineage, retention));
+    io.out(['', ...renderElision(elision, snapshot, p)].join('\n'));
+  });
+}
+
+/** What elision would save: opt-in, lossy but recoverable, never part of the figures above. */
+function renderElision(e: ElisionPreview, snap: ClassifiedSnapshot, p: Paint): string[] {
+  const title = p.bold(`Elision (opt-in; lossy, recoverable): results over ${e.overTokens.toLocaleString('en-US')} tokens keep ${e.keepChars.toLocaleString('en-US')} chars at each end`);
+  if (e.results === 0) return [title, p.dim('  no tool result older than the protected tail is that large')];
+  const base = snap.context.reportedTokens ?? snap.context.estimatedTokens;
+  const out = [title, `  ${e.results} result(s), ${humanTokens(e.tokens)} tokens: saves ${p.cls('elided', humanTokens(e.netTokens))} net (${percent(e.netTokens, base)} of the window); ends kept ${humanTokens(e.keptTokens)}`];
+  for (const l of e.largest) out.push(`    line ${padLeft(String(l.line), 6)}  ${padLeft(humanTokens(l.tokens), 7)}  ${truncate(l.source, WIDTH - 30)}`);
+  // A session id's first characters find it (clean takes a prefix of 6 or more): the line fits.
+  out.push(p.dim(truncate(`  Preview it: glassbox clean ${snap.session.id.slice(0, 8)} --classes ${[...PROVABLE_CLASSES, 'elided'].join(',')}`, WIDTH)));
+  return out;
 }
 
 function renderInspect(snap: ClassifiedSnapshot, p: Paint, top: number, economics?: ForkEconomics, lineage?: Lineage, retention?: string | null): string {

@@ -16,8 +16,9 @@ import { registerRestore } from './restore';
 import { registerArchive } from './archive';
 import { registerCompactions } from './compactions';
 import { registerProxy } from './proxy';
+import { registerMcp } from './mcp';
 
 /** Each command module registers itself on the program. Add new commands here. */
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-export const COMMANDS: RegisterCommand[] = [registerInspect, registerXray, registerCost, registerIndex, registerSessions, registerWatch, registerUi, registerClean, registerVerify, registerShow, registerUndo, registerCompactions, registerKeep, registerRestore, registerArchive, registerProxy];
+export const COMMANDS: RegisterCommand[] = [registerInspect, registerXray, registerCost, registerIndex, registerSessions, registerWatch, registerUi, registerClean, registerVerify, registerShow, registerUndo, registerCompactions, registerKeep, registerRestore, registerArchive, registerProxy, registerMcp];

@@ -99,6 +99,16 @@ export class CodexForkBuilder {
     if (this.lines.has(line)) this.held.set(line, text);
   }
 
+  /** The output text on a line the index pass held (null when it holds no text output): what a fill derives from. */
+  outputAt(line: number): string | null {
+    const text = this.held.get(line);
+    const record = text === undefined ? null : parseObject(text);
+    if (!record) return null;
+    const item = record['type'] === 'response_item' && isObject(record['payload']) ? (record['payload'] as JsonObject) : record;
+    const output = item['output'];
+    return typeof output === 'string' && OUTPUT_TYPES.has(str(item['type']) ?? '') ? output : null;
+  }
+
   prepare(): Omit<CodexForkResult, 'lines'> {
     if (this.outcome) return this.outcome;
     const r = this.first?.record ?? null;

@@ -11,6 +11,7 @@ import {
   type ForkResult,
   type ForkValidator,
   type RefusedAction,
+  type TombstoneFill,
   type ValidateOptions,
   type ValidationReport,
   type ValidationSide,
@@ -82,10 +83,19 @@ class SeamBuilder implements ForkBuilder {
     if (id && (wanted === null || wanted.has(id))) this.names.set(id, str(item?.['name']) ?? str(item?.['type']) ?? 'tool');
   }
 
-  prepare(): ForkPrepared {
+  prepare(fill?: TombstoneFill): ForkPrepared {
     if (this.prepared) return this.prepared;
+    // A fill rewrites an action's tombstone from the output it replaces (before the splice reads it).
+    const filled = this.actions.map((a, i) => {
+      const f = fill?.(a);
+      const own = this.own[i] as CodexForkAction;
+      const output = f ? this.inner.outputAt(own.line) : null;
+      if (!f || output === null) return a;
+      own.tombstone = f({ path: 'payload.output', text: output, sentToModel: true });
+      return { ...a, tombstone: own.tombstone };
+    });
     const r = this.inner.prepare();
-    const originalOf = (x: CodexForkAction): ForkAction => this.actions[this.own.indexOf(x)] as ForkAction;
+    const originalOf = (x: CodexForkAction): ForkAction => filled[this.own.indexOf(x)] as ForkAction;
     this.originalSessionIds = r.originalSessionId ? [r.originalSessionId] : [];
     if (r.refusedFile !== null) {
       const refusedFile = r.refusedFile;

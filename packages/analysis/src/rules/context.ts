@@ -2,6 +2,7 @@ import type { DeadProofs, MarkProofs, Proof, ReadOp, Segment, SegmentRef, Sessio
 import type { AnalysisPorts, PathKind } from '../ports';
 import { mapPath } from '../paths';
 import { collectFileEvents, type FileEvent } from './file-events';
+import type { ElideOptions } from './elided';
 
 type Marked = keyof DeadProofs | keyof MarkProofs;
 
@@ -11,6 +12,8 @@ export interface RuleContext {
   /** Resident segments in conversation order. */
   segments: readonly Segment[];
   ports: AnalysisPorts;
+  /** The elided rule's thresholds (null unless asked for). */
+  elide: ElideOptions | null;
   /** ISO time the disk was looked at. */
   checkedAt: string;
   /** The working directory (or the folder it is mapped to) exists here: only then can the disk prove anything. */
@@ -30,6 +33,8 @@ export interface RuleContext {
 
 export interface RuleContextOptions {
   repoRoot: string | null;
+  /** The elided rule's thresholds, when it runs. */
+  elide?: ElideOptions | null;
 }
 
 export function ruleContext(session: Session, segments: Segment[], ports: AnalysisPorts, options: RuleContextOptions): RuleContext {
@@ -44,6 +49,7 @@ export function ruleContext(session: Session, segments: Segment[], ports: Analys
     session,
     segments,
     ports,
+    elide: options.elide ?? null,
     checkedAt,
     repoExists,
     onDisk: (p) => (repoExists ? mapPath(p, session.cwd, options.repoRoot) : null),

@@ -6,6 +6,7 @@ import { staleSupersededRule } from './stale-superseded';
 import { staleDriftRule } from './stale-drift';
 import { duplicateRule } from './duplicate';
 import { spentRule } from './spent';
+import { elidedRule } from './elided';
 
 /** One rule per class of the registry (the compiler checks that none is missing), run by stage. */
 const RULES: { readonly [K in Exclude<SegmentClass, 'live'>]: ClassRule<K> } = {
@@ -15,6 +16,7 @@ const RULES: { readonly [K in Exclude<SegmentClass, 'live'>]: ClassRule<K> } = {
   'stale-drift': staleDriftRule,
   duplicate: duplicateRule,
   spent: spentRule,
+  elided: elidedRule,
 };
 
 export const RULES_BY_STAGE: readonly ClassRule[] = (Object.values(RULES) as ClassRule[]).sort((a, b) => a.stage - b.stage);

@@ -9,6 +9,9 @@ describe('spent', () => {
     const marked = spent.segments.filter((s) => s.class === 'spent');
     expect(marked.length).toBeGreaterThan(0);
     for (const s of marked) expect(s.proof).toMatchObject({ class: 'spent', inferred: true });
-    expect(spent.classes.inferred).toEqual(['spent']);
+    expect(spent.classes.inferred).toEqual(['spent', 'elided']);
+    // Asking for spent never asks for elision.
+    expect(spent.classes.enabled).not.toContain('elided');
+    expect(spent.segments.some((s) => s.class === 'elided')).toBe(false);
   });
 });

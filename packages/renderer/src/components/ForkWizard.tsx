@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { DEAD_CLASSES, DEFAULT_FORK_CLASSES, formatUsd, type DeadClass, type ExclusionReason, type ForkEconomics, visibleText } from '@glassbox/core';
+import { DEAD_CLASSES, DEFAULT_ELIDE_OVER, DEFAULT_FORK_CLASSES, formatUsd, type DeadClass, type ExclusionReason, type ForkEconomics, visibleText } from '@glassbox/core';
 import type { ForkPreview, ForkWritten, IpcError } from '@glassbox/contract';
 import { CLASS_COLOUR, CLASS_LABEL, HATCHED } from '../palette';
 import { exact, humanTokens } from '../format';
@@ -102,7 +102,9 @@ export function ForkWizard() {
                     <span className={`swatch${HATCHED.has(k) ? ' hatched' : ''}`} style={{ background: CLASS_COLOUR[k] }} />
                     <span className="pick-name">{CLASS_LABEL[k]}</span>
                     <span className="dim">
-                      {k === 'spent' && !view.snapshot.classes.enabled.includes('spent')
+                      {k === 'elided'
+                        ? `lossy, recoverable: old results over ${DEFAULT_ELIDE_OVER.toLocaleString('en-US')} tokens keep their ends, the middle is archived — off by default`
+                        : k === 'spent' && !view.snapshot.classes.enabled.includes('spent')
                         ? 'inferred, not proven — off by default'
                         : `${byClass[k].segments} segment(s), ${humanTokens(byClass[k].tokens)} tokens`}
                     </span>

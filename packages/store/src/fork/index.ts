@@ -11,3 +11,4 @@ export { planFromLines, planFromFile, type PlanLinesOptions, type LinesPlan, typ
 export { previewFork, PREVIEW_SESSION_ID, type ForkPreview } from './preview';
 export { resumeInstruction, type ResumeInstruction, type ResumeInput } from './resume';
 export { forkLineage, forkWillSend, LineageCache, type ForkLineage, type LineageEntry } from './lineage';
+export { SessionRecall, RecallError, RECALL_DEFAULT_LINES, RECALL_MAX_LINES, RECALL_PAGE_CHARS, type RecallEntry, type RecalledText } from './recall';

@@ -34,6 +34,8 @@ export interface ManifestAction {
   tokensFreed?: number;
   tombstone: string;
   removed: { path: string; sha256: string; bytes: number; sentToModel: boolean }[];
+  /** For an elision (class `elided`): the archived middle its marker names. */
+  elision?: { sha256: string; bytes: number; lines: number };
 }
 
 const SHA = /^[0-9a-f]{64}$/;
@@ -85,8 +87,9 @@ export function manifestProblem(m: unknown, forkId: string, agents: AgentRegistr
     if (!SHA.test(String(s.originalSha256)) || !SHA.test(String(s.forkSha256))) return `the side file ${rel} has no valid sha-256`;
   }
   if (!Array.isArray(f.actions)) return 'actions is not a list';
-  for (const a of f.actions as { removed?: { sha256?: unknown }[] }[]) {
+  for (const a of f.actions as { removed?: { sha256?: unknown }[]; elision?: { sha256?: unknown } }[]) {
     if (!Array.isArray(a?.removed) || a.removed.some((r) => !SHA.test(String(r?.sha256)))) return 'an action names an object that is not a sha-256';
+    if (a.elision !== undefined && !SHA.test(String(a.elision?.sha256))) return 'an elision names an object that is not a sha-256';
   }
   return null;
 }

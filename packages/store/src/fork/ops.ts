@@ -124,7 +124,12 @@ export function showSegment(ref: string, segment: string, options: ArchiveOption
   const { archive, manifest } = loadManifest(ref, options);
   const wanted = segment.trim();
   const hits = manifest.actions.filter(
-    (a) => a.segmentId === wanted || a.uuid === wanted || `${a.uuid}:${a.blockIndex}` === wanted || a.removed.some((r) => r.sha256.startsWith(wanted.toLowerCase())),
+    (a) =>
+      a.segmentId === wanted ||
+      a.uuid === wanted ||
+      `${a.uuid}:${a.blockIndex}` === wanted ||
+      a.removed.some((r) => r.sha256.startsWith(wanted.toLowerCase())) ||
+      (wanted.length >= 6 && a.elision?.sha256.startsWith(wanted.toLowerCase()) === true),
   );
   if (hits.length === 0) {
     throw new ForkError(
@@ -134,6 +139,11 @@ export function showSegment(ref: string, segment: string, options: ArchiveOption
   }
   const out: ShownSegment[] = [];
   for (const a of hits) {
+    // An elision: the middle the fork left out (its head and tail are still in the fork).
+    if (a.elision) {
+      out.push({ segmentId: a.segmentId, path: 'elided middle', sha256: a.elision.sha256, text: archive.get(a.elision.sha256).toString('utf8'), tombstone: a.tombstone });
+      continue;
+    }
     for (const r of a.removed.filter((x) => x.sentToModel)) {
       out.push({ segmentId: a.segmentId, path: r.path, sha256: r.sha256, text: archive.get(r.sha256).toString('utf8'), tombstone: a.tombstone });
     }

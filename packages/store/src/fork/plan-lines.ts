@@ -1,7 +1,9 @@
 import { basename } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Agent, AgentFormat, ClassifiedSnapshot, DeadClass, EvictionPlan, ForkEconomics, ForkPrepared, Session, TombstoneFill } from '@glassbox/core';
-import { analyzeSession, cacheModel, economicsOf, planEviction, withRefusals, type PlanOptions, type PriceTable } from '@glassbox/analysis';
+import { analyzeSession, cacheModel, economicsOf, planEviction, withRefusals, type ElideOptions, type PlanOptions, type PriceTable } from '@glassbox/analysis';
+import { estimateTokensFromBytes } from '@glassbox/core';
+import { elisionFill, firstFill } from './elision';
 import { nodeAnalysisPorts } from '../shared/repo-port';
 import { sha256Hex } from './archive';
 import { ForkError } from '../shared/atomic';
@@ -18,6 +20,8 @@ export interface PlanLinesOptions {
   /** The folder to check the disk in, from the session's recorded cwd (a saved mapping); `repoRoot` wins. */
   repoRootFor?: (cwd: string | null) => string | null;
   withSpent?: boolean;
+  /** Classify `elided` with these thresholds (lossy, recoverable; off unless given). */
+  elide?: ElideOptions;
   protectTail?: number;
   classes?: readonly DeadClass[];
   minimumSavings?: number;
@@ -130,6 +134,7 @@ function planSession(
   const repoRoot = options.repoRoot ?? options.repoRootFor?.(session.cwd) ?? null;
   const analyzeOptions: Parameters<typeof analyzeSession>[2] = { repoRoot, withSpent: options.withSpent === true };
   if (options.protectTail !== undefined) analyzeOptions.protectTail = options.protectTail;
+  if (options.elide) analyzeOptions.elide = options.elide;
   if (options.subagents) analyzeOptions.subagents = options.subagents;
   if (options.model !== undefined) analyzeOptions.model = options.model;
   const snapshot = analyzeSession(session, nodeAnalysisPorts(), analyzeOptions);
@@ -156,17 +161,30 @@ function planSession(
   });
   let fork: ForkPrepared | null = null;
   if (actions.length > 0) {
-    fork = prepareFork(actions, nameRemovedHash);
+    const fill = options.elide ? firstFill(elisionFill(options.elide.keep), nameRemovedHash) : nameRemovedHash;
+    fork = prepareFork(actions, fill);
     // A tombstone names the hash of what it replaces (see nameRemovedHash): the builder filled it in.
     const filled = new Map(fork.applied.map((a) => [a.action.segmentId, a.action.tombstone]));
     for (const a of actions) a.tombstone = filled.get(a.segmentId) ?? a.tombstone;
+    // An elision's size is known once it is cut: what it keeps, at the segment's tokens per byte.
+    const sizes = new Map(fork.applied.map((a) => [a.action.segmentId, a]));
+    for (const a of actions) {
+      const done = sizes.get(a.segmentId);
+      if (a.class !== 'elided' || !done || done.bytesBefore <= 0) continue;
+      a.tombstoneTokens = Math.min(a.tokensFreed ?? 0, Math.ceil(((a.tokensFreed ?? estimateTokensFromBytes(done.bytesBefore, session.bytesPerToken)) * done.bytesAfter) / done.bytesBefore));
+    }
     const refused = fork.refused.map((r) => ({ segmentId: r.action.segmentId ?? '', code: r.code, message: r.message }));
     plan = withRefusals(plan, refused);
     const dropped = new Set(refused.map((r) => r.segmentId));
     actions = actions.filter((a) => !dropped.has(a.segmentId ?? ''));
     // The tombstone text as written (a hash filled in here) is what the plan reports.
-    const text = new Map(actions.map((a) => [a.segmentId, a.tombstone]));
-    plan = { ...plan, actions: plan.actions.map((a) => ({ ...a, tombstone: text.get(a.segmentId) ?? a.tombstone })) };
+    const text = new Map(actions.map((a) => [a.segmentId, a]));
+    const actionsNow = plan.actions.map((p) => {
+      const a = text.get(p.segmentId);
+      return a ? { ...p, tombstone: a.tombstone, tombstoneTokens: a.tombstoneTokens ?? p.tombstoneTokens } : p;
+    });
+    const tomb = actionsNow.reduce((n, a) => n + a.tombstoneTokens, 0);
+    plan = { ...plan, actions: actionsNow, totals: { ...plan.totals, tombstoneTokens: tomb, netReclaimed: plan.totals.reclaimable - tomb } };
   }
   const economics = economicsOf(cache, plan);
   if (plan.horizon) plan = { ...plan, horizon: { ...plan.horizon, economics } };

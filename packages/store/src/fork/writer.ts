@@ -3,6 +3,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { AgentFormat, AgentRegistry, AppliedAction, ForkAction, RefusedAction, Session, ValidationReport } from '@glassbox/core';
 import { agentForFile } from '@glassbox/file-io';
 import { Archive, archiveDir, sha256Hex, type IncomingObject } from './archive';
+import { elidedMiddles, elisionOf } from './elision';
 import { ArchiveCopy, MIN_THREADED_BYTES, type ArchiveThread, type ArchivedOriginal } from './archive-copy';
 import { ForkError, describe, fsyncDir, publishTemp, safeUnlink, tempPathFor, writeTempFile } from '../shared/atomic';
 import { SourceMoved, forkPass, indexPass, type ForkPassResult, type IndexedFork } from './fork-pass';
@@ -245,7 +246,8 @@ function attemptFork(a: Attempt): WriteForkResult | 'moved' {
   }
   const sourceSha = archived.sha256;
   const manifest = manifestFor(run, sourceSha, plan.cwd ?? null, options, forkId, forkPath, mode, fork, sidecars);
-  const payloads = applied.flatMap((a) => a.removed.map((r) => r.text));
+  // Every removed payload, and each elision's middle on its own (the object its marker names).
+  const payloads = [...applied.flatMap((a) => a.removed.map((r) => r.text)), ...elidedMiddles(applied)];
   const written = commit(archive, manifest, forkPath, output.temp, sidecars, payloads, { incoming, sha256: sourceSha }, job);
   // The original read once more: its bytes must be the ones archived (CRC-32 of the same bytes),
   // or the source moved while the fork was being written and the fork no longer matches it.
@@ -312,6 +314,8 @@ function manifestFor(
     if (a.action.toolUseId !== undefined) m.toolUseId = a.action.toolUseId;
     if (planned.class !== undefined) m.class = planned.class;
     if (planned.tokensFreed !== undefined) m.tokensFreed = planned.tokensFreed;
+    const elision = elisionOf(a);
+    if (elision) m.elision = elision;
     return m;
   });
   const originalSessionId = run.report.original.sessionId ?? basename(options.sourcePath, '.jsonl');
