@@ -18,7 +18,7 @@ export async function buildLargeTranscript(sources: string[], target: string, mi
   for (let rep = 0; bytes < minBytes; rep++) {
     const tag = rep.toString(16).padStart(8, '0');
     for (const line of lines) {
-      const renamed = line.replace(UUID, (u) => `${tag}${u.slice(8)}`).replace(API_ID, (_m, kind: string) => `${kind}_${tag}`);
+      const renamed = renameIds(line, tag);
       bytes += Buffer.byteLength(renamed) + 1;
       if (!out.write(renamed + '\n')) await once(out, 'drain');
     }
@@ -26,4 +26,9 @@ export async function buildLargeTranscript(sources: string[], target: string, mi
   out.end();
   await once(out, 'finish');
   return bytes;
+}
+
+/** A real record with every uuid and API id renamed by an 8-hex-digit tag (a repetition of the record). */
+export function renameIds(line: string, tag: string): string {
+  return line.replace(UUID, (u) => `${tag}${u.slice(8)}`).replace(API_ID, (_m, kind: string) => `${kind}_${tag}`);
 }

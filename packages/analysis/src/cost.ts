@@ -75,13 +75,10 @@ export function computeCost(session: Session, subagents: Session[], table: Price
     .filter((n): n is ChainNode => !!n && n.kind === 'prompt' && !n.isSidechain);
   const turns: CostReport['turns'] = [];
   const mainThread = mainKept.filter((r) => !r.isSidechain);
+  const { perTurn, beforeFirst } = byTurn(prompts, mainThread);
   for (let i = 0; i < prompts.length; i++) {
-    const start = prompts[i]?.line ?? 0;
-    const end = prompts[i + 1]?.line ?? Infinity;
-    const rs = mainThread.filter((r) => r.line > start && r.line < end);
-    turns.push({ turn: i + 1, prompt: prompts[i]?.promptText ?? '', line: start, ...lineOf(rs) });
+    turns.push({ turn: i + 1, prompt: prompts[i]?.promptText ?? '', line: prompts[i]?.line ?? 0, ...lineOf(perTurn[i] ?? []) });
   }
-  const beforeFirst = mainThread.filter((r) => r.line < (prompts[0]?.line ?? Infinity));
   if (beforeFirst.length > 0) turns.unshift({ turn: 0, prompt: '(before the first prompt)', line: 0, ...lineOf(beforeFirst) });
 
   return {
@@ -95,6 +92,42 @@ export function computeCost(session: Session, subagents: Session[], table: Price
     duplicateResponses,
     client: compareClientCost(session, mainKept, subKept, table),
   };
+}
+
+/**
+ * The main thread's responses of each turn (after its prompt's line, before the next prompt's), in
+ * the order given, and those before the first prompt. One pass with a binary search over the prompts'
+ * lines, which the parser gives in file order: a long session has thousands of prompts and replies,
+ * and a filter per prompt cost their product on every append of a live session.
+ */
+function byTurn(prompts: readonly ChainNode[], responses: readonly Response[]): { perTurn: Response[][]; beforeFirst: Response[] } {
+  const lines = prompts.map((p) => p.line);
+  const perTurn: Response[][] = prompts.map(() => []);
+  const beforeFirst: Response[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    if ((lines[i] as number) <= (lines[i - 1] as number)) return byTurnEach(lines, responses);
+  }
+  for (const r of responses) {
+    // The last prompt whose line is before the response's.
+    let lo = 0;
+    let hi = lines.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((lines[mid] as number) < r.line) lo = mid + 1;
+      else hi = mid;
+    }
+    // A response on a prompt's own line belongs to no turn.
+    if (lines[lo] === r.line) continue;
+    if (lo === 0) beforeFirst.push(r);
+    else perTurn[lo - 1]?.push(r);
+  }
+  return { perTurn, beforeFirst };
+}
+
+/** The same, prompt by prompt, for prompts out of file order (never seen from the parsers; kept exact). */
+function byTurnEach(lines: readonly number[], responses: readonly Response[]): { perTurn: Response[][]; beforeFirst: Response[] } {
+  const perTurn = lines.map((start, i) => responses.filter((r) => r.line > start && r.line < (lines[i + 1] ?? Infinity)));
+  return { perTurn, beforeFirst: responses.filter((r) => r.line < (lines[0] ?? Infinity)) };
 }
 
 function priceOf(r: Response, table: PriceTable, unknown: Set<string>): number | null {

@@ -207,6 +207,11 @@ export interface AgentLocator {
   parseFile(path: string, options?: { progress?: ReadProgress; onBytes?: (chunk: Uint8Array) => void }): Session;
   /** Other files `load` reads with a session (its subagents' transcripts), so callers can check them first. */
   companionFiles?(sessionPath: string): string[];
+  /**
+   * Follows a session as it grows (optional): read once like `load`, then `update()` reads only what
+   * was appended since. An agent without it is read whole again after every change.
+   */
+  follow?(path: string, options?: LoadOptions): SessionFollower;
   /** When the agent's own client deletes sessions, for agents whose client does (Claude Code). */
   readonly retention?: AgentRetention;
   /**
@@ -262,6 +267,22 @@ export interface SessionPart {
   /** Where it is for this session file on this machine. */
   path: string;
   kind: 'folder' | 'file';
+}
+
+/**
+ * A session followed while its client appends to it (AgentLocator.follow): what has been read is
+ * kept (the parser's state, the offset of the last complete line), so an append costs the new lines
+ * and the window, not the file.
+ */
+export interface SessionFollower {
+  /** The session and its subagents as last read. */
+  readonly loaded: LoadedSession;
+  /**
+   * Reads the complete lines appended since the last read (a line still being written waits for its
+   * newline) and gives the session now. Null when the file was not only appended to (rewritten,
+   * truncated, replaced, unreadable): the caller reads it whole again.
+   */
+  update(options?: LoadOptions): LoadedSession | null;
 }
 
 export interface LoadOptions {

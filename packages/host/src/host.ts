@@ -55,8 +55,9 @@ export interface HostOptions {
   /**
    * Threads for the heavy work (parsing, analysis, forks): 0 runs it on the thread that answers
    * requests (tests); the shells use two (see createHost). `workerUrl`: a built work-thread script.
+   * `follow` (default true): an open session that grows is read from where it was (false: whole again).
    */
-  work?: { threads: number; workerUrl?: URL };
+  work?: { threads: number; workerUrl?: URL; follow?: boolean };
   /** A job is shown to the window once it has run this long (default 200 ms: quick work never flickers into view). */
   jobShowAfterMs?: number;
 }
@@ -88,7 +89,8 @@ export class EngineHost {
 
   constructor(private readonly options: HostOptions) {
     this.jobs = new Jobs((p) => this.emit('job:progress', p), options.jobShowAfterMs);
-    this.work = new WorkPool(new WorkHandler(options.agents, options.glassbox), options.work?.threads ?? 0, options.dataDir, options.work?.workerUrl);
+    const follow = options.work?.follow !== false;
+    this.work = new WorkPool(new WorkHandler(options.agents, options.glassbox, { follow }), options.work?.threads ?? 0, options.dataDir, options.work?.workerUrl, follow);
     this.samples = loadSamples(options.samplesDir);
     this.repoMap = { ...this.samples.repoMap, ...(options.repoMap ?? {}) };
     const repoRootFor = (cwd: string | null) => this.repoRootFor(cwd);

@@ -107,11 +107,29 @@ export interface AppState {
 }
 
 let listSeq = 0;
-/** A burst of file changes (first indexing, a live session streaming) becomes one list and one view reload. */
+/** A burst of file changes (first indexing, a live session streaming) becomes one list reload. */
 let listTimer: ReturnType<typeof setTimeout> | undefined;
-let viewTimer: ReturnType<typeof setTimeout> | undefined;
 const LIST_DEBOUNCE_MS = 120;
-const VIEW_DEBOUNCE_MS = 150;
+/**
+ * The open view follows its file without a timer: the first change is read at once (a live session
+ * is painted as soon as the host has it), and changes that come while that read is under way become
+ * one more read after it, so a burst never queues a read per change.
+ */
+let viewReading = false;
+let viewAgain = false;
+function reloadViewNow(reload: () => Promise<void>): void {
+  if (viewReading) {
+    viewAgain = true;
+    return;
+  }
+  viewReading = true;
+  void reload().finally(() => {
+    viewReading = false;
+    if (!viewAgain) return;
+    viewAgain = false;
+    reloadViewNow(reload);
+  });
+}
 let viewSeq = 0;
 let detailSeq = 0;
 
@@ -269,8 +287,7 @@ export const useApp = create<AppState>()((set, get) => ({
     // index merely refined its own figures of the row (its summary and analysis stages), which would
     // start a second read of a session still being opened.
     if (change.path === selectedPath && change.row && (change.reason === 'appended' || !before || viewFacts(before) !== viewFacts(change.row))) {
-      clearTimeout(viewTimer);
-      viewTimer = setTimeout(() => void get().reloadView(), VIEW_DEBOUNCE_MS);
+      reloadViewNow(() => get().reloadView());
     }
   },
 

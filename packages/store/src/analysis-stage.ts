@@ -23,7 +23,10 @@ export async function analysisStage(ctx: RefreshContext, paths: string[] | undef
   progress('analysis', 0, pending.length, 0, bytesTotal);
   await Promise.all(
     pending.map(async (f) => {
-      const result = await ctx.pool.run({ type: 'analyze', agent: f.agent, path: f.path, repoRoot: ctx.repoRootFor(f.cwd) }, signal);
+      // A refresh of named files (the watcher's: a live session) follows them, on the thread that read them before.
+      const follow = paths !== undefined;
+      const job = { type: 'analyze' as const, agent: f.agent, path: f.path, repoRoot: ctx.repoRootFor(f.cwd), follow };
+      const result = await ctx.pool.run(job, signal, follow ? f.path : undefined);
       if (result === SKIPPED) return;
       // The row keeps the analysis it had (none, or an older one): the next refresh analyses it again.
       if (isThreadStopped(result)) return void report.notices.push(`${f.path}: ${result.message}`);

@@ -1,12 +1,14 @@
 import { analyzeSession } from '@glassbox/analysis';
-import { isFatal, windowFigures, type AgentLocator } from '@glassbox/core';
+import { isFatal, windowFigures, type AgentLocator, type LoadedSession, type SessionFollower } from '@glassbox/core';
 import { nodeAnalysisPorts } from './shared/repo-port';
 
 /**
  * The full analysis of one session file (resident window, classes with proofs, reclaimable tokens).
- * It depends on the whole chain and on the disk now, so it cannot resume from a checkpoint: it is
- * re-run over the whole file when the summary has moved on (or its folder mapping changed), in a
- * worker, after the list is shown.
+ * It depends on the whole chain and on the disk now, so it cannot resume from a serialised
+ * checkpoint: it is re-run when the summary has moved on (or its folder mapping changed), in a
+ * worker, after the list is shown. A session the watcher sees growing is followed instead: the
+ * thread keeps its parse (AgentLocator.follow) and reads only what was appended, then analyses the
+ * window again, so an append costs the window and not the file.
  */
 export interface AnalyzeJob {
   type: 'analyze';
@@ -15,6 +17,8 @@ export interface AnalyzeJob {
   path: string;
   /** The folder the session's working directory is mapped to (a moved checkout); null: the cwd itself. */
   repoRoot?: string | null;
+  /** Keep the parse on this thread and read the file from where it stopped next time (a live session). */
+  follow?: boolean;
 }
 
 export type AnalyzeResult =
@@ -36,7 +40,7 @@ export type AnalyzeResult =
 
 export function runAnalyze(job: AnalyzeJob, locator: AgentLocator): AnalyzeResult {
   try {
-    const { session, subagents } = locator.load(job.path);
+    const { session, subagents } = job.follow ? followed(job.path, locator) : locator.load(job.path);
     if (isFatal(session.problems)) {
       const p = session.problems.find((q) => q.severity === 'error');
       return { ok: false, code: p?.code ?? null, message: p?.message ?? 'the session cannot be read' };
@@ -60,4 +64,27 @@ export function runAnalyze(job: AnalyzeJob, locator: AgentLocator): AnalyzeResul
     const e = error as NodeJS.ErrnoException;
     return { ok: false, code: e.code ?? null, message: e.message };
   }
+}
+
+/** Live sessions this thread follows, the most recently analysed last (a few: each holds its window). */
+const following = new Map<string, SessionFollower>();
+const MAX_FOLLOWED = 4;
+
+/** The session read from where this thread's last read of it stopped; read whole when it was not only appended to. */
+function followed(path: string, locator: AgentLocator): LoadedSession {
+  const held = following.get(path);
+  following.delete(path);
+  const updated = held?.update();
+  let follower = updated ? held : undefined;
+  if (!follower && locator.follow) {
+    try {
+      follower = locator.follow(path);
+    } catch {
+      // The ordinary read says what is wrong with the file.
+    }
+  }
+  if (!follower) return locator.load(path);
+  following.set(path, follower);
+  while (following.size > MAX_FOLLOWED) following.delete(following.keys().next().value as string);
+  return follower.loaded;
 }

@@ -61,9 +61,10 @@ export class JobPool {
     return this.threads.failure;
   }
 
-  async run<J extends Job>(job: J, signal?: AbortSignal): Promise<JobResult<J> | ThreadStopped | typeof SKIPPED> {
+  /** `affinity`: jobs that name the same one run on the same thread (an analysis that follows its file). */
+  async run<J extends Job>(job: J, signal?: AbortSignal, affinity?: string): Promise<JobResult<J> | ThreadStopped | typeof SKIPPED> {
     try {
-      return (await this.threads.run(job, signal ? { signal } : {})) as JobResult<J>;
+      return (await this.threads.run(job, { ...(signal ? { signal } : {}), ...(affinity ? { affinity } : {}) })) as JobResult<J>;
     } catch (error) {
       if (error instanceof ThreadCancelledError) return SKIPPED;
       if (error instanceof ThreadStoppedError) return { ok: false, code: 'thread_stopped', message: `${error.message}; it is read again at the next refresh` };

@@ -119,3 +119,27 @@ it('is ready only once the roots that exist are watched, and picks up a sessions
   await w.close();
   await index.close();
 });
+
+it('reads the second of two appends made closer together than chokidar reports changes', async () => {
+  tree = tempTree();
+  const root = tree.root('a');
+  const project = copyScenario(root, '01-superseded-reads');
+  const name = readdirSync(project).find((n) => n.endsWith('.jsonl')) as string;
+  const path = join(project, name);
+  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.length > 0);
+  writeFileSync(path, lines.slice(0, 20).join('\n') + '\n');
+  const index = openIndex({ agents: TEST_AGENTS, dbPath: join(tree.dir, 'index.db'), roots: [root], workers: 0 });
+  await index.refresh({ analyze: false });
+  const changes: SessionChange[] = [];
+  const w = watchRoots(index, (c) => changes.push(c), { debounceMs: 5, analyze: false });
+  await w.ready;
+  appendFileSync(path, `${lines[20]}\n`);
+  await nextChange(changes, (c) => c.path === path && c.reason === 'appended');
+  // The second record follows the first one's pass at once: chokidar drops its change event.
+  appendFileSync(path, `${lines[21]}\n`);
+  const size = readFileSync(path).length;
+  const last = await nextChange(changes, (c) => c.path === path && c.row?.size === size);
+  expect(last.row?.records).toBe(22);
+  await w.close();
+  index.close();
+});

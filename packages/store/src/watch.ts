@@ -17,6 +17,8 @@ export interface RootWatcher {
 }
 
 const TRANSCRIPT = /\.jsonl$/i;
+/** Chokidar's throttle of change events on one file (its `_emit`: a change within it is dropped). */
+const CHOKIDAR_THROTTLE_MS = 50;
 
 /**
  * Watches every root of the index with chokidar and keeps the index current: new sessions, appends,
@@ -29,6 +31,8 @@ export function watchRoots(index: SessionIndex, onChange: (change: SessionChange
   const debounceMs = options.debounceMs ?? 150;
   const pending = new Set<string>();
   let timer: NodeJS.Timeout | null = null;
+  const recheck = new Set<string>();
+  let recheckTimer: NodeJS.Timeout | null = null;
   let running: Promise<unknown> = Promise.resolve();
   let closed = false;
 
@@ -40,6 +44,19 @@ export function watchRoots(index: SessionIndex, onChange: (change: SessionChange
     if (closed || pending.size === 0) return;
     const paths = [...pending];
     pending.clear();
+    // Chokidar drops a file's change that comes within its 50 ms throttle of the one before (a client
+    // writing two records 30 ms apart): the files just read are looked at once more after that window,
+    // so the last append of a burst is never left unread until the next one. A file that did not change
+    // since costs a stat.
+    if (recheckTimer) clearTimeout(recheckTimer);
+    for (const p of paths) recheck.add(p);
+    recheckTimer = setTimeout(() => {
+      recheckTimer = null;
+      if (closed) return;
+      const again = [...recheck];
+      recheck.clear();
+      running = running.then(() => index.refresh({ paths: again, analyze: options.analyze ?? true })).catch((error: Error) => options.onError?.(error));
+    }, CHOKIDAR_THROTTLE_MS + debounceMs);
     running = running
       .then(() => index.refresh({ paths, analyze: options.analyze ?? true }))
       .catch((error: Error) => options.onError?.(error));
@@ -77,6 +94,7 @@ export function watchRoots(index: SessionIndex, onChange: (change: SessionChange
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
+      if (recheckTimer) clearTimeout(recheckTimer);
       index.off('change', listener);
       await watcher.close();
       await running;

@@ -1,17 +1,25 @@
 import type { LoadOptions, LoadedSession, Session, SubagentRef } from '@glassbox/core';
-import { listSubagentFiles } from './discover';
+import type { SubagentHint } from '../parse/state';
+import { listSubagentFiles, type SubagentFile } from './discover';
 import { readSessionFile } from './read-file';
 
 /** Parses a session and its subagent files, linking each subagent to the tool call that started it. */
 export function loadSessionWithSubagents(path: string, options: LoadOptions = {}): LoadedSession {
   const { session, parser } = readSessionFile(path, options.progress);
-  const subagents: Session[] = [];
   // A subagent's own file has no subagents of its own here; its siblings belong to the parent.
-  if (options.subagents === false || session.agentId !== undefined) return { session, subagents };
-  const hints = parser.subagentLinks();
-  for (const file of listSubagentFiles(path, session.id)) {
-    if (file.path === path) continue;
-    const { session: sub } = readSessionFile(file.path);
+  if (options.subagents === false || session.agentId !== undefined) return { session, subagents: [] };
+  const files = listSubagentFiles(path, session.id).filter((f) => f.path !== path);
+  return linkSubagents(session, parser.subagentLinks(), files.map((file) => ({ file, sub: readSessionFile(file.path).session })));
+}
+
+/**
+ * Links subagent sessions to their parent: a reference on the session for each (the tool call that
+ * started it, from the file's meta or the parent's call), and the subagent's warnings and errors
+ * among the session's problems. Shared by a whole read and a followed session (follow.ts).
+ */
+export function linkSubagents(session: Session, hints: ReadonlyMap<string, SubagentHint>, read: readonly { file: SubagentFile; sub: Session }[]): LoadedSession {
+  const subagents: Session[] = [];
+  for (const { file, sub } of read) {
     const ref: SubagentRef = { agentId: file.agentId, path: file.path };
     const hint = hints.get(file.agentId);
     const toolUseId = file.meta?.toolUseId ?? hint?.toolUseId;

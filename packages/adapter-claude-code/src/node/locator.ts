@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import type { AgentLocator } from '@glassbox/core';
 import { claudeCodeFormat } from '../agent';
 import { describeOpenedFile, discoverFiles, projectRoots, subagentCandidates } from './discover';
+import { followSession } from './follow';
 import { loadSessionWithSubagents } from './load';
 import { readSessionFile } from './read-file';
 import { claudeCodeRetention } from './retention';
@@ -13,6 +14,7 @@ export const claudeCodeLocator: AgentLocator = {
   discover: discoverFiles,
   describe: describeOpenedFile,
   load: (path, options) => loadSessionWithSubagents(path, options),
+  follow: (path, options) => followSession(path, options),
   parseFile: (path, options) => readSessionFile(path, options?.progress, options?.onBytes).session,
   companionFiles: subagentCandidates,
   retention: claudeCodeRetention(),

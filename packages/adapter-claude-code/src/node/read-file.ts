@@ -41,7 +41,7 @@ export function readSessionFile(path: string, progress?: ReadProgress, onBytes?:
  * need not keep every read in memory. A line that no longer holds the record (the file was
  * replaced) gives null: no text, no proof.
  */
-function capturedTextReader(path: string, session: Session): (call: ToolCall) => string | null {
+export function capturedTextReader(path: string, session: Session): (call: ToolCall) => string | null {
   return (call) => {
     const node = call.resultUuid ? session.nodes.get(call.resultUuid) : undefined;
     if (!node) return null;

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { agentForFile } from '@glassbox/file-io';
-import { CancelledError, isFatal, windowFigures, type AgentFormat, type AgentRegistry, type ClassifiedSnapshot, type LoadedSession, type Session } from '@glassbox/core';
+import { CancelledError, isCancelled, isFatal, windowFigures, type AgentFormat, type AgentRegistry, type ClassifiedSnapshot, type LoadedSession, type Session, type SessionFollower } from '@glassbox/core';
 import { folderFor } from '@glassbox/analysis';
 import { forkJob, type ForkJob, type Glassbox } from '@glassbox/engine';
 import { CompactionChannels, type CompactionSubject } from '../compactions';
@@ -27,6 +27,18 @@ interface Held {
   snapshots: Map<string, ClassifiedSnapshot>;
   /** The compaction x-ray, by mapped folder: made on first use. */
   compactions: Map<string, CompactionSubject['cache']>;
+  /** A file whose agent can follow it: an append is read from where the last read stopped. */
+  follower?: SessionFollower;
+}
+
+/** How the handler reads a session that changed since it was opened. */
+export interface WorkHandlerOptions {
+  /**
+   * Follow live sessions (default true): an append is parsed on top of what was read and the window
+   * analysed again in memory; false reads the file whole again after every change (the benchmark's
+   * baseline).
+   */
+  follow?: boolean;
 }
 
 /**
@@ -43,6 +55,7 @@ export class WorkHandler {
   constructor(
     private readonly agents: AgentRegistry,
     private readonly glassbox: Glassbox,
+    private readonly options: WorkHandlerOptions = {},
   ) {
     this.compactionChannels = new CompactionChannels(glassbox);
     this.forks = new ForkViews(glassbox);
@@ -124,7 +137,11 @@ export class WorkHandler {
     }
   }
 
-  /** A session by key: the one held if its file did not change, else parsed now; null for an upload no longer held. */
+  /**
+   * A session by key: the one held if its file did not change; the held one brought up to date when
+   * the file was only appended to (its follower reads the new lines); else parsed now. Null for an
+   * upload no longer held.
+   */
   private open(ref: SessionRef, ctx: WorkContext): Held | null {
     const hit = this.held.get(ref.key);
     if (ref.path === null) return hit ? this.touch(ref.key, hit) : null;
@@ -134,9 +151,27 @@ export class WorkHandler {
       ctx.progress('reading the session', done, total);
       if (ctx.cancelled()) throw new CancelledError('Cancelled: the session was not opened.');
     };
-    const loaded = agentForFile(this.agents, ref.path).locator.load(ref.path, { progress });
-    const held: Held = { size: st.size, mtimeMs: st.mtimeMs, loaded, bytes: fileBytes(ref.path), summary: summaryOf(loaded.session, st.size, st.mtimeMs, this.agentNames()), snapshots: new Map(), compactions: new Map() };
-    return this.touch(ref.key, held);
+    const followed = hit?.follower?.update({ progress });
+    if (hit && followed) return this.touch(ref.key, this.heldOf(ref.path, followed, st.size, st.mtimeMs, hit.follower));
+    const locator = agentForFile(this.agents, ref.path).locator;
+    let follower: SessionFollower | undefined;
+    if (this.options.follow !== false && locator.follow) {
+      try {
+        follower = locator.follow(ref.path, { progress });
+      } catch (error) {
+        // A file the follower cannot open is read the ordinary way, which says what is wrong with it.
+        if (isCancelled(error)) throw error;
+      }
+    }
+    const loaded = follower?.loaded ?? locator.load(ref.path, { progress });
+    return this.touch(ref.key, this.heldOf(ref.path, loaded, st.size, st.mtimeMs, follower));
+  }
+
+  /** A session read from a file, with nothing analysed yet (an append changes every window's figures). */
+  private heldOf(path: string, loaded: LoadedSession, size: number, mtimeMs: number, follower: SessionFollower | undefined): Held {
+    const held: Held = { size, mtimeMs, loaded, bytes: fileBytes(path), summary: summaryOf(loaded.session, size, mtimeMs, this.agentNames()), snapshots: new Map(), compactions: new Map() };
+    if (follower) held.follower = follower;
+    return held;
   }
 
   private upload(key: string, name: string, text: string): OpenSummary {

@@ -23,6 +23,8 @@ export class WorkPool {
     dataDir: string,
     /** A built thread script (the desktop app's own entry); otherwise worker-entry.ts is bundled in the background. */
     workerUrl?: URL,
+    /** Live sessions are followed (WorkHandlerOptions.follow). */
+    follow = true,
   ) {
     // A turn later: starting esbuild's process costs the thread that makes the host (and answers the
     // window's first list) a few milliseconds it does not need to spend yet.
@@ -33,7 +35,7 @@ export class WorkPool {
     this.threads = new ThreadPool<WorkRequest>({
       name: 'work thread',
       size,
-      threadData: { dataDir },
+      threadData: { dataDir, follow },
       script: async () => {
         if (workerUrl) return { url: workerUrl };
         const source = await bundled;

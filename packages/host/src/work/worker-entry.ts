@@ -9,9 +9,9 @@ import { WorkHandler } from './handler';
 import { runRequest } from './run';
 import type { WorkRequest } from './protocol';
 
-const data = workerData as ThreadData & { dataDir: string };
+const data = workerData as ThreadData & { dataDir: string; follow?: boolean };
 const agents = defaultAgents();
-const handler = new WorkHandler(agents, hostGlassbox(agents, data.dataDir));
+const handler = new WorkHandler(agents, hostGlassbox(agents, data.dataDir), { follow: data.follow !== false });
 
 if (parentPort) {
   serveThread<WorkRequest>(
