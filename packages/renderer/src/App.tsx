@@ -144,7 +144,7 @@ export function App() {
             Fork…
           </button>
           <button type="button" aria-pressed={costsOpen} onClick={() => setCostsOpen(!costsOpen)} data-testid="toggle-cost-reports" title="Cost of every session by day, month, project, session or model">
-            Cost reports
+            Costs
           </button>
           <button type="button" aria-pressed={proxyOpen} onClick={() => setProxyOpen(!proxyOpen)} data-testid="toggle-proxy" title="What glassbox proxy removed from live conversations">
             Proxy

@@ -72,7 +72,7 @@ export function CostReports({ onClose }: { onClose: () => void }) {
             {report.total.unpriced > 0 ? ` · ${report.total.unpriced} response(s) on a model with no price are not in the cost` : ''}
             {report.notReported > 0 ? ` · ${report.notReported} session(s) whose transcripts record no usage are not reported (not counted as $0)` : ''}
           </p>
-          <UsageChart rows={report.by === 'day' || report.by === 'month' ? sortUsageRows(report.rows, defaultSort(report.by)) : rows.slice(0, 24)} by={report.by} />
+          <UsageChart rows={sortUsageRows(report.rows, defaultSort(report.by)).slice(report.by === 'day' || report.by === 'month' ? -120 : 0, report.by === 'day' || report.by === 'month' ? undefined : 24)} by={report.by} />
           <div className="table-scroll" tabIndex={0} role="region" aria-label={`${GROUPING_LABEL[report.by]} cost table`}>
             <table className="cost-table usage-table" data-testid="usage-table">
               <thead>
