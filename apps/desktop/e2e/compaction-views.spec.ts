@@ -32,7 +32,7 @@ for (const width of [800, 1280, 1920] as const) {
       await expect(entry.getByTestId('compaction-unreached')).toHaveCount(main.unreached.length);
       // Marker labels never overlap one another.
       const labels = await page.locator('.chart g.compaction text').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => [r.left, r.right]));
-      for (let i = 1; i < labels.length; i++) expect(labels[i]![0]).toBeGreaterThanOrEqual(labels[i - 1]![1]);
+      for (let i = 1; i < labels.length; i++) expect(labels[i]?.[0] ?? 0).toBeGreaterThanOrEqual(labels[i - 1]?.[1] ?? 0);
       await page.mouse.move(0, 0);
       await page.screenshot({ path: join(ARTIFACTS, `compactions-chart-${width}-${theme}.png`) });
 

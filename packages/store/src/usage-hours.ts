@@ -14,7 +14,7 @@ export interface UsageHourDelta {
 }
 
 /** Timestamps without one (a record the client wrote no time on) are kept apart, never dropped. */
-export const UNKNOWN_HOUR = 'unknown';
+const UNKNOWN_HOUR = 'unknown';
 
 /**
  * What one pass's messages add to a file's hourly buckets. A message already counted (its records

@@ -57,14 +57,14 @@ export async function usageCommand(io: CliIO, session: string | undefined, opts:
 const NUM = (h: string, width = 8): Column => ({ header: h, width, align: 'right' });
 const HEAD: Record<UsageGrouping, string> = { day: 'day', month: 'month', project: 'project', session: 'session', model: 'model' };
 
-export function usdOf(f: UsageFigures & { reported?: boolean }): string {
+function usdOf(f: UsageFigures & { reported?: boolean }): string {
   if (f.reported === false) return 'not reported';
   const n = f.cost;
   const s = n === 0 ? '$0' : n < 0.01 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`;
   return f.unpriced > 0 ? `${s}+` : s;
 }
 
-export function renderUsage(r: UsageReport, p: Paint): string {
+function renderUsage(r: UsageReport, p: Paint): string {
   const wide = r.by === 'project' || r.by === 'session';
   const cols: Column[] = [
     { header: HEAD[r.by], width: wide ? 36 : r.by === 'model' ? 28 : 10 },
