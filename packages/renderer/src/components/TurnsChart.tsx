@@ -164,7 +164,8 @@ export function TurnsChart({
             >
               <line x1={x(i)} x2={x(i)} y1={PAD.t} y2={PAD.t + ih} />
               {labelled.has(i) ? (
-                <text x={x(i) + 3} y={PAD.t + 9}>
+                // Near the right edge the label goes left of its line, never cut off.
+                <text x={x(i) + 64 > PAD.l + iw ? x(i) - 3 : x(i) + 3} y={PAD.t + 9} textAnchor={x(i) + 64 > PAD.l + iw ? 'end' : 'start'}>
                   compacted
                 </text>
               ) : null}
