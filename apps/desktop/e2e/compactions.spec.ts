@@ -12,7 +12,7 @@ test('a compaction marker on the chart opens what the compaction forgot: before/
   await row(page, s).click();
   await expect(page.getByTestId('turns-chart')).toBeVisible();
   // The chart's first compaction marker, by keyboard.
-  const marker = page.getByRole('button', { name: /What the compaction before response \d+ forgot/ }).first();
+  const marker = page.getByRole('button', { name: /compacted before response \d+: what it forgot/ }).first();
   await marker.focus();
   await page.keyboard.press('Enter');
   const dialog = page.getByTestId('compaction-xray');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CLAUDE_PRICES } from '@glassbox/adapter-claude-code';
 import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
 import { computeCost } from './cost';
+import { responsesOf } from './usage';
 import { generatedSession } from './test-support/fixtures';
 
 describe('cost of a real session', () => {
@@ -74,5 +75,15 @@ describe("the client's own figure beside Glassbox's (Claude Code 2.1.332 cost-st
 
   it('sessions of older clients carry no figure of their own', () => {
     expect(cost('01-superseded-reads').client).toBeNull();
+  });
+});
+
+describe('a session with a placeholder reply the client wrote itself', () => {
+  it('lists no "<synthetic>" model (no $0.00 row), and the models still add up to the total', () => {
+    const { session, subagents } = loadSessionWithSubagents(generatedSession('18-compaction-kept-dropped'));
+    expect([session, ...subagents].flatMap((s) => responsesOf(s)).some((x) => x.synthetic && x.model === '<synthetic>')).toBe(true);
+    const r = computeCost(session, subagents, CLAUDE_PRICES);
+    expect(r.byModel.map((m) => m.model)).not.toContain('<synthetic>');
+    expect(r.byModel.reduce((n, m) => n + (m.cost ?? 0), 0)).toBeCloseTo(r.total.cost ?? 0, 9);
   });
 });

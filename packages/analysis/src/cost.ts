@@ -60,6 +60,8 @@ export function computeCost(session: Session, subagents: Session[], table: Price
 
   const byModelMap = new Map<string, Response[]>();
   for (const r of [...mainKept, ...subKept]) {
+    // A placeholder the client wrote itself (no model ran) is no model: no "<synthetic> $0.00" row.
+    if (r.synthetic) continue;
     const list = byModelMap.get(r.model);
     if (list) list.push(r);
     else byModelMap.set(r.model, [r]);

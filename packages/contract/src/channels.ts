@@ -6,6 +6,7 @@ import type {
 } from './values';
 import type { CompactionFindArgs, CompactionFindResult, CompactionItemArgs, CompactionItemText, CompactionsArgs, CompactionsView } from './compactions';
 import type { ProxyView } from './proxy';
+import type { UsageReportArgs, UsageReportView } from './usage';
 
 export interface InvokeMap {
   'host:info': { args: Record<string, never>; result: HostInfo };
@@ -35,6 +36,8 @@ export interface InvokeMap {
   'compaction:find': { args: CompactionFindArgs; result: CompactionFindResult };
   /** The conversations `glassbox proxy` has served, with what it removed at which request. */
   'proxy:conversations': { args: Record<string, never>; result: ProxyView };
+  /** Cost over every indexed session by day, month, project, session or model (ccusage's reports). */
+  'usage:report': { args: UsageReportArgs; result: UsageReportView };
 }
 export type InvokeChannel = keyof InvokeMap;
 export type ArgsOf<C extends InvokeChannel> = InvokeMap[C]['args'];
@@ -98,6 +101,7 @@ const invokeChannels = [
   'compaction:item',
   'compaction:find',
   'proxy:conversations',
+  'usage:report',
 ] as const;
 const eventChannels = ['index:progress', 'session:changed', 'app:command', 'job:progress', 'host:sync'] as const;
 

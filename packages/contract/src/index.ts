@@ -11,3 +11,4 @@ export * from './validate';
 export type { CompactionsArgs, CompactionsView, CompactionItemArgs, CompactionItemText, CompactionFindArgs, CompactionFindResult } from './compactions';
 export * from './raw-json';
 export type { ProxyView, ProxyConversationView, ProxyRemovalView } from './proxy';
+export { USAGE_GROUPING_VIEWS, type UsageGroupingView, type UsageReportArgs, type UsageReportView, type UsageRowView, type UsageFiguresView } from './usage';

@@ -3,6 +3,7 @@ import { DEAD_CLASSES, SEGMENT_CLASSES, type DeadClass, type SegmentClass } from
 import type { IpcError } from './results';
 import type { ArgsOf, InvokeChannel } from './channels';
 import { compactionFindArgs, compactionItemArgs, compactionsArgs } from './compactions';
+import { usageReportArgs } from './usage';
 import { SESSION_SORTS, type ForkArgs, type SessionSort, type SessionsListArgs, type SnapshotArgs } from './values';
 
 const MAX_PATH = 4096;
@@ -204,6 +205,7 @@ export const VALIDATORS: { [C in InvokeChannel]: Validator<C> } = {
   'session:compactions': compactionsArgs,
   'compaction:item': compactionItemArgs,
   'compaction:find': compactionFindArgs,
+  'usage:report': usageReportArgs,
 };
 
 /** At most this many sessions in one keep request (the window keeps one; "keep all" goes through auto-keep or the CLI). */

@@ -1,3 +1,4 @@
+import type { UsageQuery, UsageReport } from '@glassbox/engine';
 import type { IndexProgress, RetentionFolder, SessionRow } from '@glassbox/contract';
 
 /**
@@ -30,6 +31,8 @@ export interface SessionCatalog {
   autoKeepCandidates?(): string[];
   /** The client clean-up rules of the configuration folders the listed sessions live in. */
   retentionFolders?(): RetentionFolder[];
+  /** Cost over every indexed session, grouped as asked (engine's usageReport); absent without an index. */
+  usage?(q: UsageQuery): UsageReport;
   /** Starts watching the roots; returns a stop function. */
   watch(onChange: (change: CatalogChange) => void): () => void;
   close(): void;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { openIndex, watchRoots, type BriefRow, type SessionIndex, type RootWatcher } from '@glassbox/store';
-import type { Glassbox } from '@glassbox/engine';
+import { indexUsageSource, usageReport, type Glassbox, type UsageQuery, type UsageReport } from '@glassbox/engine';
 import { deadShare, retentionWarning } from '@glassbox/core';
 import type { IndexProgress, RetentionFolder, SessionRow, SessionSort } from '@glassbox/contract';
 import type { AgentRegistry } from '@glassbox/core';
@@ -70,6 +70,10 @@ export class IndexCatalog implements SessionCatalog {
       .brief({ sort: SORT[sort], unsorted: true })
       .filter((r) => r.kind === 'session' && isSession(r))
       .map((r) => this.toRow(r));
+  }
+
+  usage(q: UsageQuery): UsageReport {
+    return usageReport(indexUsageSource(this.index, this.agents), q);
   }
 
   search(query: string): Set<string> {

@@ -7,6 +7,7 @@ import { Inspector } from './components/Inspector';
 import { ForkWizard } from './components/ForkWizard';
 import { JobsBar } from './components/JobsBar';
 import { ProxyPanel } from './components/ProxyPanel';
+import { CostReports } from './components/CostReports';
 import { useApp } from './store';
 import { sessionTitle } from './labels';
 
@@ -101,6 +102,7 @@ export function App() {
   const inspectorWidth = useApp((s) => s.inspectorWidth);
   const setInspector = useApp((s) => s.setInspector);
   const [proxyOpen, setProxyOpen] = useState(false);
+  const [costsOpen, setCostsOpen] = useState(false);
   return (
     <div className="app" style={{ '--insp-w': `${inspectorWidth}px` } as CSSProperties}>
       <a className="skip-link" href="#main" onClick={(e) => {
@@ -141,6 +143,9 @@ export function App() {
           <button type="button" className="primary" disabled={!view || view.snapshot.session.path.startsWith('upload:') || view.external || !!view.keeping?.kept?.gone} onClick={() => useApp.getState().setWizardOpen(true)} title="Fork a cleaned session (F)" data-testid="open-fork">
             Fork…
           </button>
+          <button type="button" aria-pressed={costsOpen} onClick={() => setCostsOpen(!costsOpen)} data-testid="toggle-cost-reports" title="Cost of every session by day, month, project, session or model">
+            Costs
+          </button>
           <button type="button" aria-pressed={proxyOpen} onClick={() => setProxyOpen(!proxyOpen)} data-testid="toggle-proxy" title="What glassbox proxy removed from live conversations">
             Proxy
           </button>
@@ -174,6 +179,7 @@ export function App() {
       ) : null}
       <JobsBar />
       {proxyOpen ? <ProxyPanel onClose={() => setProxyOpen(false)} /> : null}
+      {costsOpen ? <CostReports onClose={() => setCostsOpen(false)} /> : null}
       <div className={`columns${inspectorOpen ? '' : ' no-inspector'}${selectedSegment ? '' : ' nothing-selected'}`}>
         <SessionBrowser inert={wizardOpen} />
         <div className="centre" inert={wizardOpen}>

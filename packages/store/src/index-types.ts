@@ -85,3 +85,18 @@ export interface RefreshReport {
   summaryDoneMs: number;
   elapsedMs: number;
 }
+
+/** One bucket of usage_hours (see SessionIndex.usageHours). `hour`: 'YYYY-MM-DDTHH' in UTC, or 'unknown'. */
+export interface UsageHour {
+  sessionPath: string;
+  hour: string;
+  model: string;
+  messages: number;
+  input: number;
+  output: number;
+  cacheCreation: number;
+  cacheRead: number;
+  /** USD of the priced messages; `unpriced` counts those whose model has no price. */
+  cost: number;
+  unpriced: number;
+}

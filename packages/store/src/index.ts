@@ -48,6 +48,7 @@ export {
   type SessionChange,
   type ChangeReason,
 } from './session-index';
+export type { UsageHour } from './index-types';
 export { watchRoots, type WatchOptions, type RootWatcher } from './watch';
 export type { SessionRow, BriefRow } from './rows';
 export { SORT_KEYS, ftsQuery, type ListQuery, type SortKey } from './list-query';

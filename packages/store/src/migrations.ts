@@ -127,6 +127,33 @@ UPDATE files SET analyzed_offset = -1;
 DELETE FROM file_state;
 `,
   },
+  {
+    version: 6,
+    name: 'usage by hour and model',
+    sql: `
+-- Each file's provider-reported usage by UTC hour and model, so that cost reports by day, month,
+-- project and model (ccusage's) are sums over the index, with a day in any time zone of whole hours.
+-- Filled by the summary stage; every file is read again once so that no row lacks them.
+CREATE TABLE usage_hours (
+  file_id INTEGER NOT NULL,
+  hour TEXT NOT NULL,
+  model TEXT NOT NULL,
+  messages INTEGER NOT NULL,
+  input INTEGER NOT NULL,
+  output INTEGER NOT NULL,
+  cache_creation INTEGER NOT NULL,
+  cache_read INTEGER NOT NULL,
+  cost REAL NOT NULL,
+  unpriced INTEGER NOT NULL,
+  PRIMARY KEY (file_id, hour, model)
+) WITHOUT ROWID;
+CREATE TRIGGER files_usage_gone AFTER DELETE ON files BEGIN
+  DELETE FROM usage_hours WHERE file_id = old.id;
+END;
+UPDATE files SET level = 1 WHERE level = 2;
+DELETE FROM file_state;
+`,
+  },
 ];
 
 export function migrationChecksum(m: Migration): string {

@@ -38,4 +38,5 @@ export interface RefreshContext {
 /** Drops a file's search text (inside a write): a file read again from the start gets it anew. */
 export function clearContent(st: Statements, id: number): void {
   st.deleteSearch.run(id * SEARCH_ROWS_PER_FILE, (id + 1) * SEARCH_ROWS_PER_FILE);
+  st.deleteUsageHours.run(id);
 }

@@ -10,7 +10,7 @@ import { lockWaitMs } from './db-errors';
 import type { AgentRoots } from './discover';
 import { discoverStage } from './discover-stage';
 import { IndexDatabase, isDamage } from './index-database';
-import type { ChangeReason, OpenIndexOptions, Progress, RefreshOptions, RefreshReport, SessionChange } from './index-types';
+import type { ChangeReason, OpenIndexOptions, Progress, RefreshOptions, RefreshReport, SessionChange, UsageHour } from './index-types';
 import { RowMarks } from './keep/marks';
 import { syncView, viewDirOf, viewRootOf } from './keep/view';
 import { runBriefListQuery, runListQuery, type ListQuery } from './list-query';
@@ -23,6 +23,7 @@ import { notRegularFile } from './shared/scan';
 import { Stage } from './stage';
 import type { FileKey, FileRow, Statements } from './statements';
 import { summaryStage } from './summary-stage';
+
 
 export type { ChangeReason, OpenIndexOptions, Phase, Progress, RefreshOptions, RefreshReport, SessionChange } from './index-types';
 
@@ -143,6 +144,30 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
   /** The same list, each row as a browser of thousands shows it (BriefRow): what the app lists, fast. */
   brief(query: ListQuery = {}): BriefRow[] {
     return this.marks.mark(this.store.read(() => runBriefListQuery(this.store.db, this.st, query), []));
+  }
+
+  /**
+   * Provider-reported usage of every indexed file by UTC hour and model, each bucket under the session
+   * it counts for (a subagent file's under its session, as the list's cost merges them): what cost
+   * reports by day, month, project and model add up (engine's usage reports).
+   */
+  usageHours(): UsageHour[] {
+    return this.store.read(
+      () =>
+        this.st.usageHours.all().map((r) => ({
+          sessionPath: r.kind === 'subagent' && r.parent_path ? r.parent_path : r.path,
+          hour: r.hour,
+          model: r.model,
+          messages: r.messages,
+          input: r.input,
+          output: r.output,
+          cacheCreation: r.cache_creation,
+          cacheRead: r.cache_read,
+          cost: r.cost,
+          unpriced: r.unpriced,
+        })),
+      [],
+    );
   }
 
   /** Every file of a session id (or unambiguous prefix), or the file at a path: the session first, then its subagents. */

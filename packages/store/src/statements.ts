@@ -168,6 +168,20 @@ export function prepareStatements(db: Db) {
     searchFileIds: db.prepare<[string], { file_id: number }>(
       `SELECT DISTINCT rowid / ${SEARCH_ROWS_PER_FILE} AS file_id FROM search WHERE search MATCH ?`,
     ),
+    /** Adds a pass's usage to a file's hourly buckets (usage-hours.ts). */
+    addUsageHour: db.prepare<{ file_id: number; hour: string; model: string; messages: number; input: number; output: number; cache_creation: number; cache_read: number; cost: number; unpriced: number }, never>(
+      'INSERT INTO usage_hours (file_id, hour, model, messages, input, output, cache_creation, cache_read, cost, unpriced) ' +
+        'VALUES (@file_id, @hour, @model, @messages, @input, @output, @cache_creation, @cache_read, @cost, @unpriced) ' +
+        'ON CONFLICT(file_id, hour, model) DO UPDATE SET messages = messages + excluded.messages, input = input + excluded.input, ' +
+        'output = output + excluded.output, cache_creation = cache_creation + excluded.cache_creation, cache_read = cache_read + excluded.cache_read, ' +
+        'cost = cost + excluded.cost, unpriced = unpriced + excluded.unpriced',
+    ),
+    deleteUsageHours: db.prepare<[number], never>('DELETE FROM usage_hours WHERE file_id = ?'),
+    /** Every file's hourly usage, with the file it belongs to (cost reports). */
+    usageHours: db.prepare<[], UsageHourRow>(
+      'SELECT u.hour, u.model, u.messages, u.input, u.output, u.cache_creation, u.cache_read, u.cost, u.unpriced, f.path, f.kind, f.parent_path ' +
+        'FROM usage_hours u JOIN files f ON f.id = u.file_id',
+    ),
     /** Saved folder mappings (see repo-map.ts). */
     mappings: db.prepare<[], { cwd: string; folder: string }>('SELECT cwd, folder FROM repo_map ORDER BY cwd'),
     saveMapping: db.prepare<[string, string, string], never>(
@@ -180,10 +194,25 @@ export function prepareStatements(db: Db) {
     ),
     clearAll: {
       run: (): void => {
-        db.exec('DELETE FROM files; DELETE FROM search;');
+        db.exec('DELETE FROM files; DELETE FROM search; DELETE FROM usage_hours;');
       },
     },
   };
 }
 
 export type Statements = ReturnType<typeof prepareStatements>;
+
+export interface UsageHourRow {
+  hour: string;
+  model: string;
+  messages: number;
+  input: number;
+  output: number;
+  cache_creation: number;
+  cache_read: number;
+  cost: number;
+  unpriced: number;
+  path: string;
+  kind: 'session' | 'subagent';
+  parent_path: string | null;
+}

@@ -7,6 +7,7 @@ import { clearContent, type ProgressFn, type RefreshContext, type SummaryWork } 
 import { Stage } from './stage';
 import { SEARCH_ROWS_PER_FILE, type FileRow } from './statements';
 import { foldMessages } from './totals';
+import { usageHourDeltas } from './usage-hours';
 
 /**
  * Summary: every line of each file to work on (biggest first, for balance over the workers), from
@@ -98,9 +99,15 @@ function applySummary(ctx: RefreshContext, row: FileRow, fromOffset: number, res
   let seq = now.search_seq;
   if (result.fromStart) {
     if (now.level >= Stage.summarised || now.search_seq > 0) clearContent(st, now.id);
+    else st.deleteUsageHours.run(now.id);
     seq = 0;
   }
-  foldMessages(s, result.messages, ctx.pricerFor(now.agent));
+  const price = ctx.pricerFor(now.agent);
+  // Before the fold, which moves the checkpoint's recent messages on.
+  for (const d of usageHourDeltas(s.recent, result.messages, price)) {
+    st.addUsageHour.run({ file_id: now.id, hour: d.hour, model: d.model, messages: d.messages, input: d.input, output: d.output, cache_creation: d.cacheCreation, cache_read: d.cacheRead, cost: d.cost, unpriced: d.unpriced });
+  }
+  foldMessages(s, result.messages, price);
   if (result.searchText.length > 0 && seq < SEARCH_ROWS_PER_FILE - 1) {
     st.insertSearch.run(now.id * SEARCH_ROWS_PER_FILE + seq, result.searchText);
     seq++;

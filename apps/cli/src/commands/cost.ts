@@ -6,15 +6,24 @@ import { outJson, type CliIO } from '../io';
 import { loadPrices, resolveSessionPath } from '../session-args';
 import { paint, type Paint } from '../render/palette';
 import { header, row, truncate, type Column } from '../render/layout';
+import { USAGE_GROUPINGS } from '@glassbox/engine';
+import { usageCommand, type CostOptions } from './cost-reports';
 
 export function registerCost(program: Command, io: CliIO): void {
   program
     .command('cost')
-    .description('provider-reported usage, one figure per API response, priced per model')
-    .argument('<session>', 'a transcript file (.jsonl) or a session id')
-    .option('--prices <file>', 'a JSON price table merged over the built-in one (also GLASSBOX_PRICES)')
+    .description('provider-reported usage priced per model: of one session, or over every session by day, month, project, session or model (like ccusage)')
+    .argument('[session]', 'a transcript file (.jsonl) or a session id; without one, a report over every indexed session')
+    .option('--prices <file>', 'a JSON price table merged over the built-in one (also GLASSBOX_PRICES); one session only')
+    .option('--by <grouping>', `over every session: ${USAGE_GROUPINGS.join(', ')} (default day)`)
+    .option('--since <day>', 'over every session: only usage on or after this day (2026-11-01) or a span back (7d, 2w)')
+    .option('--timezone <zone>', 'over every session: the zone days are counted in (default the machine\'s)')
+    .option('--db <file>', 'the index database')
+    .option('--workers <n>', 'worker threads (default: one per core)')
+    .option('--no-refresh', 'report what the index holds without reading any transcript')
     .option('--json', 'print JSON')
-    .action((arg: string, opts: { prices?: string; json?: boolean }) => {
+    .action(async (arg: string | undefined, opts: CostOptions) => {
+      if (arg === undefined || opts.by !== undefined) return usageCommand(io, arg, opts);
       const path = resolveSessionPath(arg, io);
       const { report, problems } = glassboxFor(io).sessions.cost(path, (table) => loadPrices(opts.prices, io, table));
       // A count that is not one (negative, a fraction) was taken as 0: said, so a total is never silently short.

@@ -9,6 +9,7 @@ import { listHandlers } from './list';
 import { proxyHandlers } from './proxy';
 import { settingsHandlers } from './settings';
 import { viewHandlers } from './views';
+import { usageHandlers } from './usage';
 
 /**
  * Every channel's handler, from the area modules of this folder. The annotation is the check: a
@@ -25,5 +26,6 @@ export function channelHandlers(host: HostContext): ChannelHandlers {
     ...keepingHandlers(host),
     ...jobHandlers(host),
     ...proxyHandlers(host),
+    ...usageHandlers(host),
   };
 }

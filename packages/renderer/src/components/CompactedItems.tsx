@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import './CompactedItems.css';
 import { visibleText } from '@glassbox/core';
 import type { CompactionItem, CompactionReport } from '@glassbox/core';
 import type { CompactionItemText, GlassboxApi } from '@glassbox/contract';
@@ -37,6 +38,13 @@ export function CompactedItems({
   }, [selected, mode]);
   if (items.length === 0) return <p className="dim">{mode === 'dropped' ? 'Nothing was dropped: every segment was kept, attached again or named by the summary.' : 'The window before this compaction is not in the file.'}</p>;
   return (
+    <>
+    <div className="cx-row cx-items-head" aria-hidden="true" data-testid="cx-items-head">
+      <span className="num">tokens</span>
+      <span>line</span>
+      <span className="what">item</span>
+      <span className="has">what the summary holds of it</span>
+    </div>
     <ul className="cx-items" aria-label={mode === 'dropped' ? 'Dropped, largest first' : 'The window before the compaction, in order'} data-testid={`cx-${mode}`}>
       {items.map((item) => {
         const isSelected = item.segmentId === selected;
@@ -48,7 +56,10 @@ export function CompactedItems({
               <span className="what">
                 {item.kind} {itemLabel(item, cwd)}
               </span>
-              <span className="has">{summaryHas(item)}</span>
+              <span className="has">
+                <span className="sr-only">the summary holds: </span>
+                {summaryHas(item)}
+              </span>
               {item.dead ? <span className="badge dead-anyway">dead anyway ({item.class})</span> : item.isError ? <span className="badge error">an error</span> : null}
             </button>
             {isSelected ? <ItemText api={api} path={path} agentId={agentId} index={report.xray.index} item={item} onJump={mode === 'dropped' ? () => onJump(item) : null} /> : null}
@@ -56,6 +67,7 @@ export function CompactedItems({
         );
       })}
     </ul>
+    </>
   );
 }
 

@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { useApp } from '../store';
 import { useCompactions } from '../compaction-store';
 import { CompactionXray } from './CompactionXray';
+import { compactionChip, compactionCount } from '../compaction-labels';
 
 /**
  * Loads the open session's compactions and opens their x-ray: from a marker on the context chart
@@ -32,11 +33,12 @@ export function CompactionEntry({ path, children }: { path: string; children: (o
       {all.length > 0 || unreached.length > 0 ? (
         <div className="cx-entry" data-testid="compaction-entry">
           <span className="dim">
-            What compaction forgot{main && main.unreached.length > 0 ? ` (${main.boundaries} compactions, ${main.unreached.length} not reached by the live conversation)` : ''}:
+            What compaction forgot{main ? ` (${compactionCount(main)})` : ''}:
           </span>
           {all.map(({ agentId, c }) => (
             <button key={`${agentId ?? ''}:${c.xray.index}`} type="button" onClick={() => openXray({ agentId, index: c.xray.index })}>
-              {agentId ? `subagent ${agentId.slice(0, 6)} ` : ''}#{c.xray.index} {c.xray.trigger} · kept {Math.round((c.figures.keptTokens / Math.max(1, c.figures.windowTokens)) * 100)}%
+              {agentId ? `subagent ${agentId.slice(0, 6)} ` : ''}
+              {compactionChip(c)}
             </button>
           ))}
           {unreached.map(({ agentId, u }) => (

@@ -24,9 +24,8 @@ export function CompactionTreemaps({ report, cwd, selected, onSelect }: { report
   return (
     <div className="cx-treemaps">
       <figure>
-        <figcaption>
-          Before: {humanTokens(beforeTotal)} tokens in the transcript
-          {report.xray.preTokens !== null ? `, ${humanTokens(report.xray.preTokens)} reported` : ''}
+        <figcaption title="The messages of the window before it that are in the transcript, sized by Glassbox's estimate: the size above also counts the system prompt and tools, which no transcript holds.">
+          The messages before it ({humanTokens(beforeTotal)} of them in the transcript)
         </figcaption>
         <svg width={W} height={H} role="img" aria-label={`The window before compaction ${report.xray.index}: ${before.length} segments, ${humanTokens(report.figures.droppedTokens)} tokens dropped`} data-testid="cx-before">
           {beforeCells.map((c) => (

@@ -6,7 +6,7 @@ import { clock, humanTokens, pct } from '../format';
 import { useCompactions } from '../compaction-store';
 import { CompactionTreemaps } from './CompactionTreemaps';
 import { CompactedItems } from './CompactedItems';
-import { relative } from '../compaction-labels';
+import { beforeFigure, relative } from '../compaction-labels';
 import { CompactionFind } from './CompactionFind';
 
 type Tab = 'dropped' | 'window' | 'find';
@@ -112,19 +112,26 @@ function title(r: CompactionReport, agentId: string | null): string {
 function Figures({ report, cwd }: { report: CompactionReport; cwd: string | null }) {
   const x = report.xray;
   const f = report.figures;
+  const before = beforeFigure(x, f.windowTokens);
   return (
     <div className="cx-figures" data-testid="cx-figures">
       <p>
-        Before it: <strong>{x.preTokens !== null ? `${humanTokens(x.preTokens)} tokens` : 'no reported size'}</strong>
-        {x.preTokensMetadata !== null ? ` (the client wrote ${humanTokens(x.preTokensMetadata)}${report.preTokensDelta !== null ? `, ${(report.preTokensDelta * 100).toFixed(1)} %` : ''})` : ''} · summary{' '}
-        <strong>{humanTokens(x.summaryTokens)} tokens</strong>
+        Before it:{' '}
+        <strong title={before.others ? `${before.source}; ${before.others}` : before.source} data-testid="cx-before-size">
+          {before.tokens !== null ? `${humanTokens(before.tokens)} tokens` : 'no reported size'}
+        </strong>{' '}
+        <span className="dim">({before.source}{before.others ? '; hover for the other figures' : ''})</span> · summary <strong>{humanTokens(x.summaryTokens)} tokens</strong>
         {report.postTokens !== null ? ` · next request ${humanTokens(report.postTokens)} tokens` : ''}
       </p>
-      <p>
-        Kept <strong>{pct(f.windowTokens ? f.keptTokens / f.windowTokens : 0)}</strong> of the window ({humanTokens(f.keptTokens)} of {humanTokens(f.windowTokens)}) · dropped {humanTokens(f.droppedTokens)}, of which{' '}
-        <strong>{humanTokens(f.droppedDeadTokens)}</strong> was dead anyway
-        {f.droppedTokens ? ` (${pct(f.droppedDeadTokens / f.droppedTokens)})` : ''}
-      </p>
+      {f.windowTokens > 0 ? (
+        <p>
+          Kept <strong>{pct(f.keptTokens / f.windowTokens)}</strong> of the messages before it ({humanTokens(f.keptTokens)} of {humanTokens(f.windowTokens)}) · dropped {humanTokens(f.droppedTokens)}, of which{' '}
+          <strong>{humanTokens(f.droppedDeadTokens)}</strong> was dead anyway
+          {f.droppedTokens ? ` (${pct(f.droppedDeadTokens / f.droppedTokens)})` : ''}
+        </p>
+      ) : (
+        <p className="dim">This file holds none of the conversation before it (it began with the compaction), so nothing can be shown as kept or dropped.</p>
+      )}
       {report.instructions ? <p>Asked to keep: “{visibleText(report.instructions)}”</p> : null}
       {x.reattached.length > 0 ? <p className="dim">Attached again after it: {x.reattached.map((r) => relative(r.label, cwd)).join(', ')}</p> : null}
     </div>

@@ -1,10 +1,12 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import './ConversationView.css';
 import { visibleText } from '@glassbox/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ConversationItem, ConversationView as Conversation, IpcError } from '@glassbox/contract';
 import { CLASS_COLOUR, CLASS_LABEL } from '../palette';
 import { humanTokens } from '../format';
 import { useApp } from '../store';
+import { findHits, hitsLabel } from '../conversation-find';
 
 const KIND_LABEL: Record<string, string> = {
   prompt: 'prompt',
@@ -47,15 +49,9 @@ export function ConversationView({ path }: { path: string }) {
   }, [api, path]);
 
   const items = conv?.items ?? [];
-  const matches = useMemo(() => {
-    const q = find.trim().toLowerCase();
-    if (!q) return [];
-    const out: number[] = [];
-    items.forEach((it, i) => {
-      if (it.text.toLowerCase().includes(q) || it.label.toLowerCase().includes(q)) out.push(i);
-    });
-    return out;
-  }, [items, find]);
+  // One entry per hit (the item it is in): the count and Enter step through hits, not items.
+  const matches = useMemo(() => findHits(items, find), [items, find]);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
 
   const v = useVirtualizer({ count: items.length, getScrollElement: () => parentRef.current, estimateSize: () => 96, overscan: 6, getItemKey: (i) => items[i]?.segmentId ?? i });
 
@@ -99,7 +95,7 @@ export function ConversationView({ path }: { path: string }) {
           }}
         />
         <span className="dim" role="status" data-testid="conv-matches">
-          {find.trim() ? (matches.length ? `${hit + 1} of ${matches.length}` : 'no match') : `${items.length} items in the window${conv.compacted ? ', from the last compaction' : ''}`}
+          {find.trim() ? hitsLabel(matches, hit) : `${items.length} items in the window${conv.compacted ? ', from the last compaction' : ''}`}
         </span>
         <button type="button" onClick={() => go(hit - 1)} disabled={matches.length === 0} aria-label="Previous match">
           ↑
@@ -124,6 +120,15 @@ export function ConversationView({ path }: { path: string }) {
                   find={find.trim()}
                   onSelect={() => void selectSegment(it.segmentId)}
                   onShow={() => showSegment(it.segmentId, 'treemap')}
+                  expanded={expanded.has(it.segmentId)}
+                  onExpand={() =>
+                    setExpanded((was) => {
+                      const next = new Set(was);
+                      if (next.has(it.segmentId)) next.delete(it.segmentId);
+                      else next.add(it.segmentId);
+                      return next;
+                    })
+                  }
                 />
               </div>
             );
@@ -134,7 +139,9 @@ export function ConversationView({ path }: { path: string }) {
   );
 }
 
-function Item({ item, index, total, selected, current, find, onSelect, onShow }: { item: ConversationItem; index: number; total: number; selected: boolean; current: boolean; find: string; onSelect: () => void; onShow: () => void }) {
+function Item({ item, index, total, selected, current, find, onSelect, onShow, expanded, onExpand }: { item: ConversationItem; index: number; total: number; selected: boolean; current: boolean; find: string; onSelect: () => void; onShow: () => void; expanded: boolean; onExpand: () => void }) {
+  // Long payloads are clamped; "show more" opens them in place (the inspector has all of a cut one).
+  const long = item.text.length > 600 || item.text.split('\n').length > 8;
   const dead = item.class !== 'live';
   const kind = item.class === 'tombstone' ? 'tombstone' : (KIND_LABEL[item.kind] ?? item.kind);
   return (
@@ -173,10 +180,25 @@ function Item({ item, index, total, selected, current, find, onSelect, onShow }:
           show in treemap
         </button>
       </header>
-      <div className="conv-text">
+      <div className={`conv-text${expanded ? ' expanded' : ''}`} id={`conv-text-${item.segmentId}`}>
         <Highlighted text={visibleText(item.text)} find={find} />
-        {item.cut > 0 ? <span className="dim"> … {item.cut.toLocaleString('en-US')} more characters (select it to read all)</span> : null}
+        {item.cut > 0 && expanded ? <span className="dim"> … {item.cut.toLocaleString('en-US')} more characters (select it to read all in the inspector)</span> : null}
       </div>
+      {long ? (
+        <button
+          type="button"
+          className="link conv-more"
+          aria-expanded={expanded}
+          aria-controls={`conv-text-${item.segmentId}`}
+          onClick={(e) => {
+            e.stopPropagation();
+            onExpand();
+          }}
+          data-testid="conv-more"
+        >
+          {expanded ? 'show less' : 'show more'}
+        </button>
+      ) : null}
     </article>
   );
 }

@@ -3,6 +3,7 @@ import { formatUsd, visibleText } from '@glassbox/core';
 import type { ClientCostView, CostLineView, CostView, IpcError } from '@glassbox/contract';
 import { exact, humanTokens } from '../format';
 import { useApp } from '../store';
+import { turnTitle, windowPriceSource } from '../cost-report-rows';
 
 /** What the session cost at the agent's dated list prices: per model and per turn, cache writes and reads apart. */
 export function CostPanel({ path }: { path: string }) {
@@ -28,7 +29,7 @@ export function CostPanel({ path }: { path: string }) {
       <p className="cost-lead">
         <strong data-testid="cost-total">{usd(cost.total)}</strong> for {cost.total.responses} responses at list prices{' '}
         <span className="dim" data-testid="price-date">
-          (price table of {cost.priceTable.asOf}, {cost.priceTable.source})
+          (price table of {cost.priceTable.asOf}, {windowPriceSource(cost.priceTable.source)})
         </span>
         {cost.subagents.responses > 0 ? <span className="dim"> · subagents {usd(cost.subagents)}</span> : null}
         {cost.unknownModels.length ? <span className="warn"> · no price for {cost.unknownModels.join(', ')}</span> : null}
@@ -73,7 +74,7 @@ export function CostPanel({ path }: { path: string }) {
             {cost.turns.map((t) => (
               <tr key={t.turn}>
                 <td className="prompt-cell" title={visibleText(t.prompt)}>
-                  <span className="num dim">{t.turn}</span> {visibleText(t.prompt.split('\n')[0]?.slice(0, 80) ?? '') || '—'}
+                  <span className="num dim">{t.turn}</span> {visibleText(turnTitle(t.turn, t.prompt))}
                 </td>
                 <UsageCells l={t} />
                 <td className="num">{usd(t)}</td>

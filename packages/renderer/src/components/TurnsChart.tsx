@@ -4,6 +4,8 @@ import { CLASS_COLOUR, CLASS_LABEL } from '../palette';
 import type { TurnAdditionView } from '@glassbox/contract';
 import { clock, exact, humanTokens } from '../format';
 import { useApp } from '../store';
+import { useCompactions } from '../compaction-store';
+import { compactionCount, markerLabelsThatFit } from '../compaction-labels';
 
 const DEAD: readonly DeadClass[] = DEAD_CLASSES;
 const H = 120;
@@ -28,6 +30,8 @@ export function TurnsChart({
   const ref = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(600);
   const [hover, setHover] = useState<number | null>(null);
+  // The session's own compactions, as the x-ray lists them: the chart gives the same count.
+  const history = useCompactions((s) => s.view?.histories.find((h) => h.agentId === null) ?? null);
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
@@ -59,6 +63,10 @@ export function TurnsChart({
   const ih = H - PAD.t - PAD.b;
   const x = (i: number) => PAD.l + (data.length === 1 ? iw / 2 : (i / (data.length - 1)) * iw);
   const y = (v: number) => PAD.t + ih - (v / max) * ih;
+  // Markers closer together than a label's width show their line only, never labels drawn over each other.
+  const markers = data.flatMap((d, i) => (d.t.afterCompaction ? [i] : []));
+  const fits = markerLabelsThatFit(markers.map((i) => x(i)), 64);
+  const labelled = new Set(markers.filter((_, k) => fits[k]));
   const line = data.map((d, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(d.t.contextTokens).toFixed(1)}`).join('');
   const area = `${line}L${x(data.length - 1).toFixed(1)},${y(0)}L${x(0).toFixed(1)},${y(0)}Z`;
   const bands: { cls: DeadClass; d: string }[] = [];
@@ -137,7 +145,8 @@ export function TurnsChart({
                 ? {
                     role: 'button',
                     tabIndex: 0,
-                    'aria-label': `What the compaction before response ${i + 1} forgot`,
+                    // Starts with the text it shows (axe: label-content-name-mismatch).
+                    'aria-label': `compacted before response ${i + 1}: what it forgot`,
                     onClick: (e: MouseEvent<SVGGElement>) => {
                       e.stopPropagation();
                       onCompaction(d.t.line);
@@ -154,9 +163,12 @@ export function TurnsChart({
                 : {})}
             >
               <line x1={x(i)} x2={x(i)} y1={PAD.t} y2={PAD.t + ih} />
-              <text x={x(i) + 3} y={PAD.t + 9}>
-                compacted
-              </text>
+              {labelled.has(i) ? (
+                // Near the right edge the label goes left of its line, never cut off.
+                <text x={x(i) + 64 > PAD.l + iw ? x(i) - 3 : x(i) + 3} y={PAD.t + 9} textAnchor={x(i) + 64 > PAD.l + iw ? 'end' : 'start'}>
+                  compacted
+                </text>
+              ) : null}
             </g>
           ) : null,
         )}
@@ -192,7 +204,8 @@ export function TurnsChart({
         </div>
       ) : (
         <div className="chart-readout dim">
-          context over {data.length} responses (provider-reported){snapshot.context.compactions ? ` · ${snapshot.context.compactions} compaction${snapshot.context.compactions === 1 ? '' : 's'}` : ''}
+          context over {data.length} responses (provider-reported)
+          {history ? (history.boundaries > 0 ? ` · ${compactionCount(history)}` : '') : snapshot.context.compactions ? ` · ${snapshot.context.compactions} compaction${snapshot.context.compactions === 1 ? '' : 's'}` : ''}
         </div>
       )}
     </div>
