@@ -206,7 +206,8 @@ describe('incremental re-index', () => {
     // The database as schema 3 left it: the checkpoint in files.state, no file_state table.
     const db = new Database(dbPath);
     db.exec(`UPDATE files SET state = (SELECT state FROM file_state WHERE file_id = files.id);
-      DROP TRIGGER files_state_gone; DROP TABLE file_state; DELETE FROM schema_migrations WHERE version >= 4;`);
+      DROP TRIGGER files_state_gone; DROP TABLE file_state; DROP TRIGGER files_usage_gone; DROP TABLE usage_hours;
+      DELETE FROM schema_migrations WHERE version >= 4;`);
     expect((db.prepare('SELECT count(*) AS n FROM files WHERE state IS NOT NULL').get() as { n: number }).n).toBe(1);
     db.close();
 
@@ -234,7 +235,7 @@ describe('incremental re-index', () => {
     gone.close();
   });
 
-  it('an index made by the readers before migration 5 reads and analyses every unchanged file again, once', async () => {
+  it('an index made by earlier readers (schema 4) reads and analyses every unchanged file again, once', async () => {
     const { root, dbPath } = setup();
     const project = copyScenario(root, '02-gone-drift-errors');
     const name = readdirSync(project).find((n) => n.endsWith('.jsonl')) as string;
@@ -243,7 +244,8 @@ describe('incremental re-index', () => {
     await index.refresh();
     await index.close();
     const db = new Database(dbPath);
-    db.exec('DELETE FROM schema_migrations WHERE version = 5;');
+    // The database as schema 4 left it.
+    db.exec('DROP TRIGGER files_usage_gone; DROP TABLE usage_hours; DELETE FROM schema_migrations WHERE version >= 5;');
     db.close();
 
     index = openIndex({ agents: TEST_AGENTS, dbPath, roots: [root], workers: 0 });
