@@ -123,6 +123,13 @@ describe.each(registry.agents.map((a) => [a.format.id, a] as const))('%s conform
     const forked = agent.format.parseLines(fork.lines, { path: f.path });
     expect(isFatal(forked.problems)).toBe(false);
     expect(forked.id).toBe(newId);
+    // What the model will read shrank where the plan said: each applied payload is smaller in the fork's window.
+    const original = agent.format.parseLines(lines, { path: f.path });
+    for (const a of fork.applied.filter((x) => x.removed.length > 0)) {
+      const before = original.nodes.get(a.action.uuid)?.blocks[a.action.blockIndex]?.bytes;
+      const after = forked.nodes.get(a.action.uuid)?.blocks[a.action.blockIndex]?.bytes;
+      expect({ segment: `${a.action.uuid}:${a.action.blockIndex}`, smaller: before !== undefined && after !== undefined && after < before }).toEqual({ segment: `${a.action.uuid}:${a.action.blockIndex}`, smaller: true });
+    }
     const resume = resumeFrom(agent.format, { sessionId: newId, sessionPath: f.path, cwd: '/tmp', cwdExists: true, mapped: null, mappedExists: false });
     expect(resume.command).toContain(newId);
   });

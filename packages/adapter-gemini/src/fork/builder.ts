@@ -1,6 +1,6 @@
 import { parseObject, type AppliedAction, type ForkAction, type ForkBuilder, type ForkOutcome, type ForkPrepared, type JsonObject, type RefusedAction, type TombstoneFill } from '@glassbox/core';
 import { byteLength } from '../hash';
-import { messagesIn, outputCopies, removedOf, renameSession, targetOf, type OutputCopy } from './rewrite';
+import { messagesIn, outputCopies, removedOf, renameSession, targetsOf, type OutputCopy } from './rewrite';
 
 /** How a chat file is laid out: a JSONL log (0.39+) or one pretty-printed JSON document (up to 0.38). */
 export type ChatLayout = 'log' | 'document';
@@ -67,8 +67,14 @@ export class GeminiForkBuilder implements ForkBuilder {
     const changed = new Set<number>();
     const renamed = new Set<number>();
     const copiesOf = (action: ForkAction, callId: string): { line: number; copy: OutputCopy }[] => {
+      for (const target of targetsOf(action.uuid)) {
+        const found = copiesIn(target, callId);
+        if (found.length > 0) return found;
+      }
+      return [];
+    };
+    const copiesIn = (target: { messageId: string; kind: 'calls' | 'content' }, callId: string): { line: number; copy: OutputCopy }[] => {
       const found: { line: number; copy: OutputCopy }[] = [];
-      const target = targetOf(action.uuid);
       this.lines.forEach((text, i) => {
         // Only a record that names the call and the message can hold the copy: most lines are passed over unparsed.
         if (text === undefined || !text.includes(callId) || !text.includes(target.messageId)) return;
@@ -116,8 +122,11 @@ export class GeminiForkBuilder implements ForkBuilder {
     const result = this.applyActions(
       fill,
       (action, callId) => {
-        const target = targetOf(action.uuid);
-        return messagesIn(root, target.messageId).flatMap((m) => outputCopies(m.message, callId, target.kind, m.path).map((copy) => ({ line: 0, copy })));
+        for (const target of targetsOf(action.uuid)) {
+          const found = messagesIn(root, target.messageId).flatMap((m) => outputCopies(m.message, callId, target.kind, m.path).map((copy) => ({ line: 0, copy })));
+          if (found.length > 0) return found;
+        }
+        return [];
       },
       () => {},
     );
@@ -161,7 +170,7 @@ export class GeminiForkBuilder implements ForkBuilder {
         refuse('no_call_id', 'the action names no call: a Gemini CLI output is found by its call id');
         continue;
       }
-      const key = `${targetOf(planned.uuid).messageId}/${targetOf(planned.uuid).kind}/${callId}`;
+      const key = `${planned.uuid.replace(/\++$/, '')}/${callId}`;
       if (done.has(key)) {
         refuse('duplicate_action', `call ${callId}'s output in ${planned.uuid} is already replaced by an earlier action`);
         continue;

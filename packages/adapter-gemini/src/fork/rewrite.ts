@@ -14,13 +14,17 @@ export interface OutputCopy {
 export type CopyKind = 'calls' | 'content';
 
 /**
- * The message and copy kind a window node stands for: `<id>_response` is the turn the client rebuilds
- * from reply `<id>`'s `toolCalls` results; any other id is a message of the history (for a function
- * response, a user message of 0.39+). A `+` the window adds to a repeated id is dropped.
+ * The messages and copy kinds a window node may stand for, most likely first: a message of the
+ * history with the node's id (for a function response, a user message of 0.39+ — which 0.61 itself
+ * names `<reply id>_response` when it records a reply's results), else, for `<id>_response`, the turn
+ * the client rebuilds from reply `<id>`'s `toolCalls` results. A `+` the window adds to a repeated id
+ * is dropped. The builder takes the first that holds a copy.
  */
-export function targetOf(nodeUuid: string): { messageId: string; kind: CopyKind } {
+export function targetsOf(nodeUuid: string): { messageId: string; kind: CopyKind }[] {
   const id = nodeUuid.replace(/\++$/, '');
-  return id.endsWith('_response') ? { messageId: id.slice(0, -'_response'.length), kind: 'calls' } : { messageId: id, kind: 'content' };
+  const out: { messageId: string; kind: CopyKind }[] = [{ messageId: id, kind: 'content' }];
+  if (id.endsWith('_response')) out.push({ messageId: id.slice(0, -'_response'.length), kind: 'calls' });
+  return out;
 }
 
 /** Every version of message `messageId` a record holds: the record itself, or entries of its `$set.messages` or `messages` list. */
