@@ -13,12 +13,13 @@ import { GeminiSummarizer, readTail } from './summary';
  * Gemini CLI's chat format, as the rest of Glassbox sees it (AgentFormat in core). Its sessions are
  * of two units — the JSONL log of 0.39+ and the JSON document of earlier versions — and neither only
  * grows by appends (a document is rewritten whole; a log's full-replace records rewrite the history),
- * so the store re-reads a changed chat whole.
+ * so the store re-reads a changed chat whole. Its side files are per session id elsewhere in the
+ * project folder (`chats/<id>/`, `tool-outputs/session-<id>/`), not a folder named like the file.
  */
 export const geminiFormat: AgentFormat = {
   id: GEMINI,
   label: GEMINI_LABEL,
-  source: { units: ['jsonl-log', 'json-document'], extensions: ['.jsonl', '.json'], appendOnly: false },
+  source: { units: ['jsonl-log', 'json-document'], extensions: ['.jsonl', '.json'], appendOnly: false, sideFolder: false },
   recognise: recogniseGemini,
   createParser: (options) => new GeminiParser(options),
   parseLines: (lines, options) => parseChatLines(lines, options),

@@ -56,6 +56,12 @@ export interface SessionSource {
    * whole (a rewritten document, or a log whose records may replace the history they follow).
    */
   readonly appendOnly: boolean;
+  /**
+   * True when a folder beside the file, named like it without its extension, holds the session's
+   * subagent transcripts and large outputs (`<id>/subagents/`, `<id>/tool-results/`: Claude Code):
+   * a fork carries them. False: the agent keeps no such folder (its other files stay where they are).
+   */
+  readonly sideFolder: boolean;
 }
 
 /** How sure an adapter is that some lines are its agent's transcript. */
