@@ -33,7 +33,7 @@ export class GeminiSummarizer implements TranscriptSummarizer {
 }
 
 /** Folds a parsed chat into a summary state: identity, prompts, the last reported context, every priced reply. */
-export function summaryOf(session: GeminiSession, state: SummaryState): SummaryPass {
+function summaryOf(session: GeminiSession, state: SummaryState): SummaryPass {
   const fatal = session.problems.find((p) => p.severity === 'error');
   state.records = session.stats.records;
   if (fatal) {

@@ -47,7 +47,7 @@ export function describeChat(path: string): Omit<DiscoveredFile, 'root'> {
 }
 
 /** The session id a chat names in its first record (a log) or its opening keys (a document). */
-export function sessionIdInHead(path: string): string | null {
+function sessionIdInHead(path: string): string | null {
   const head = headLines(path);
   const first = head.find((l) => l.trim() !== '');
   if (first === undefined) return null;
@@ -120,7 +120,7 @@ export function discoverChats(roots: readonly string[]): DiscoveredFile[] {
 }
 
 /** Whether a chat holds a prompt or a reply (the client's `hasResumableContent`); large chats always do. */
-export function resumable(path: string, size = stat(path)?.size ?? 0): boolean {
+function resumable(path: string, size = stat(path)?.size ?? 0): boolean {
   if (size > STUB_MAX_BYTES) return true;
   const s = readChatFile(path);
   if (s.problems.some((p) => p.severity === 'error')) return true; // listed, so that its problem is shown

@@ -35,7 +35,3 @@ export function mainChatName(sessionId: string, now: Date, extension: '.json' | 
   const minute = now.toISOString().slice(0, 16).replace(/:/g, '-');
   return `session-${minute}-${sessionId.slice(0, 8)}${extension}`;
 }
-
-export function chatNameWithoutExtension(name: string): string {
-  return name.replace(CHAT, '');
-}
