@@ -33,7 +33,7 @@ function seed(): { dir: string; env: NodeJS.ProcessEnv; mappings: Record<string,
     }
   };
   walk(join(CORPUS, 'public'), '');
-  return { dir, env: { CLAUDE_CONFIG_DIR: join(dir, 'claude'), CODEX_HOME: join(dir, 'codex'), GLASSBOX_DATA_DIR: join(dir, 'data') }, mappings };
+  return { dir, env: { CLAUDE_CONFIG_DIR: join(dir, 'claude'), CODEX_HOME: join(dir, 'codex'), GEMINI_CLI_HOME: join(dir, 'gemini'), GLASSBOX_DATA_DIR: join(dir, 'data') }, mappings };
 }
 
 /** Actions the wizard's preview plans, by scenario, for the sessions it plans any for (the rest plan none). */

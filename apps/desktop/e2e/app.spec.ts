@@ -264,7 +264,7 @@ test.describe('with no sessions on the machine', () => {
   test('the empty state says where it looked and how to point elsewhere', async ({ page, app }) => {
     await page.goto(app.url);
     const empty = page.getByTestId('empty-sessions');
-    await expect(empty).toContainText('No Claude Code sessions found');
+    await expect(empty).toContainText('No sessions found');
     await expect(empty).toContainText(app.projectsDir);
     await expect(empty).toContainText('CLAUDE_CONFIG_DIR');
     await shot(page, '08-empty');

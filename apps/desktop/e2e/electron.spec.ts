@@ -18,7 +18,7 @@ test.describe('desktop app (Electron)', () => {
   test('opens a hardened window that lists the seeded sessions', async ({ app }) => {
     const electronApp = await electron.launch({
       args: [join(import.meta.dirname, '..')],
-      env: { ...process.env, CLAUDE_CONFIG_DIR: app.configDir, CODEX_HOME: join(app.dataDir, 'no-codex'), GLASSBOX_DATA_DIR: app.dataDir } as Record<string, string>,
+      env: { ...process.env, CLAUDE_CONFIG_DIR: app.configDir, CODEX_HOME: join(app.dataDir, 'no-codex'), GEMINI_CLI_HOME: join(app.dataDir, 'no-gemini'), GLASSBOX_DATA_DIR: app.dataDir } as Record<string, string>,
     });
     const window = await electronApp.firstWindow();
     await expect(window.getByTestId('session-row')).toHaveCount(Object.keys(app.scenarios).length);

@@ -15,6 +15,8 @@ import { compactionSummaryText, recordBlockText } from './record-text';
 export const claudeCodeFormat: AgentFormat = {
   id: CLAUDE_CODE,
   label: CLAUDE_CODE_LABEL,
+  // One JSONL file per session, only ever appended; `<id>/` beside it holds its subagents and large outputs.
+  source: { units: ['jsonl-log'], extensions: ['.jsonl'], appendOnly: true, sideFolder: true },
   recognise: recogniseClaudeCode,
   createParser: (options) => new TranscriptParser(options),
   parseLines: (lines, options) => parseLines(lines, options.path, options.fallbackId),

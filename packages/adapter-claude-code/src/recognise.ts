@@ -20,6 +20,9 @@ export function recogniseClaudeCode(head: readonly string[]): Recognition {
     }
     if (!isObject(v)) continue;
     objects++;
+    // Gemini CLI's chat log opens with a session record (sessionId and projectHash, no type) and then
+    // holds `user` messages: named, so that its `type: user` records are not taken for Claude Code's.
+    if (typeof v['projectHash'] === 'string' && typeof v['sessionId'] === 'string' && v['type'] === undefined) return { verdict: 'no', what: 'a Gemini CLI chat' };
     const type = v['type'];
     if (typeof type === 'string' && KNOWN_RECORD_TYPES.has(type) && !('payload' in v)) return { verdict: 'yes' };
     // Codex CLI's envelope ({timestamp, type, payload}): named, so a drop is told what it is.

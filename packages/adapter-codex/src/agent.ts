@@ -14,6 +14,8 @@ import { readTail } from './summary/tail';
 export const codexFormat: AgentFormat = {
   id: CODEX,
   label: CODEX_LABEL,
+  // One JSONL file per session, only ever appended; Codex keeps no folder beside it.
+  source: { units: ['jsonl-log'], extensions: ['.jsonl'], appendOnly: true, sideFolder: false },
   recognise: recogniseCodex,
   createParser: (options) => new RolloutParser(options),
   parseLines: (lines, options) => parseRolloutLines(lines, options),

@@ -36,7 +36,7 @@ describe('bad input', () => {
     const s = parseChatLines(half, { path });
     expect(s.order).toEqual([]);
     const p = s.problems[0];
-    expect(p?.code).toBe('not_a_transcript');
+    expect(p?.code).toBe('document_incomplete');
     expect(p?.severity).toBe('error');
     expect(p?.message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${half.length}: the chat document is incomplete or damaged`));
   });

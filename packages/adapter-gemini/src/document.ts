@@ -33,7 +33,7 @@ export function parseDocument(lines: readonly DocLine[], path: string): ParsedDo
     value = JSON.parse(text);
   } catch (error) {
     const at = errorLine(lines, text, (error as Error).message);
-    return refused(path, at, `the chat document is incomplete or damaged (${(error as Error).message}); it may be half-written by a running Gemini CLI — nothing of it was read`);
+    return refused(path, at, `the chat document is incomplete or damaged (${(error as Error).message}); it may be half-written by a running Gemini CLI — nothing of it was read`, 'document_incomplete');
   }
   if (!isObject(value) || typeof value['sessionId'] !== 'string') {
     return refused(path, lines[0]?.line ?? 1, 'this JSON document is not a Gemini CLI chat (no sessionId)');
@@ -53,8 +53,8 @@ export function parseDocument(lines: readonly DocLine[], path: string): ParsedDo
   return { meta, messages, problems: [], unknownKeys: Object.keys(value).filter((k) => !KNOWN_KEYS.has(k)) };
 }
 
-function refused(path: string, line: number, message: string): ParsedDocument {
-  return { meta: emptyMeta(), messages: [], unknownKeys: [], problems: [{ code: 'not_a_transcript', severity: 'error', file: path, line, message: `${path}:${line}: ${message}` }] };
+function refused(path: string, line: number, message: string, code: 'not_a_transcript' | 'document_incomplete' = 'not_a_transcript'): ParsedDocument {
+  return { meta: emptyMeta(), messages: [], unknownKeys: [], problems: [{ code, severity: 'error', file: path, line, message: `${path}:${line}: ${message}` }] };
 }
 
 /** The line a JSON.parse error points at ("position N"), else the last line. */

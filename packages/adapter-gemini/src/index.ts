@@ -1,4 +1,6 @@
-export { geminiFormat, type GeminiFormat } from './agent';
+export { geminiFormat } from './agent';
+export { createForkBuilder, createForkValidator, buildFork, validateFork } from './fork';
+export { GeminiSummarizer } from './summary';
 export { GEMINI, GEMINI_LABEL } from './identity';
 export { GeminiParser, type GeminiSession } from './parser';
 export { parseChatLines } from './parse-lines';

@@ -29,10 +29,42 @@ export class AgentRegistry {
     return { agent: null, what };
   }
 
+  /** Every file name ending any agent's sessions may have (`.jsonl`, `.json`), lower case. */
+  sessionExtensions(): string[] {
+    const out: string[] = [];
+    for (const a of this.agents) for (const e of a.format.source.extensions) if (!out.includes(e)) out.push(e);
+    return out;
+  }
+
+  /** Whether a file's name may be a session of some agent (its own rule, else its extensions). */
+  isSessionFileName(name: string): boolean {
+    return this.agents.some((a) => isSessionFileNameOf(a, name));
+  }
+
+  /** The agents' labels, joined for people: "Claude Code, Codex CLI or Gemini CLI". */
+  labels(conjunction = 'or'): string {
+    const names = this.agents.map((a) => a.format.label);
+    return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} ${conjunction} ${names[names.length - 1]}`;
+  }
+
   /** Every agent's session roots, with the agent each belongs to. */
   roots(env: AgentEnv, home: string): { agent: Agent; root: string }[] {
     const out: { agent: Agent; root: string }[] = [];
     for (const agent of this.agents) for (const root of agent.locator.roots(env, home)) out.push({ agent, root });
     return out;
   }
+}
+
+/** Whether a file name may be one of this agent's sessions: its locator's rule, else one of its format's extensions. */
+export function isSessionFileNameOf(agent: Agent, name: string): boolean {
+  if (agent.locator.isSessionFileName) return agent.locator.isSessionFileName(name);
+  const lower = name.toLowerCase();
+  return agent.format.source.extensions.some((e) => lower.endsWith(e));
+}
+
+/** A file name without the session extension it ends with (any agent's): `<id>.jsonl` → `<id>`. */
+export function stripSessionExtension(name: string, extensions: readonly string[]): string {
+  const lower = name.toLowerCase();
+  const e = [...extensions].sort((a, b) => b.length - a.length).find((x) => lower.endsWith(x));
+  return e ? name.slice(0, -e.length) : name;
 }

@@ -36,6 +36,34 @@ export interface ParseOptions {
   keepCapturedText?: boolean;
 }
 
+/**
+ * What one session is on disk, as the agent's client writes it. The store picks its reader and its
+ * refresh plan from this, and never assumes a file extension of its own.
+ * - `jsonl-log`: one JSON record per line, appended (Claude Code, Codex, Gemini CLI 0.39+).
+ * - `json-document`: one JSON document, rewritten whole on every change (Gemini CLI up to 0.38); its
+ *   parse cannot end before its last line, and a read during a rewrite may meet it half-written.
+ */
+export type SourceUnit = 'jsonl-log' | 'json-document';
+
+export interface SessionSource {
+  /** The shapes a session of this agent can have (a client that changed format over versions has several). */
+  readonly units: readonly SourceUnit[];
+  /** File name endings a session file may have, lower case with the dot (`.jsonl`, `.json`). */
+  readonly extensions: readonly string[];
+  /**
+   * True when a session file only ever grows by appended lines that never change what came before:
+   * the list's summary then resumes from its saved offset. False: every change re-reads the file
+   * whole (a rewritten document, or a log whose records may replace the history they follow).
+   */
+  readonly appendOnly: boolean;
+  /**
+   * True when a folder beside the file, named like it without its extension, holds the session's
+   * subagent transcripts and large outputs (`<id>/subagents/`, `<id>/tool-results/`: Claude Code):
+   * a fork carries them. False: the agent keeps no such folder (its other files stay where they are).
+   */
+  readonly sideFolder: boolean;
+}
+
 /** How sure an adapter is that some lines are its agent's transcript. */
 export type Recognition =
   | { verdict: 'yes' }
@@ -49,6 +77,8 @@ export interface AgentFormat {
   readonly id: string;
   /** For people: "Claude Code". */
   readonly label: string;
+  /** What a session is on disk: its unit, its file name endings, whether it only grows. */
+  readonly source: SessionSource;
   /** Decides from a file's first lines (JSON text, in order) whether it is this agent's transcript. */
   recognise(head: readonly string[]): Recognition;
   createParser(options: ParseOptions): TranscriptLineParser;
@@ -190,8 +220,18 @@ export interface AgentLocator {
   readonly format: AgentFormat;
   /** Where this agent keeps sessions on this machine (may not exist). */
   roots(env: AgentEnv, home: string): string[];
-  /** Every transcript under the roots (sessions and their subagent files). */
+  /**
+   * Every transcript under the roots (sessions and their subagent files) that the client would list:
+   * the adapter decides which files are sessions (names, extensions, folders), drops copies of one
+   * session (the same id in two files: the one the client would use is kept) and files its client
+   * never lists (a start-up stub with nothing to resume).
+   */
   discover(roots: readonly string[]): DiscoveredFile[];
+  /**
+   * Whether a file name under a root may be one of this agent's transcripts (the watcher's filter):
+   * without it, a name ending in one of `format.source.extensions`.
+   */
+  isSessionFileName?(name: string): boolean;
   /** What a file opened from anywhere is (a session or a subagent file), from its path alone. */
   describe(path: string): Omit<DiscoveredFile, 'root'>;
   /**

@@ -6,6 +6,8 @@ export type ProblemCode =
   | 'file_unreadable'
   | 'file_empty'
   | 'not_a_transcript'
+  /** A session rewritten whole in place (a JSON document) met mid-write: busy, read it again in a moment. */
+  | 'document_incomplete'
   | 'invalid_json'
   | 'invalid_record'
   | 'torn_last_line'
@@ -41,4 +43,5 @@ const FATAL_CODES: ReadonlySet<ProblemCode> = new Set([
   'file_unreadable',
   'file_empty',
   'not_a_transcript',
+  'document_incomplete',
 ]);

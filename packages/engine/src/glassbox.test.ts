@@ -20,7 +20,7 @@ function scratch(name: string): { glassbox: Glassbox; path: string; folder: stri
   const manifest = JSON.parse(readFileSync(join(GENERATED, name, 'manifest.json'), 'utf8')) as { session_ids: string[]; project_slug: string };
   const folder = join(dir, 'claude', 'projects', manifest.project_slug);
   cpSync(join(GENERATED, name, 'claude-project'), folder, { recursive: true });
-  const env = { CLAUDE_CONFIG_DIR: join(dir, 'claude'), CODEX_HOME: join(dir, 'codex'), GLASSBOX_DATA_DIR: join(dir, 'data') };
+  const env = { CLAUDE_CONFIG_DIR: join(dir, 'claude'), CODEX_HOME: join(dir, 'codex'), GEMINI_CLI_HOME: join(dir, 'gemini'), GLASSBOX_DATA_DIR: join(dir, 'data') };
   const glassbox = new Glassbox({ agents: defaultAgents(), ports: nodeAnalysisPorts(), env, home: dir });
   return { glassbox, path: join(folder, `${manifest.session_ids[0]}.jsonl`), folder, repo: join(GENERATED, name, 'project-after') };
 }

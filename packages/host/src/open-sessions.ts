@@ -53,7 +53,7 @@ export class OpenSessions {
       const hit = this.opened.get(path);
       return hit ? ok(hit) : fail('not_found', 'That dropped file is no longer open.', 'Drop it again.');
     }
-    if (extname(path).toLowerCase() !== '.jsonl') return fail('not_jsonl', notJsonlMessage(path), 'Agents keep sessions as .jsonl files (Claude Code under ~/.claude/projects, Codex CLI under ~/.codex/sessions).');
+    if (!this.host.agents.isSessionFileName(basename(path))) return fail('not_jsonl', this.notSessionMessage(path), this.whereSessionsAre());
     const admitted = this.host.grants.admit(path);
     if (!admitted.ok) return admitted;
     const real = admitted.value;
@@ -74,8 +74,8 @@ export class OpenSessions {
 
   /** A dropped file's bytes, opened in a work thread under an upload key made from their hash. */
   async upload(name: string, text: string): Promise<Result<{ key: string; summary: OpenSummary }>> {
-    if (extname(name).toLowerCase() !== '.jsonl') {
-      return fail('not_jsonl', notJsonlMessage(name), 'Drop a session transcript: a .jsonl file (Claude Code: ~/.claude/projects/<project>/; Codex CLI: ~/.codex/sessions/).');
+    if (!this.host.agents.isSessionFileName(basename(name))) {
+      return fail('not_jsonl', this.notSessionMessage(name), `Drop a session transcript. ${this.whereSessionsAre()}`);
     }
     const key = `${UPLOAD_PREFIX}${createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16)}/${basename(name)}`;
     const summary = await this.host.work.run({ op: 'upload', key, name, text }, { affinity: key });
@@ -119,6 +119,15 @@ export class OpenSessions {
     return [...this.host.roots(), ...(o.summary.cwd ? [o.summary.cwd] : []), ...mapped];
   }
 
+  private notSessionMessage(name: string): string {
+    const ext = extname(name);
+    return `${basename(name)} is not a session transcript: Glassbox opens ${this.host.agents.sessionExtensions().join(' and ')} files of ${this.agentNames()}${ext ? `, and this is a ${ext} file` : ''}. Nothing was written.`;
+  }
+
+  private whereSessionsAre(): string {
+    return whereSessionsAreOf(this.host.agents, this.host.roots());
+  }
+
   /** "Claude Code and Codex CLI": the agents this host reads, for messages. */
   private agentNames(): string {
     const names = this.host.agents.agents.map((a) => a.format.label);
@@ -132,7 +141,8 @@ export class OpenSessions {
   }
 }
 
-function notJsonlMessage(name: string): string {
-  const ext = extname(name);
-  return `${basename(name)} is not a session transcript: Glassbox opens .jsonl files${ext ? `, and this is a ${ext} file` : ''}. Nothing was written.`;
+/** Where each agent keeps its sessions, for a hint: its roots on this machine and the file endings it writes. */
+function whereSessionsAreOf(agents: AgentRegistry, roots: readonly string[]): string {
+  const endings = agents.sessionExtensions().join(' or ');
+  return `Agents keep sessions as ${endings} files${roots.length > 0 ? ` (here under ${roots.slice(0, 4).join(', ')})` : ''}.`;
 }

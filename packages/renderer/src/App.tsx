@@ -155,7 +155,7 @@ export function App() {
           <input
             ref={fileRef}
             type="file"
-            accept=".jsonl"
+            accept={SESSION_FILE_ENDINGS.join(',')}
             hidden
             onChange={(e) => {
               const f = e.target.files?.[0];
@@ -190,17 +190,23 @@ export function App() {
       {wizardOpen ? <ForkWizard /> : null}
       {dragging ? (
         <div className="drop-overlay" aria-hidden="true">
-          <div>Drop a Claude Code transcript or a Codex rollout (.jsonl) to inspect it — nothing is written</div>
+          <div>Drop a session transcript ({SESSION_FILE_ENDINGS.join(' or ')}) to inspect it — nothing is written</div>
         </div>
       ) : null}
     </div>
   );
 }
 
+/**
+ * What a dropped or picked file may end with to be worth sending to the host, which decides by each
+ * agent's own rule (JSONL logs; Gemini CLI's JSON documents). The renderer holds no registry.
+ */
+const SESSION_FILE_ENDINGS = ['.jsonl', '.json'];
+
 async function openDropped(file: File): Promise<void> {
   const st = useApp.getState();
-  if (!file.name.toLowerCase().endsWith('.jsonl')) {
-    st.notify({ kind: 'error', message: `${file.name} is not a session transcript: Glassbox opens .jsonl files. Nothing was written.`, hint: 'Claude Code keeps sessions under ~/.claude/projects/<project>/<session>.jsonl.' });
+  if (!SESSION_FILE_ENDINGS.some((e) => file.name.toLowerCase().endsWith(e))) {
+    st.notify({ kind: 'error', message: `${file.name} is not a session transcript: Glassbox opens ${SESSION_FILE_ENDINGS.join(' and ')} files. Nothing was written.`, hint: 'The session list shows the folders each agent keeps its sessions in.' });
     return;
   }
   const path = st.api.pathForFile?.(file) ?? null;

@@ -31,8 +31,9 @@ export type SummarizeResult =
 
 export function runSummarize(job: SummarizeJob, format: AgentFormat): SummarizeResult {
   try {
-    // A checkpoint of another agent or an older summary version is not resumed: the file is read again.
-    const resume = job.state !== null && job.fromOffset > 0 && isResumableState(job.state, format.id);
+    // A checkpoint of another agent or an older summary version is not resumed: the file is read again;
+    // so is any file of an agent whose sessions do not only grow by appends (a rewritten document).
+    const resume = format.source.appendOnly && job.state !== null && job.fromOffset > 0 && isResumableState(job.state, format.id);
     let out = pass(format, job.path, resume ? job.fromOffset : 0, resume ? job.fromLine : 0, resume ? job.state : null, job.subagentFile);
     if (out.rewritten) out = pass(format, job.path, 0, 0, null, job.subagentFile);
     return { ...out.result, fromStart: !resume || out.rewritten };
@@ -44,7 +45,7 @@ export function runSummarize(job: SummarizeJob, format: AgentFormat): SummarizeR
 
 function pass(format: AgentFormat, path: string, fromOffset: number, fromLine: number, state: SummaryState | null, subagentFile: boolean) {
   const acc = format.createSummarizer(state ? structuredClone(state) : null, subagentFile);
-  const r = readCompleteLines(path, fromOffset, fromLine, (text, line) => acc.line(text, line), state?.anchor ?? null);
+  const r = readCompleteLines(path, fromOffset, fromLine, (text, line) => acc.line(text, line), state?.anchor ?? null, !format.source.appendOnly);
   const out = acc.finish();
   out.state.anchor = r.anchor;
   return {

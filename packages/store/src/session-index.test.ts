@@ -412,8 +412,8 @@ describe('discovery', () => {
       home: tree.dir,
       workers: 0,
     });
-    // Codex's default home is under the (test's) home folder: its sessions folders are roots too.
-    expect(index.roots).toEqual([a, b, join(tree.dir, 'c', 'projects'), join(tree.dir, '.codex', 'sessions'), join(tree.dir, '.codex', 'archived_sessions')]);
+    // Codex's and Gemini CLI's default homes are under the (test's) home folder: their folders are roots too.
+    expect(index.roots).toEqual([a, b, join(tree.dir, 'c', 'projects'), join(tree.dir, '.codex', 'sessions'), join(tree.dir, '.codex', 'archived_sessions'), join(tree.dir, '.gemini', 'tmp')]);
     await index.refresh({ analyze: false });
     const rows = index.list();
     expect(rows).toHaveLength(4);

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { SessionChange, SessionIndex } from './session-index';
 
@@ -16,7 +17,6 @@ export interface RootWatcher {
   close(): Promise<void>;
 }
 
-const TRANSCRIPT = /\.jsonl$/i;
 /** Chokidar's throttle of change events on one file (its `_emit`: a change within it is dropped). */
 const CHOKIDAR_THROTTLE_MS = 50;
 
@@ -36,6 +36,8 @@ export function watchRoots(index: SessionIndex, onChange: (change: SessionChange
   let running: Promise<unknown> = Promise.resolve();
   let closed = false;
 
+  // Which names are transcripts is each agent's rule (Claude Code and Codex: `.jsonl`; Gemini CLI: `session-*.json[l]`).
+  const isTranscript = (path: string) => index.agents.isSessionFileName(basename(path));
   const listener = (change: SessionChange) => onChange(change);
   index.on('change', listener);
 
@@ -62,7 +64,7 @@ export function watchRoots(index: SessionIndex, onChange: (change: SessionChange
       .catch((error: Error) => options.onError?.(error));
   };
   const touch = (path: string) => {
-    if (!TRANSCRIPT.test(path) || closed) return;
+    if (!isTranscript(path) || closed) return;
     pending.add(path);
     if (timer) clearTimeout(timer);
     timer = setTimeout(flush, debounceMs);
@@ -78,7 +80,7 @@ export function watchRoots(index: SessionIndex, onChange: (change: SessionChange
     ignoreInitial: true,
     persistent: true,
     // Only transcripts matter; tool-results/, memory/ and the like are skipped (folders are still walked).
-    ignored: (path, stats) => stats?.isFile() === true && !TRANSCRIPT.test(path),
+    ignored: (path, stats) => stats?.isFile() === true && !isTranscript(path),
   });
   watcher.on('add', touch).on('change', touch).on('unlink', touch);
   watcher.on('error', (error) => options.onError?.(error as Error));

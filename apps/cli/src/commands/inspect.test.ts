@@ -14,7 +14,7 @@ const scenario = (name: string): { file: string; repo: string; projects: string 
 async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const io: CliIO = { out: (t) => (out += t + '\n'), err: (t) => (err += t + '\n'), env: { CODEX_HOME: '/nonexistent/glassbox-test-codex-home', ...env }, color: false, isTTY: false, exitCode: 0 };
+  const io: CliIO = { out: (t) => (out += t + '\n'), err: (t) => (err += t + '\n'), env: { CODEX_HOME: '/nonexistent/glassbox-test-codex-home', GEMINI_CLI_HOME: '/nonexistent/glassbox-test-gemini-home', ...env }, color: false, isTTY: false, exitCode: 0 };
   const code = await main(['node', 'glassbox', ...args], io);
   return { code, out, err };
 }

@@ -28,8 +28,8 @@ describe('glassbox ui', () => {
     seeded = seedConfigDir(['05-autocompact']);
     const port = await freePort();
     const child = spawn(process.execPath, [CLI, 'ui', '--no-open', '--port', String(port)], {
-      // CODEX_HOME too, so that the machine's own ~/.codex is not looked at.
-      env: { ...process.env, CLAUDE_CONFIG_DIR: seeded.configDir, CODEX_HOME: join(seeded.configDir, 'codex'), GLASSBOX_DATA_DIR: seeded.dataDir },
+      // CODEX_HOME and GEMINI_CLI_HOME too, so that the machine's own ~/.codex and ~/.gemini are not looked at.
+      env: { ...process.env, CLAUDE_CONFIG_DIR: seeded.configDir, CODEX_HOME: join(seeded.configDir, 'codex'), GEMINI_CLI_HOME: join(seeded.configDir, 'gemini'), GLASSBOX_DATA_DIR: seeded.dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
@@ -38,7 +38,7 @@ describe('glassbox ui', () => {
       const token = new URL(first).searchParams.get('token') as string;
       const res = await fetch(`http://127.0.0.1:${port}/api/invoke/sessions:list`, { method: 'POST', headers: { 'x-glassbox-token': token }, body: '{}' });
       const body = (await res.json()) as { ok: boolean; value: { roots: string[] } };
-      expect(body.value.roots).toEqual([seeded.projectsDir, join(seeded.configDir, 'codex', 'sessions'), join(seeded.configDir, 'codex', 'archived_sessions')]);
+      expect(body.value.roots).toEqual([seeded.projectsDir, join(seeded.configDir, 'codex', 'sessions'), join(seeded.configDir, 'codex', 'archived_sessions'), join(seeded.configDir, 'gemini', '.gemini', 'tmp')]);
       expect((await fetch(`http://127.0.0.1:${port}/api/invoke/sessions:list`, { method: 'POST', body: '{}' })).status).toBe(403);
     } finally {
       child.kill('SIGTERM');

@@ -6,9 +6,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BrowserWindow, Menu, app, dialog, ipcMain, session, utilityProcess, type MenuItemConstructorOptions, type UtilityProcess } from 'electron';
 import type { AppCommand, Result } from '@glassbox/contract';
+import { defaultAgents } from '@glassbox/agents';
 import { createRouter } from './router';
 
 const here = import.meta.dirname;
+/** The file endings every supported agent's sessions have, without the dot (the open dialog's filter). */
+const SESSION_EXTENSIONS = defaultAgents().sessionExtensions().map((e) => e.slice(1));
 const RENDERER_HTML = join(here, '../renderer/index.html');
 const DEV_URL = process.env['ELECTRON_RENDERER_URL'];
 /** better-sqlite3 built for Electron's ABI by `npm start` (scripts/prepare-electron-sqlite.mjs); packaged apps rebuild their own. */
@@ -106,7 +109,7 @@ function buildMenu(): void {
           accelerator: 'CmdOrCtrl+O',
           click: async () => {
             if (!win) return;
-            const r = await dialog.showOpenDialog(win, { properties: ['openFile'], filters: [{ name: 'Claude Code transcripts', extensions: ['jsonl'] }] });
+            const r = await dialog.showOpenDialog(win, { properties: ['openFile'], filters: [{ name: 'Session transcripts', extensions: SESSION_EXTENSIONS }] });
             const path = r.filePaths[0];
             if (!r.canceled && path) send({ command: 'open-path', path });
           },

@@ -72,9 +72,11 @@ export function manifestProblem(m: unknown, forkId: string, agents: AgentRegistr
   if (f.version !== 1) return `version ${String(f.version)} is not 1`;
   if (f.kind !== 'clean' && f.kind !== 'undo') return 'kind is neither clean nor undo';
   if (f.forkId !== forkId || !ID.test(forkId)) return `its fork id is not ${forkId}`;
-  if (!isAbsoluteClean(f.forkPath) || !f.forkPath.endsWith(`${forkId}.jsonl`)) return 'forkPath is not an absolute path to a file named for the fork id';
+  // Named for the fork id as its agent names sessions (`<id>.jsonl`, Codex's rollout name, Gemini CLI's
+  // `session-<minute>-<short id>.json[l]`): placementAllowed below checks the name with the place.
+  if (!isAbsoluteClean(f.forkPath) || !agents.isSessionFileName(f.forkPath.slice(f.forkPath.lastIndexOf('/') + 1))) return 'forkPath is not an absolute path to a file named for the fork id';
   const o = f.original;
-  if (!o || !SHA.test(String(o['sha256'])) || !isAbsoluteClean(o['path']) || !/\.jsonl$/i.test(o['path'] as string)) return 'original is missing its path or sha-256';
+  if (!o || !SHA.test(String(o['sha256'])) || !isAbsoluteClean(o['path']) || !agents.isSessionFileName((o['path'] as string).slice((o['path'] as string).lastIndexOf('/') + 1))) return 'original is missing its path or sha-256';
   // A fork (and an undo) is written where its agent's client keeps sessions: beside the original, or
   // (Codex) in a date folder of the original's sessions folder. A manifest naming another place was edited.
   if (!placementAllowed(agents, o['path'] as string, f.forkPath as string, forkId)) return 'forkPath is not where Glassbox writes a fork of that original';

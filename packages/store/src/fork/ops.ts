@@ -25,14 +25,23 @@ function open(options: ArchiveOptions): Archive {
   return new Archive(archiveDir(options.env ?? process.env, options.archiveDir));
 }
 
-/** A fork named by its id or by the path of its file (`<id>.jsonl`, Codex's `rollout-<time>-<id>.jsonl`). */
-export function forkIdOf(ref: string): string {
+/**
+ * A fork named by its id or by the path of its file: an existing session file gives the id its agent
+ * reads in it (Gemini CLI's name holds only a short id); a name of an agent's kind that is not here
+ * gives the id in the name (`<id>.jsonl`, Codex's `rollout-<time>-<id>.jsonl`).
+ */
+export function forkIdOf(ref: string, agents?: AgentRegistry): string {
+  if (agents && isSessionFile(ref, agents)) return agentForFile(agents, ref).locator.describe(ref).sessionId;
   return ref.endsWith('.jsonl') ? sessionIdOfName(ref) : basename(ref);
+}
+
+function isSessionFile(ref: string, agents: AgentRegistry): boolean {
+  return agents.isSessionFileName(basename(ref)) && existsSync(ref);
 }
 
 export function loadManifest(ref: string, options: ArchiveOptions): { archive: Archive; manifest: ForkManifest } {
   const archive = open(options);
-  return { archive, manifest: archive.getManifest(forkIdOf(ref), options.agents) };
+  return { archive, manifest: archive.getManifest(forkIdOf(ref, options.agents), options.agents) };
 }
 
 export interface VerifyResult {
@@ -54,7 +63,7 @@ export function verifyFork(ref: string, options: ArchiveOptions & { job?: ForkJo
   const { archive, manifest } = loadManifest(ref, options);
   const sha = manifest.original.sha256;
   const originalFile = archive.objectFile(sha);
-  const path = ref.endsWith('.jsonl') && existsSync(ref) ? ref : manifest.forkPath;
+  const path = isSessionFile(ref, options.agents) ? ref : manifest.forkPath;
   const format = agentForFile(options.agents, originalFile).format;
   const validator = format.createForkValidator();
   const original = new ExactLineReader(originalFile, undefined, options.job, 'checking the fork', true);

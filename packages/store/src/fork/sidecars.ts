@@ -104,6 +104,8 @@ function describeKind(st: Stats): string {
  * read (a session file without a plain name has none), and no link is followed.
  */
 export function prepareSidecars(sessionPath: string, newSessionId: string, format: AgentFormat): SidecarFile[] {
+  // Only an agent that keeps a folder named like the session file has one to carry (Claude Code).
+  if (!format.source.sideFolder) return [];
   const id = plainSessionId(sessionPath);
   if (!id) return [];
   const folder = sessionFolderOf(sessionPath);

@@ -72,6 +72,8 @@ export function readCompleteLines(
   fromLine: number,
   sink: (text: string, line: number) => void,
   expectAnchor: string | null = null,
+  /** Pass a last line without its newline too (a JSON document ends without one: its last line is complete). */
+  withUnterminated = false,
 ): CompleteLinesResult {
   const fd = openSync(path, 'r');
   try {
@@ -118,6 +120,12 @@ export function readCompleteLines(
         carry.push(rest);
         carryBytes += rest.length;
       }
+    }
+    if (withUnterminated && carryBytes > 0) {
+      const text = Buffer.concat(carry, carryBytes).toString('utf8');
+      line++;
+      sink(text.endsWith('\r') ? text.slice(0, -1) : text, line);
+      endOffset = pos;
     }
     return {
       endOffset,

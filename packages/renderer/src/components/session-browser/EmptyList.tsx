@@ -17,7 +17,7 @@ export function EmptySessions() {
   return (
     <div className="empty-state" data-testid="empty-sessions">
       <p>
-        <strong>No Claude Code sessions found.</strong>
+        <strong>No sessions found.</strong>
       </p>
       <p className="dim">Looked in:</p>
       <ul className="roots">
@@ -28,7 +28,7 @@ export function EmptySessions() {
         ))}
       </ul>
       <p className="dim">
-        Point Glassbox elsewhere with <code>CLAUDE_CONFIG_DIR</code>, or drop a <code>.jsonl</code> file anywhere on this window.
+        Point Glassbox elsewhere with <code>CLAUDE_CONFIG_DIR</code>, <code>CODEX_HOME</code> or <code>GEMINI_CLI_HOME</code>, or drop a session file anywhere on this window.
       </p>
       {samples.length > 0 ? (
         <>

@@ -1,0 +1,147 @@
+import { readdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { headLines } from '@glassbox/file-io';
+import { parseObject, type DiscoveredFile } from '@glassbox/core';
+import { GEMINI } from '../identity';
+import { readChatFile } from './read-file';
+import { isChatFileName, isMainChatName, isSessionUuid, shortIdOfName } from './names';
+
+/** A chat this small may be a resume's start-up stub: it is read to see whether it holds anything to resume. */
+const STUB_MAX_BYTES = 64 * 1024;
+
+/**
+ * The Gemini CLI homes to look in: each of `$GEMINI_CLI_HOME` (the client's own override of the
+ * home it puts `.gemini/` in; several may be given, separated by commas), else the user's home.
+ */
+export function geminiHomes(env: Readonly<Record<string, string | undefined>>, home: string = homedir()): string[] {
+  const raw = env['GEMINI_CLI_HOME']?.trim();
+  if (!raw) return [home];
+  const out: string[] = [];
+  for (const part of raw.split(',')) {
+    const p = part.trim();
+    if (!p) continue;
+    const expanded = p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : p;
+    if (!out.includes(expanded)) out.push(expanded);
+  }
+  return out;
+}
+
+/** `<home>/.gemini/tmp`: one folder per project (its hash up to 0.28, a slug from 0.29), each with `chats/`. */
+export function chatRoots(homes: readonly string[]): string[] {
+  return homes.map((h) => join(h, '.gemini', 'tmp'));
+}
+
+/** What a chat file is, from its path and its first lines. */
+export function describeChat(path: string): Omit<DiscoveredFile, 'root'> {
+  const name = basename(path);
+  const folder = dirname(path);
+  const sub = isSessionUuid(basename(folder)) && basename(dirname(folder)) === 'chats';
+  const chats = sub ? dirname(folder) : folder;
+  const project = basename(dirname(chats));
+  if (sub) {
+    const parentId = basename(folder);
+    return { agent: GEMINI, path, project, kind: 'subagent', parentPath: findMainChat(chats, parentId), agentId: name.replace(/\.jsonl?$/i, ''), sessionId: parentId };
+  }
+  return { agent: GEMINI, path, project, kind: 'session', parentPath: null, agentId: null, sessionId: sessionIdInHead(path) ?? shortIdOfName(name) ?? name.replace(/\.jsonl?$/i, '') };
+}
+
+/** The session id a chat names in its first record (a log) or its opening keys (a document). */
+function sessionIdInHead(path: string): string | null {
+  const head = headLines(path);
+  const first = head.find((l) => l.trim() !== '');
+  if (first === undefined) return null;
+  if (first.trim() === '{') {
+    for (const l of head.slice(1, 8)) {
+      const m = /^\s*"sessionId":\s*"([^"]+)"/.exec(l);
+      if (m) return m[1] as string;
+    }
+    return null;
+  }
+  const r = parseObject(first);
+  return typeof r?.['sessionId'] === 'string' ? r['sessionId'] : null;
+}
+
+/** The main chat of session `sessionId` in a chats folder (the one discovery would keep), or null. */
+function findMainChat(chats: string, sessionId: string): string | null {
+  const short = sessionId.slice(0, 8);
+  const candidates = names(chats).filter((n) => isMainChatName(n) && shortIdOfName(n) === short).map((n) => join(chats, n));
+  return candidates.find((p) => sessionIdInHead(p) === sessionId && resumable(p)) ?? candidates.find((p) => sessionIdInHead(p) === sessionId) ?? null;
+}
+
+interface Found {
+  file: Omit<DiscoveredFile, 'root'>;
+  root: string;
+  mtimeMs: number;
+}
+
+/**
+ * Every chat the client would list under the roots, and the subagent chats of those: main chats
+ * directly in `<project>/chats/`, subagents one folder down. Left out, as the client leaves them out:
+ * a chat with nothing to resume (the start-up stub a resume in another minute writes), and all but
+ * one copy of a session (the same id in a hashed folder copied to its slug folder by 0.29+, or a
+ * `.json` migrated to `.jsonl` beside it by 0.39+): the one written last is kept, a log before a
+ * document on a tie.
+ */
+export function discoverChats(roots: readonly string[]): DiscoveredFile[] {
+  const mains: Found[] = [];
+  const subs: Found[] = [];
+  for (const root of roots) {
+    for (const project of names(root)) {
+      const chats = join(root, project, 'chats');
+      for (const name of names(chats)) {
+        const path = join(chats, name);
+        const st = stat(path);
+        if (st?.isFile() && isMainChatName(name)) {
+          if (!resumable(path, st.size)) continue;
+          mains.push({ file: describeChat(path), root, mtimeMs: st.mtimeMs });
+        } else if (st?.isDirectory() && isSessionUuid(name)) {
+          for (const sub of names(path)) {
+            const sp = join(path, sub);
+            const sst = stat(sp);
+            if (sst?.isFile() && isChatFileName(sub)) subs.push({ file: describeChat(sp), root, mtimeMs: sst.mtimeMs });
+          }
+        }
+      }
+    }
+  }
+  const kept = new Map<string, Found>();
+  for (const m of mains) {
+    const prev = kept.get(m.file.sessionId);
+    if (!prev || m.mtimeMs > prev.mtimeMs || (m.mtimeMs === prev.mtimeMs && m.file.path.endsWith('.jsonl') && !prev.file.path.endsWith('.jsonl'))) kept.set(m.file.sessionId, m);
+  }
+  const out: DiscoveredFile[] = [...kept.values()].map((m) => ({ ...m.file, root: m.root }));
+  for (const s of subs) {
+    const parent = kept.get(s.file.sessionId);
+    if (!parent) continue;
+    out.push({ ...s.file, parentPath: parent.file.path, root: s.root });
+  }
+  return out;
+}
+
+/** Whether a chat holds a prompt or a reply (the client's `hasResumableContent`); large chats always do. */
+function resumable(path: string, size = stat(path)?.size ?? 0): boolean {
+  if (size > STUB_MAX_BYTES) return true;
+  const s = readChatFile(path);
+  if (s.problems.some((p) => p.severity === 'error')) return true; // listed, so that its problem is shown
+  return s.order.some((u) => {
+    const k = s.nodes.get(u)?.kind;
+    return k === 'prompt' || k === 'assistant';
+  });
+}
+
+function names(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+function stat(path: string) {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,4 @@
+export { geminiLocator } from './locator';
+export { readChatFile, BUSY_MS } from './read-file';
+export { geminiHomes, chatRoots, discoverChats, describeChat } from './discover';
+export { geminiNaming } from './naming';
