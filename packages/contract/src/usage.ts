@@ -1,3 +1,4 @@
+import type { ReplyTotals } from '@glassbox/core';
 /** `usage:report`: cost over every indexed session, grouped as ccusage's reports are (engine's usageReport). */
 export type UsageGroupingView = 'day' | 'month' | 'project' | 'session' | 'model';
 export const USAGE_GROUPING_VIEWS: readonly UsageGroupingView[] = ['day', 'month', 'project', 'session', 'model'];
@@ -10,17 +11,8 @@ export interface UsageReportArgs {
   timeZone?: string;
 }
 
-export interface UsageFiguresView {
+export interface UsageFiguresView extends ReplyTotals {
   sessions: number;
-  messages: number;
-  input: number;
-  output: number;
-  cacheCreation: number;
-  cacheRead: number;
-  /** USD of the priced messages. */
-  cost: number;
-  /** Messages on a model with no price (left out of `cost`). */
-  unpriced: number;
   models: string[];
 }
 

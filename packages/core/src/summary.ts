@@ -51,6 +51,19 @@ export interface UsageTotals {
   unpriced: number;
 }
 
+/** Usage of a number of replies, in the order every cost report shows it (an hour, a day, a project). */
+export interface ReplyTotals {
+  messages: number;
+  input: number;
+  output: number;
+  cacheCreation: number;
+  cacheRead: number;
+  /** USD of the priced messages. */
+  cost: number;
+  /** Messages on a model with no price: `cost` leaves them out. */
+  unpriced: number;
+}
+
 /** [key, input, output, cache creation, cache read, cost (null: no price)] */
 export type RecentMessage = [string, number, number, number, number, number | null];
 

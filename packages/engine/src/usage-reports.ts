@@ -1,4 +1,4 @@
-import type { AgentRegistry } from '@glassbox/core';
+import type { AgentRegistry, ReplyTotals } from '@glassbox/core';
 import type { SessionRow, UsageHour } from '@glassbox/store';
 
 /** How a cost report groups its figures (ccusage's `daily`, `monthly`, `session`, and by project and model). */
@@ -25,17 +25,8 @@ export interface UsageSource {
   priceTables(): { agent: string; asOf: string; source: string }[];
 }
 
-export interface UsageFigures {
+export interface UsageFigures extends ReplyTotals {
   sessions: number;
-  messages: number;
-  input: number;
-  output: number;
-  cacheCreation: number;
-  cacheRead: number;
-  /** USD of the priced messages. */
-  cost: number;
-  /** Messages whose model has no price: `cost` leaves them out. */
-  unpriced: number;
   models: string[];
 }
 

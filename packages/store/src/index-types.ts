@@ -1,4 +1,5 @@
 import type { AgentRegistry } from '@glassbox/core';
+import type { UsageHourDelta } from './usage-hours';
 import type { SessionRow } from './rows';
 
 /** The session index's options, events and reports (session-index.ts is the index itself). */
@@ -87,16 +88,6 @@ export interface RefreshReport {
 }
 
 /** One bucket of usage_hours (see SessionIndex.usageHours). `hour`: 'YYYY-MM-DDTHH' in UTC, or 'unknown'. */
-export interface UsageHour {
+export interface UsageHour extends UsageHourDelta {
   sessionPath: string;
-  hour: string;
-  model: string;
-  messages: number;
-  input: number;
-  output: number;
-  cacheCreation: number;
-  cacheRead: number;
-  /** USD of the priced messages; `unpriced` counts those whose model has no price. */
-  cost: number;
-  unpriced: number;
 }

@@ -1,16 +1,9 @@
-import type { MessageUsage, RecentMessage } from '@glassbox/core';
+import type { MessageUsage, RecentMessage, ReplyTotals } from '@glassbox/core';
 
 /** One file's usage in one UTC hour on one model: what the `usage_hours` table holds per row. */
-export interface UsageHourDelta {
+export interface UsageHourDelta extends ReplyTotals {
   hour: string;
   model: string;
-  messages: number;
-  input: number;
-  output: number;
-  cacheCreation: number;
-  cacheRead: number;
-  cost: number;
-  unpriced: number;
 }
 
 /** Timestamps without one (a record the client wrote no time on) are kept apart, never dropped. */

@@ -20,7 +20,7 @@ it('glassbox cost without a session: ccusage-style reports by day, month, projec
   const daily = await runCli(['cost', '--workers', '0'], env);
   expect(daily.code).toBe(0);
   const lines = daily.out.split('\n');
-  expect(lines[0]).toMatch(/^Cost by day {2}days in UTC · prices as of claude-code \d{4}-\d\d-\d\d, codex \d{4}-\d\d-\d\d$/);
+  expect(lines[0]).toMatch(/^Cost by day {2}days in UTC · prices as of claude-code \d{4}-\d\d-\d\d, codex \d{4}-\d\d-\d\d, gemini \d{4}-\d\d-\d\d$/);
   expect(lines[2]).toMatch(/^\s+day\s+sessions\s+input\s+output\s+cache w\s+cache r\s+cost\s+models$/);
   expect(lines.find((l) => l.trim().startsWith('total'))).toMatch(/\$\d+\.\d\d/);
   expect(daily.out).not.toContain('<synthetic>');
