@@ -15,6 +15,7 @@ import {
   type FilePlanOptions,
   type ForkJob,
   type ForkLineage,
+  type LineageEntry,
   type ForkPreview,
   type ResumeInstruction,
   type ShownSegment,
@@ -181,7 +182,17 @@ export class Forks {
 
   /** Which sessions are forks of which, from the archive's manifests (read again when the archive's fork list changed). */
   lineage(): ForkLineage {
-    return this.lineages.get();
+    const all = this.lineages.get();
+    // An original lists the forks still on disk: an undone fork (moved into the archive) is not one of them any more.
+    let forksOf: Map<string, LineageEntry[]> | null = null;
+    for (const [id, forks] of all.forksOf) {
+      const here = forks.filter((f) => existsSync(f.forkPath));
+      if (here.length === forks.length) continue;
+      forksOf ??= new Map(all.forksOf);
+      if (here.length > 0) forksOf.set(id, here);
+      else forksOf.delete(id);
+    }
+    return forksOf ? { ...all, forksOf } : all;
   }
 
   /** How to resume a session on this machine: the agent's own rule, from the folder that exists. */

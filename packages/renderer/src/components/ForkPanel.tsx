@@ -55,7 +55,7 @@ export function ForkActions({ view }: { view: SnapshotView }) {
       const r = await api.invoke('fork:verify', { path });
       setOutcome(r.ok ? { kind: 'verified', value: r.value } : { kind: 'error', error: r.error });
     } else if (what === 'undo') {
-      const r = await api.invoke('fork:undo', { path });
+      const r = await api.invoke('fork:write-original', { path });
       setOutcome(r.ok ? { kind: 'undone', value: r.value } : { kind: 'error', error: r.error });
       if (r.ok) void useApp.getState().loadSessions();
     } else if (tombstone) {
