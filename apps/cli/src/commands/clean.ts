@@ -154,7 +154,7 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   for (const line of refusedLines(result.refused)) io.out(p.dim(line));
   io.out('');
   for (const line of resumeLines(resume, p)) io.out(line);
-  io.out(p.dim(`Undo: glassbox undo ${result.forkId}   ·   check again: glassbox verify ${result.forkId}`));
+  io.out(p.dim(`Undo (moves the fork into the archive): glassbox undo ${result.forkId}   ·   check again: glassbox verify ${result.forkId}`));
 }
 
 /** A file that holds no session is bad input (exit 2), not an empty plan. */
