@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, type Dirent } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -120,7 +120,7 @@ describe('the application layer', () => {
 
 /** Every file under a folder, by its path inside it. */
 function listing(folder: string): string[] {
-  return (readdirSync(folder, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+  return (readdirSync(folder, { recursive: true, withFileTypes: true }) as Dirent[])
     .map((d) => join(d.parentPath, d.name).slice(folder.length + 1))
     .sort();
 }
