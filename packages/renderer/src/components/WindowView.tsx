@@ -300,6 +300,9 @@ function ModelPicker({ view }: { view: SnapshotView }) {
           ))}
         </select>
       </label>
+      <span className="dim small wrap" data-testid="model-basis">
+        {model ? 'chosen by you' : `assumed: ${visibleText(request.modelBasis)}`}
+      </span>
     </div>
   );
 }
