@@ -10,6 +10,7 @@ import { CostPanel } from './CostPanel';
 import { useApp } from '../store';
 import { groupLabel } from '../treemap-layout';
 import { Treemap } from './Treemap';
+import { RemovePanel } from './RemovePanel';
 import { TurnsChart } from './TurnsChart';
 import { ForkActions, Lineage } from './ForkPanel';
 import { KeepAction } from './retention/KeepAction';
@@ -60,7 +61,10 @@ export function WindowView() {
       {centre === 'treemap' ? (
         <div className="tab-panel" role="tabpanel" id="panel-treemap" aria-labelledby="tab-treemap">
           <TreemapControls view={view} />
-          <Treemap snapshot={view.snapshot} />
+          <div className="tm-row">
+            <Treemap snapshot={view.snapshot} />
+            <RemovePanel view={view} />
+          </div>
           <CompactionEntry path={selectedPath}>
             {(onCompaction) => <TurnsChart snapshot={view.snapshot} additions={view.turnAdditions ?? []} {...(onCompaction ? { onCompaction } : {})} />}
           </CompactionEntry>
