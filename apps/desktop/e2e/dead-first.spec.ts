@@ -64,3 +64,21 @@ for (const theme of ['light', 'dark'] as const) {
     writeFileSync(join(ARTIFACTS, `axe-dead-first-${theme}.json`), JSON.stringify(counts, null, 2));
   });
 }
+
+test('at 800 px the inspector drawer closes by its button, by Esc and by a click beside it', async ({ page, app }) => {
+  await page.setViewportSize({ width: 800, height: 900 });
+  await openApp(page, app);
+  await row(page, app.scenarios['02-gone-drift-errors']!).click();
+  await expect(page.getByTestId('remove-panel')).toBeVisible();
+  const drawer = page.getByRole('complementary', { name: 'Segment inspector' });
+  for (const how of ['button', 'escape', 'outside'] as const) {
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('n');
+    await expect(page.getByTestId('class-badge')).toBeVisible();
+    await expect(drawer).toBeVisible();
+    if (how === 'button') await page.getByTestId('inspector-close').click();
+    else if (how === 'escape') await page.keyboard.press('Escape');
+    else await page.getByTestId('inspector-backdrop').click({ position: { x: 20, y: 200 } });
+    await expect(drawer).toBeHidden();
+  }
+});

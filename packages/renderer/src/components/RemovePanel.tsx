@@ -28,7 +28,13 @@ export function RemovePanel({ view }: { view: SnapshotView }) {
       if (!next) return;
       e.preventDefault();
       void selectSegment(next.id);
-      document.querySelector(`[data-dead-row="${CSS.escape(next.id)}"]`)?.scrollIntoView({ block: 'nearest' });
+      // Only the list scrolls to the row: the page itself stays where it is.
+      const el = document.querySelector<HTMLElement>(`[data-dead-row="${CSS.escape(next.id)}"]`);
+      const list = el?.closest<HTMLElement>('.remove-list');
+      if (el && list) {
+        const top = el.offsetTop - list.offsetTop;
+        if (top < list.scrollTop || top + el.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top;
+      }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
