@@ -71,7 +71,7 @@ describe('fitName', () => {
     expect(cut).toContain('…');
     expect(fitName('README', 3)).toBe('REA');
   });
-  it('fits about one character per 7.6 px of tile', () => {
+  it('fits about one character per 8.2 px of tile', () => {
     expect(labelChars(40)).toBe(3);
     expect(labelChars(5)).toBe(0);
   });

@@ -46,7 +46,7 @@ export function fitName(name: string, chars: number): string {
 
 /** About how many characters of an 11 px bold label fit across a tile this wide. */
 export function labelChars(width: number): number {
-  return Math.max(0, Math.floor((width - 12) / 7.6));
+  return Math.max(0, Math.floor((width - 12) / 8.2));
 }
 
 /** Whether a segment's label is a path (files, and attachments that carry one). */
