@@ -82,3 +82,21 @@ test('at 800 px the inspector drawer closes by its button, by Esc and by a click
     await expect(drawer).toBeHidden();
   }
 });
+
+test('? opens the shortcut sheet (a dialog, axe-clean), Esc closes it and gives the focus back', async ({ page, app }) => {
+  await openApp(page, app);
+  await row(page, app.scenarios['02-gone-drift-errors']!).click();
+  await page.locator('body').click({ position: { x: 5, y: 300 } });
+  await page.keyboard.press('?');
+  const sheet = page.getByTestId('shortcut-sheet');
+  await expect(sheet).toBeVisible();
+  await expect(sheet).toContainText('next / previous dead segment');
+  await expect(sheet.getByRole('button', { name: 'Close' })).toBeFocused();
+  const r = await new AxeBuilder({ page }).include('[data-testid=shortcut-sheet]').analyze();
+  expect(r.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => v.id)).toEqual([]);
+  await shot(page, 'ui-shortcut-sheet');
+  await page.keyboard.press('Escape');
+  await expect(sheet).toHaveCount(0);
+  // The "window" crumb says why it is off.
+  await expect(page.getByRole('button', { name: 'window', exact: true })).toHaveAttribute('title', /whole window is shown/);
+});

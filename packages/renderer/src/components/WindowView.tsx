@@ -235,13 +235,13 @@ function TreemapControls({ view }: { view: SnapshotView }) {
           </button>
         </div>
         <nav className="crumbs" aria-label="Drill-down">
-          <button type="button" className="link" onClick={() => setZoom([])} disabled={zoom.length === 0}>
+          <button type="button" className="link" onClick={() => setZoom([])} disabled={zoom.length === 0} title={zoom.length === 0 ? 'The whole window is shown: click a group or a merged block to drill in, then this goes back' : 'Back to the whole window'}>
             window
           </button>
           {zoom.map((z, i) => (
             <span key={z}>
               {' › '}
-              <button type="button" className="link" onClick={() => setZoom(zoom.slice(0, i + 1))} disabled={i === zoom.length - 1}>
+              <button type="button" className="link" onClick={() => setZoom(zoom.slice(0, i + 1))} disabled={i === zoom.length - 1} title={i === zoom.length - 1 ? 'Shown now' : undefined}>
                 {i === 0 ? groupLabel(z, groupBy) : z}
               </button>
             </span>
