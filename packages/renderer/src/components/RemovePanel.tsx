@@ -18,6 +18,7 @@ export function RemovePanel({ view }: { view: SnapshotView }) {
   const classes = useMemo<readonly DeadClass[]>(() => (withSpent ? [...DEFAULT_FORK_CLASSES, 'spent'] : DEFAULT_FORK_CLASSES), [withSpent]);
   const rows = useMemo(() => deadRows(view.snapshot, classes), [view.snapshot, classes]);
   const total = rows.reduce((n, r) => n + r.tokens, 0);
+  const wide = useWide();
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -42,42 +43,50 @@ export function RemovePanel({ view }: { view: SnapshotView }) {
 
   return (
     <aside className="remove-panel" aria-labelledby="remove-title" data-testid="remove-panel">
-      <h2 id="remove-title" className="remove-title">
-        What to remove <span className="dim">{rows.length === 0 ? '' : `${rows.length} · frees ${humanTokens(total)}`}</span>
-      </h2>
-      {rows.length === 0 ? (
-        <p className="dim small">Nothing here is provably dead: a fork would remove nothing. That is a normal result.</p>
-      ) : (
-        <>
-          <p className="dim small">
-            Largest first. <kbd>n</kbd> / <kbd>N</kbd> step through them.
-          </p>
-          <ol className="remove-list">
-            {rows.map((r) => (
-              <li key={r.id}>
-                <button
-                  type="button"
-                  className={`remove-row${r.id === selectedId ? ' selected' : ''}`}
-                  aria-current={r.id === selectedId ? 'true' : undefined}
-                  onClick={() => void selectSegment(r.id)}
-                  data-dead-row={r.id}
-                  data-testid="remove-row"
-                >
-                  <span className="remove-head">
-                    <span className="badge small" style={{ background: CLASS_COLOUR[r.cls], color: textOn(CLASS_COLOUR[r.cls]) }}>
-                      {CLASS_LABEL[r.cls]}
+      {/* Open on a wide window; one line on a narrow one (it opens on a click). */}
+      <details open={wide}>
+        <summary id="remove-title" className="remove-title">
+          What to remove <span className="dim">{rows.length === 0 ? '· nothing' : `${rows.length} · frees ${humanTokens(total)}`}</span>
+        </summary>
+        {rows.length === 0 ? (
+          <p className="dim small">Nothing here is provably dead: a fork would remove nothing. That is a normal result.</p>
+        ) : (
+          <>
+            <p className="dim small">
+              Largest first. <kbd>n</kbd> / <kbd>N</kbd> step through them.
+            </p>
+            <ol className="remove-list">
+              {rows.map((r) => (
+                <li key={r.id}>
+                  <button
+                    type="button"
+                    className={`remove-row${r.id === selectedId ? ' selected' : ''}`}
+                    aria-current={r.id === selectedId ? 'true' : undefined}
+                    onClick={() => void selectSegment(r.id)}
+                    data-dead-row={r.id}
+                    data-testid="remove-row"
+                  >
+                    <span className="remove-head">
+                      <span className="badge small" style={{ background: CLASS_COLOUR[r.cls], color: textOn(CLASS_COLOUR[r.cls]) }}>
+                        {CLASS_LABEL[r.cls]}
+                      </span>
+                      <span className="remove-name">{visibleText(r.name)}</span>
+                      <span className="remove-tokens">{humanTokens(r.tokens)}</span>
                     </span>
-                    <span className="remove-name">{visibleText(r.name)}</span>
-                    <span className="remove-tokens">{humanTokens(r.tokens)}</span>
-                  </span>
-                  {r.folder ? <span className="remove-folder dim small">{visibleText(r.folder)}</span> : null}
-                  <span className="remove-proof small">{visibleText(r.proof)}</span>
-                </button>
-              </li>
-            ))}
-          </ol>
-        </>
-      )}
+                    {r.folder ? <span className="remove-folder dim small">{visibleText(r.folder)}</span> : null}
+                    <span className="remove-proof small">{visibleText(r.proof)}</span>
+                  </button>
+                </li>
+              ))}
+            </ol>
+          </>
+        )}
+      </details>
     </aside>
   );
+}
+
+/** Whether the window is wide enough for the panel to stand open (beside or under the map); read once, when a session opens. */
+function useWide(): boolean {
+  return useMemo(() => typeof window === 'undefined' || window.matchMedia('(min-width: 1281px)').matches, []);
 }
