@@ -93,7 +93,7 @@ export function ContextBar({ view }: { view: SnapshotView }) {
 }
 
 /** Where the client compacts, in one plain sentence (some clients never compact on their own: the request is refused). */
-export function compactionSentence(proactive: boolean, at: number, toCompact: number): string {
+function compactionSentence(proactive: boolean, at: number, toCompact: number): string {
   if (proactive) {
     return toCompact > 0 ? `The client compacts on its own at ${humanTokens(at)}: ${humanTokens(toCompact)} from here.` : `Past the point where the client compacts on its own (${humanTokens(at)}).`;
   }
