@@ -1,7 +1,7 @@
 /** The channels: invoke requests with their argument and result types, push events, and the runtime lists. */
 import type { Result } from './results';
 import type {
-  AutoKeepArgs, ConversationView, CostView, FileOpenArgs, FileOpened, ForkArgs, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkVerified, ForkWritten, HostInfo, HostSync, IndexProgress, JobCancelArgs, JobCancelled, JobProgress, KeepArgs, KeepResultView, RepoMapArgs, RestoreArgs, RestoredView, RetentionInfo, SegmentDetail, SessionPathArgs,
+  AutoKeepArgs, ConversationView, CostView, FileOpenArgs, FileOpened, ForkArgs, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkRemoved, ForkVerified, ForkWritten, HostInfo, HostSync, IndexProgress, JobCancelArgs, JobCancelled, JobProgress, KeepArgs, KeepResultView, RepoMapArgs, RestoreArgs, RestoredView, RetentionInfo, SegmentDetail, SessionPathArgs,
   SegmentDetailArgs, SessionRow, SessionsListArgs, SessionsListResult, SnapshotArgs, SnapshotView,
 } from './values';
 import type { CompactionFindArgs, CompactionFindResult, CompactionItemArgs, CompactionItemText, CompactionsArgs, CompactionsView } from './compactions';
@@ -21,7 +21,8 @@ export interface InvokeMap {
   'fork:preview': { args: ForkArgs; result: ForkPreview };
   'fork:write': { args: ForkArgs; result: ForkWritten };
   'fork:verify': { args: ForkRefArgs; result: ForkVerified };
-  'fork:undo': { args: ForkRefArgs; result: ForkWritten };
+  'fork:write-original': { args: ForkRefArgs; result: ForkWritten };
+  'fork:remove': { args: ForkRefArgs; result: ForkRemoved };
   'fork:payload': { args: ForkPayloadArgs; result: ForkPayload };
   'file:open': { args: FileOpenArgs; result: FileOpened };
   'repo:map': { args: RepoMapArgs; result: HostInfo };
@@ -88,7 +89,8 @@ const invokeChannels = [
   'fork:preview',
   'fork:write',
   'fork:verify',
-  'fork:undo',
+  'fork:write-original',
+  'fork:remove',
   'fork:payload',
   'file:open',
   'repo:map',

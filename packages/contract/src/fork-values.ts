@@ -63,7 +63,19 @@ export interface ForkWritten {
   netReclaimed: number;
 }
 
-/** `fork:verify`, `fork:undo`, `fork:payload` name a fork by the path of its file. */
+/** A fork undone: moved, with its side files, into the archive; the project folder is as it was before it. */
+export interface ForkRemoved {
+  sessionId: string;
+  path: string;
+  /** The session it was a fork of (still on disk). */
+  originalPath: string;
+  /** How many files were moved (the transcript and its side files). */
+  files: number;
+  /** What brings it back. */
+  restoreCommand: string;
+}
+
+/** `fork:verify`, `fork:remove`, `fork:write-original`, `fork:payload` name a fork by the path of its file. */
 export interface ForkRefArgs {
   path: string;
 }

@@ -1,7 +1,7 @@
 /** Long jobs (opening a big session, indexing, writing a fork): their progress and cancelling them. */
 
 /** What a long job is doing: opening a big session, indexing, writing a fork. */
-export type JobKind = 'open' | 'index' | 'compactions' | 'fork-preview' | 'fork-write' | 'fork-verify' | 'fork-undo';
+export type JobKind = 'open' | 'index' | 'compactions' | 'fork-preview' | 'fork-write' | 'fork-verify' | 'fork-write-original' | 'fork-remove';
 
 /**
  * A long job's state, pushed as it runs (`job:progress`) and once more when it ends. The window shows

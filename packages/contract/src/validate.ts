@@ -131,7 +131,8 @@ export const VALIDATORS: { [C in InvokeChannel]: Validator<C> } = {
   'fork:preview': forkArgs,
   'fork:write': forkArgs,
   'fork:verify': (raw) => forkRef(raw),
-  'fork:undo': (raw) => forkRef(raw),
+  'fork:write-original': (raw) => forkRef(raw),
+  'fork:remove': (raw) => forkRef(raw),
   'fork:payload': (raw) => {
     const o = obj(raw);
     if (typeof o === 'string') return o;

@@ -1,8 +1,10 @@
-import { basename } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import type { DeadClass } from '@glassbox/core';
 import { DEFAULT_ELIDE_OPTIONS, type ElideOptions } from '@glassbox/analysis';
 import {
   LineageCache,
+  loadManifest,
   planFromFile,
   previewFork,
   resumeInstruction,
@@ -15,6 +17,7 @@ import {
   type FilePlanOptions,
   type ForkJob,
   type ForkLineage,
+  type LineageEntry,
   type ForkPreview,
   type ResumeInstruction,
   type ShownSegment,
@@ -22,7 +25,7 @@ import {
   type VerifyResult,
   type WriteForkResult,
 } from '@glassbox/store/fork';
-import { isInKeptView } from '@glassbox/store/keep';
+import { isInKeptView, moveIntoArchive } from '@glassbox/store/keep';
 import { Refusal, refusing } from './failures';
 import type { Setup } from './setup';
 
@@ -54,6 +57,19 @@ export type ForkOutcome =
   | { status: 'written'; plan: FilePlan; written: WrittenFork; resume: ResumeInstruction }
   | { status: 'refused'; plan: FilePlan; refused: Extract<WriteForkResult, { status: 'refused' }> }
   | { status: 'nothing-to-remove'; plan: FilePlan };
+
+/** A fork taken off the disk: moved, with its side files, into the archive (where `glassbox restore` finds it). */
+export interface RemovedFork {
+  forkId: string;
+  path: string;
+  /** The session it was a fork of (still on disk). */
+  originalPath: string;
+  /** Every file removed (the transcript first). */
+  removed: string[];
+  /** The kept version that holds it now. */
+  keptVersion: string;
+  restoreCommand: string;
+}
 
 /** Marks the plan that found nothing to remove, so the write stops without being read as a moved source. */
 class NothingToRemove extends Error {}
@@ -141,6 +157,30 @@ export class Forks {
     return { undone, resume: this.resume({ cwd, mapped: mapped(cwd), sessionId: undone.sessionId, sessionPath: undone.path }) };
   }
 
+  /**
+   * Undoes a fork: moves it, with its side files, into the archive, so the project folder is as it was
+   * before the fork. Only a file Glassbox wrote (its manifest names that very path) is removed, and only
+   * while the session it came from is still on disk; `glassbox restore <fork id>` brings it back.
+   */
+  remove(ref: string): RemovedFork {
+    const { manifest } = refusing(() => loadManifest(ref, { agents: this.setup.agents, archiveDir: this.setup.archiveDir }));
+    const path = manifest.forkPath;
+    const id = manifest.forkId;
+    if (ref.endsWith('.jsonl') && resolve(ref) !== resolve(path)) {
+      throw new Refusal('not_a_fork', `${ref} is not the file Glassbox wrote for fork ${id} (that is ${path}); nothing was removed`, true);
+    }
+    if (!existsSync(path)) throw new Refusal('not_on_disk', `fork ${id} is not at ${path} any more (undone already?); nothing was removed`, true);
+    if (!existsSync(manifest.original.path)) {
+      throw new Refusal(
+        'original_missing',
+        `${manifest.original.path}, the session fork ${id} was made from, is not on disk: removing the fork would leave neither. Write the original back first (glassbox write-original ${id}); nothing was removed`,
+        false,
+      );
+    }
+    const moved = refusing(() => moveIntoArchive(path, { archiveDir: this.setup.archiveDir, agents: this.setup.agents, reason: `${manifest.kind === 'undo' ? 'restored original' : 'fork'} undone` }));
+    return { forkId: id, path, originalPath: manifest.original.path, removed: moved.removed, keptVersion: moved.version, restoreCommand: `glassbox restore ${moved.sessionId}` };
+  }
+
   /** Payloads a fork removed, back from the archive (hash-checked). */
   show(ref: string, segment: string): ShownSegment[] {
     return refusing(() => showSegment(ref, segment, { agents: this.setup.agents, archiveDir: this.setup.archiveDir }));
@@ -156,7 +196,17 @@ export class Forks {
 
   /** Which sessions are forks of which, from the archive's manifests (read again when the archive's fork list changed). */
   lineage(): ForkLineage {
-    return this.lineages.get();
+    const all = this.lineages.get();
+    // An original lists the forks still on disk: an undone fork (moved into the archive) is not one of them any more.
+    let forksOf: Map<string, LineageEntry[]> | null = null;
+    for (const [id, forks] of all.forksOf) {
+      const here = forks.filter((f) => existsSync(f.forkPath));
+      if (here.length === forks.length) continue;
+      forksOf ??= new Map(all.forksOf);
+      if (here.length > 0) forksOf.set(id, here);
+      else forksOf.delete(id);
+    }
+    return forksOf ? { ...all, forksOf } : all;
   }
 
   /** How to resume a session on this machine: the agent's own rule, from the folder that exists. */

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, type Dirent } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -95,4 +95,50 @@ describe('the application layer', () => {
     expect(restored.path).toBe(path);
     expect(resume.command ?? resume.note).toBeTruthy();
   });
+
+  it('undoes a fork: moves it with its side files into the archive, the folder as before the fork, and restore brings it back', () => {
+    const { glassbox, path, folder, repo } = scratch('03-large-outputs');
+    const before = listing(folder);
+    const outcome = glassbox.forks.write({ path, repoRootFor: () => repo, minimumSavings: 0 });
+    if (outcome.status !== 'written') throw new Error(`not written: ${outcome.status}`);
+    const fork = outcome.written;
+    const forkBytes = readFileSync(fork.forkPath);
+    expect(listing(folder).length).toBeGreaterThan(before.length + 1);
+    // A path that is not the fork's own file is refused, and nothing moves.
+    expect(() => glassbox.forks.remove(path)).toThrow(Refusal);
+    const removed = glassbox.forks.remove(fork.forkId);
+    expect(removed.path).toBe(fork.forkPath);
+    expect(removed.removed[0]).toBe(fork.forkPath);
+    expect(removed.removed.length).toBeGreaterThan(1);
+    expect(listing(folder)).toEqual(before);
+    // Undone twice: the second says it is gone already.
+    expect(() => glassbox.forks.remove(fork.forkId)).toThrow(/not at .* any more/);
+    // Recoverable: the archive holds it, and restore writes it back where it was, byte for byte.
+    const { restored } = glassbox.keeping.restore(removed.restoreCommand.split(' ').at(-1) as string, { mapped: () => null });
+    expect(restored.path).toBe(fork.forkPath);
+    expect(readFileSync(fork.forkPath).equals(forkBytes)).toBe(true);
+    expect(glassbox.forks.verify(fork.forkId).report.ok).toBe(true);
+  });
+
+  it('refuses to undo a fork whose original is gone: the fork would be the only copy left', () => {
+    const { glassbox, path, repo } = scratch('02-gone-drift-errors');
+    const outcome = glassbox.forks.write({ path, repoRootFor: () => repo, minimumSavings: 0 });
+    if (outcome.status !== 'written') throw new Error(`not written: ${outcome.status}`);
+    rmSync(path);
+    let refusal: unknown = null;
+    try {
+      glassbox.forks.remove(outcome.written.forkId);
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal instanceof Refusal && refusal.code).toBe('original_missing');
+    expect(readFileSync(outcome.written.forkPath).length).toBeGreaterThan(0);
+  });
 });
+
+/** Every file under a folder, by its path inside it. */
+function listing(folder: string): string[] {
+  return (readdirSync(folder, { recursive: true, withFileTypes: true }) as Dirent[])
+    .map((d) => join(d.parentPath, d.name).slice(folder.length + 1))
+    .sort();
+}

@@ -6,7 +6,7 @@
 export { Glassbox } from './glassbox';
 export type { EngineSetup, Setup } from './setup';
 export { Refusal, refusalOf } from './failures';
-export type { ForkRequest, ForkOutcome, WrittenFork } from './forks';
+export type { ForkRequest, ForkOutcome, RemovedFork, WrittenFork } from './forks';
 export { mcpWiring, elideOptions } from './forks';
 export type { AnalyzeRequest, Inspection, Lineage, Opened } from './sessions';
 export type { RetentionFacts } from './keeping';

@@ -1,6 +1,6 @@
 import type { DeadClass, ValidationReport } from '@glassbox/core';
 import { exclusionsByReason } from '@glassbox/analysis';
-import type { ForkCheck, ForkPayload, ForkPreview, ForkVerified, ForkWritten } from '@glassbox/contract';
+import type { ForkCheck, ForkPayload, ForkPreview, ForkRemoved, ForkVerified, ForkWritten } from '@glassbox/contract';
 import { refusalOf, type ForkJob, type ForkPreview as PlannedPreview, type Glassbox } from '@glassbox/engine';
 
 const LARGEST = 8;
@@ -24,7 +24,7 @@ export type ForkWriteAnswer = { ok: true; value: ForkWritten } | { ok: false; ch
 
 /**
  * The window's fork channels over the application layer: the same use cases `glassbox clean --fork`,
- * `verify`, `undo` and `show` call, their answers shaped as the contract's values.
+ * `verify`, `undo`, `write-original` and `show` call, their answers shaped as the contract's values.
  */
 export class ForkViews {
   constructor(private readonly glassbox: Glassbox) {}
@@ -87,6 +87,14 @@ export class ForkViews {
     return attempt(() => {
       const { undone, resume } = this.glassbox.forks.undo(forkPath, mapped, job);
       return { sessionId: undone.sessionId, path: undone.path, resumeCommand: resume.command, resumeNote: resume.note, checks: checksOf(undone.report), netReclaimed: 0 };
+    });
+  }
+
+  /** Undo: the fork moved, with its side files, into the archive. */
+  remove(forkPath: string): ForkResult<ForkRemoved> {
+    return attempt(() => {
+      const r = this.glassbox.forks.remove(forkPath);
+      return { sessionId: r.forkId, path: r.path, originalPath: r.originalPath, files: r.removed.length, restoreCommand: r.restoreCommand };
     });
   }
 

@@ -1,10 +1,10 @@
 import type { IndexCatalog } from './index-catalog';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateFork } from '@glassbox/adapter-claude-code';
-import type { ForkPreview, ForkWritten, SegmentDetail, SessionsListResult, SnapshotView } from '@glassbox/contract';
+import type { ForkPreview, ForkRemoved, ForkWritten, SegmentDetail, SessionsListResult, SnapshotView } from '@glassbox/contract';
 import type { EngineHost } from './host';
 import { seededHost } from './test-host';
 import { createHost } from './index';
@@ -174,10 +174,32 @@ describe('engine host', () => {
     const notFork = await host.handle('fork:verify', { path });
     expect(notFork.ok === false && notFork.error.message).toMatch(/^no fork .* in the archive/);
 
-    const undone = await okValue<ForkWritten>(host.handle('fork:undo', { path: written.path }));
+    const undone = await okValue<ForkWritten>(host.handle('fork:write-original', { path: written.path }));
     expect(readFileSync(undone.path, 'utf8')).toBe(readFileSync(path, 'utf8').split(`"sessionId":"${original.snapshot.session.id}"`).join(`"sessionId":"${undone.sessionId}"`));
     const after = await okValue<SessionsListResult>(host.handle('sessions:list', {}));
     expect(after.sessions.find((r) => r.path === undone.path)?.forkOf).toMatchObject({ sessionId: written.sessionId, kind: 'undo' });
+  });
+
+  it('Undo takes the fork off the disk: moved with its side files into the archive, gone from the list, its original no longer lists it', async () => {
+    seeded = seedConfigDir(['03-large-outputs']);
+    host = scanHost(seeded, seeded.repoMap);
+    await host.start();
+    const path = seeded.sessions['03-large-outputs'] as string;
+    const folder = dirname(path);
+    const before = readdirSync(folder, { recursive: true }).map(String).sort();
+    const written = await okValue<ForkWritten>(host.handle('fork:write', { path, classes: ['stale-superseded', 'duplicate', 'gone', 'stale-drift'] }));
+    expect(readdirSync(folder, { recursive: true }).length).toBeGreaterThan(before.length);
+    const removed = await okValue<ForkRemoved>(host.handle('fork:remove', { path: written.path }));
+    expect(removed.files).toBeGreaterThan(1);
+    expect(removed.restoreCommand).toBe(`glassbox restore ${written.sessionId}`);
+    expect(readdirSync(folder, { recursive: true }).map(String).sort()).toEqual(before);
+    const list = await okValue<SessionsListResult>(host.handle('sessions:list', {}));
+    expect(list.sessions.map((r) => r.path)).toEqual([path]);
+    expect(list.sessions[0]?.forks ?? []).toEqual([]);
+    // The original is not a fork: refused, named, nothing moved.
+    const notFork = await host.handle('fork:remove', { path });
+    expect(notFork.ok === false && notFork.error.message).toMatch(/^no fork .* in the archive/);
+    expect(existsSync(path)).toBe(true);
   });
 
   it('a refused mapping saves nothing; a good one is kept across a restart and applied to the list', async () => {

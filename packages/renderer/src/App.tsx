@@ -4,6 +4,7 @@ import { SessionBrowser } from './components/SessionBrowser';
 import { AutoKeepToggle, RetentionWarning } from './components/retention/AutoKeepToggle';
 import { WindowView } from './components/WindowView';
 import { Inspector } from './components/Inspector';
+import { ShortcutSheet } from './components/ShortcutSheet';
 import { ForkWizard } from './components/ForkWizard';
 import { JobsBar } from './components/JobsBar';
 import { ProxyPanel } from './components/ProxyPanel';
@@ -140,7 +141,7 @@ export function App() {
           <button type="button" onClick={() => fileRef.current?.click()}>
             Open file…
           </button>
-          <button type="button" className="primary" disabled={!view || view.snapshot.session.path.startsWith('upload:') || view.external || !!view.keeping?.kept?.gone} onClick={() => useApp.getState().setWizardOpen(true)} title="Fork a cleaned session (F)" data-testid="open-fork">
+          <button type="button" className="primary" disabled={forkBlocked(view) !== null} onClick={() => useApp.getState().setWizardOpen(true)} title={forkBlocked(view) ?? 'Fork a cleaned session (F)'} data-testid="open-fork">
             Fork…
           </button>
           <button type="button" aria-pressed={costsOpen} onClick={() => setCostsOpen(!costsOpen)} data-testid="toggle-cost-reports" title="Cost of every session by day, month, project, session or model">
@@ -188,6 +189,7 @@ export function App() {
         {inspectorOpen ? <Inspector inert={wizardOpen} /> : null}
       </div>
       {wizardOpen ? <ForkWizard /> : null}
+      <ShortcutSheet />
       {dragging ? (
         <div className="drop-overlay" aria-hidden="true">
           <div>Drop a session transcript ({SESSION_FILE_ENDINGS.join(' or ')}) to inspect it — nothing is written</div>
@@ -214,3 +216,10 @@ async function openDropped(file: File): Promise<void> {
   return st.openFile({ name: file.name, text: await file.text() });
 }
 
+/** Why "Fork…" is off for this view, in words (null: it is on). */
+function forkBlocked(view: ReturnType<typeof useApp.getState>['view']): string | null {
+  if (!view) return 'Open a session first';
+  if (view.snapshot.session.path.startsWith('upload:') || view.external) return 'A dropped file is read only: Glassbox writes a fork only beside a session in its agent’s folder';
+  if (view.keeping?.kept?.gone) return 'This is the archive’s copy of a session whose original is gone: restore it first, then fork it';
+  return null;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClassifiedSnapshot } from '@glassbox/core';
 import recorded from '../../../fixtures/snapshots/02-gone-drift-errors.json';
-import { projectKey, sessionTitle, splitPathLabel } from './labels';
+import { fitName, labelChars, projectKey, sessionTitle, splitPathLabel } from './labels';
 import { groupRows } from './session-groups';
 import { syntheticRows } from '../bench/list-bench-rows';
 
@@ -58,5 +58,21 @@ describe('session titles and project groups', () => {
       { ...c!, cwd: '/home/me/web' },
     ]);
     expect(groups.map((g) => g.label).sort()).toEqual(['play/api', 'web', 'work/api']);
+  });
+});
+
+describe('fitName', () => {
+  it('keeps a name that fits, and cuts a long one from the middle so its start and extension stay', () => {
+    expect(fitName('catalog.py', 12)).toBe('catalog.py');
+    const cut = fitName('build-ultra-long-module-name.test.ts', 14);
+    expect(cut).toHaveLength(14);
+    expect(cut.startsWith('build-')).toBe(true);
+    expect(cut.endsWith('.ts')).toBe(true);
+    expect(cut).toContain('…');
+    expect(fitName('README', 3)).toBe('REA');
+  });
+  it('fits about one character per 8.2 px of tile', () => {
+    expect(labelChars(40)).toBe(3);
+    expect(labelChars(5)).toBe(0);
   });
 });

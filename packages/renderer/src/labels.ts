@@ -30,6 +30,25 @@ export function splitPathLabel(given: string): SplitLabel {
   return { name, rest: [prefix, folder].filter(Boolean).join(' ') };
 }
 
+/**
+ * A file name cut to fit `chars` characters from the middle, so its start and its extension stay
+ * ("build-ultra-long-name.test.ts" → "build-ul…test.ts"): the name is what tells two tiles apart.
+ */
+export function fitName(name: string, chars: number): string {
+  if (name.length <= chars) return name;
+  if (chars < 4) return name.slice(0, Math.max(1, chars));
+  const dot = name.lastIndexOf('.');
+  const tailWanted = dot > 0 && name.length - dot <= 8 ? name.length - dot + 3 : Math.floor((chars - 1) / 2);
+  const tail = Math.min(tailWanted, Math.floor((chars - 1) / 2));
+  const head = chars - 1 - tail;
+  return `${name.slice(0, head)}…${name.slice(name.length - tail)}`;
+}
+
+/** About how many characters of an 11 px bold label fit across a tile this wide. */
+export function labelChars(width: number): number {
+  return Math.max(0, Math.floor((width - 12) / 8.2));
+}
+
 /** Whether a segment's label is a path (files, and attachments that carry one). */
 export function isPathSource(type: string): boolean {
   return type === 'file' || type === 'attachment';

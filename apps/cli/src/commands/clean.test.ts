@@ -107,11 +107,30 @@ describe('glassbox clean', () => {
     const block = rec.message.content[doc.applied[0].blockIndex];
     expect(shown.out).toBe(doc.applied[0].target === 'tool-input' ? Object.values(block.input).find((x) => typeof x === 'string' && shown.out === x) : block.content);
 
-    const u = await runCli(['undo', doc.forkId, '--json'], s.env);
-    expect(u.code).toBe(0);
-    const undo = JSON.parse(u.out);
-    expect(readFileSync(undo.path, 'utf8')).toBe(original.toString('utf8').split(`"sessionId":"${s.sessionId}"`).join(`"sessionId":"${undo.sessionId}"`));
+    const w = await runCli(['write-original', doc.forkId, '--json'], s.env);
+    expect(w.code).toBe(0);
+    const written = JSON.parse(w.out);
+    expect(readFileSync(written.path, 'utf8')).toBe(original.toString('utf8').split(`"sessionId":"${s.sessionId}"`).join(`"sessionId":"${written.sessionId}"`));
     expect(readdirSync(s.projectDir).filter((f) => f.endsWith('.jsonl')).length).toBe(3);
+  });
+
+  it('undo takes the fork off the disk (the folder as before it), restore brings it back, a second undo says it is gone', async () => {
+    const s = install('03-large-outputs');
+    const before = readdirSync(s.projectDir, { recursive: true }).map(String).sort();
+    const doc = JSON.parse((await runCli(['clean', s.sessionId, '--repo', s.repo, '--fork', '--json', '--min-savings', '0'], s.env)).out);
+    expect(doc.status).toBe('written');
+    const forkBytes = readFileSync(doc.forkPath);
+    const u = await runCli(['undo', doc.forkId], s.env);
+    expect(u.code).toBe(0);
+    expect(u.out).toContain(`Fork ${doc.forkId} undone`);
+    expect(u.out).toContain(`glassbox restore ${doc.forkId}`);
+    expect(readdirSync(s.projectDir, { recursive: true }).map(String).sort()).toEqual(before);
+    const again = await runCli(['undo', doc.forkId], s.env);
+    expect(again.code).not.toBe(0);
+    expect(again.err).toMatch(/not at .* any more/);
+    const back = await runCli(['restore', doc.forkId], s.env);
+    expect(back.code).toBe(0);
+    expect(readFileSync(doc.forkPath).equals(forkBytes)).toBe(true);
   });
 
   it('accounts for every dead segment and states the prompt-cache bill, as of --at', async () => {

@@ -167,7 +167,7 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
     io.out(`  Claude Code  ${wiring.claude}`);
     io.out(`  Codex        ${wiring.codex}`);
   }
-  io.out(p.dim(`Undo: glassbox undo ${result.forkId}   ·   check again: glassbox verify ${result.forkId}`));
+  io.out(p.dim(`Undo (moves the fork into the archive): glassbox undo ${result.forkId}   ·   check again: glassbox verify ${result.forkId}`));
 }
 
 /** A file that holds no session is bad input (exit 2), not an empty plan. */

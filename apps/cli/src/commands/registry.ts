@@ -11,6 +11,7 @@ import { registerClean } from './clean';
 import { registerVerify } from './verify';
 import { registerShow } from './show';
 import { registerUndo } from './undo';
+import { registerWriteOriginal } from './write-original';
 import { registerKeep } from './keep';
 import { registerRestore } from './restore';
 import { registerArchive } from './archive';
@@ -21,4 +22,4 @@ import { registerMcp } from './mcp';
 /** Each command module registers itself on the program. Add new commands here. */
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-export const COMMANDS: RegisterCommand[] = [registerInspect, registerXray, registerCost, registerIndex, registerSessions, registerWatch, registerUi, registerClean, registerVerify, registerShow, registerUndo, registerCompactions, registerKeep, registerRestore, registerArchive, registerProxy, registerMcp];
+export const COMMANDS: RegisterCommand[] = [registerInspect, registerXray, registerCost, registerIndex, registerSessions, registerWatch, registerUi, registerClean, registerVerify, registerShow, registerUndo, registerWriteOriginal, registerCompactions, registerKeep, registerRestore, registerArchive, registerProxy, registerMcp];

@@ -1,11 +1,11 @@
-/** Forks: preview and write a cleaned sibling, check one, undo one, and read back a payload it removed. */
+/** Forks: preview and write a cleaned sibling, check one, undo one (moved into the archive), write its original back, and read back a payload it removed. */
 import { fail, ok, type ArgsOf, type ForkPreview, type ForkWritten, type Result } from '@glassbox/contract';
 import { asJob, runOptions } from '../job-work';
 import { OpenSessions } from '../open-sessions';
 import type { HostContext } from './context';
 import type { HandlersFor } from './handlers';
 
-export function forkHandlers(host: HostContext): HandlersFor<'fork:preview' | 'fork:write' | 'fork:verify' | 'fork:undo' | 'fork:payload'> {
+export function forkHandlers(host: HostContext): HandlersFor<'fork:preview' | 'fork:write' | 'fork:verify' | 'fork:write-original' | 'fork:remove' | 'fork:payload'> {
   return {
     'fork:preview': (a) => planOrWrite(host, a, 'fork-preview'),
     'fork:write': (a) => planOrWrite(host, a, 'fork-write'),
@@ -16,12 +16,26 @@ export function forkHandlers(host: HostContext): HandlersFor<'fork:preview' | 'f
         forkResult(await host.work.run({ op: 'fork-verify', path: admitted.value }, runOptions(job))),
       );
     },
-    'fork:undo': async (a) => {
+    'fork:write-original': async (a) => {
       const admitted = host.grants.admit(a.path);
       if (!admitted.ok) return admitted;
-      return asJob(host.jobs, 'fork-undo', 'Restoring the original', a.path, async (job) => {
-        const r = await host.work.run({ op: 'fork-undo', path: admitted.value, repoMap: { ...host.repoMap } }, runOptions(job));
+      return asJob(host.jobs, 'fork-write-original', 'Restoring the original', a.path, async (job) => {
+        const r = await host.work.run({ op: 'fork-write-original', path: admitted.value, repoMap: { ...host.repoMap } }, runOptions(job));
         if (r.ok) await host.announce(r.value.path);
+        return forkResult(r);
+      });
+    },
+    'fork:remove': async (a) => {
+      const admitted = host.grants.admit(a.path);
+      if (!admitted.ok) return admitted;
+      return asJob(host.jobs, 'fork-remove', 'Undoing the fork', a.path, async (job) => {
+        const r = await host.work.run({ op: 'fork-remove', path: admitted.value }, runOptions(job));
+        if (r.ok) {
+          // The fork's row goes (the index drops the file it no longer finds); its original's row no longer lists it.
+          await host.refresh();
+          await host.rowChanged(r.value.path, 'removed');
+          await host.rowChanged(r.value.originalPath, 'changed');
+        }
         return forkResult(r);
       });
     },

@@ -117,8 +117,10 @@ export class WorkHandler {
         return this.forks.write(r.input, jobOf(ctx));
       case 'fork-verify':
         return this.forks.verify(r.path, jobOf(ctx));
-      case 'fork-undo':
+      case 'fork-write-original':
         return this.forks.undo(r.path, (cwd) => mappedFolder(cwd, r.repoMap), jobOf(ctx));
+      case 'fork-remove':
+        return this.forks.remove(r.path);
       case 'fork-payload':
         return this.forks.payload(r.path, r.segmentId);
       case 'compactions':

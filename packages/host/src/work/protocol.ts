@@ -1,6 +1,6 @@
 import type { Problem, WindowFigures } from '@glassbox/core';
 import type { SnapshotHead } from '../lineage';
-import type { CompactionFindResult, CompactionItemText, CompactionsView, ConversationView, CostView, ForkPayload, ForkPreview, ForkVerified, ForkWritten, Result, SegmentDetail, SnapshotView } from '@glassbox/contract';
+import type { CompactionFindResult, CompactionItemText, CompactionsView, ConversationView, CostView, ForkPayload, ForkPreview, ForkRemoved, ForkVerified, ForkWritten, Result, SegmentDetail, SnapshotView } from '@glassbox/contract';
 import type { ForkInput, ForkResult, ForkWriteAnswer } from '../fork-views';
 
 /**
@@ -68,7 +68,8 @@ export type WorkRequest =
   | { op: 'fork-preview'; input: ForkInput }
   | { op: 'fork-write'; input: ForkInput }
   | { op: 'fork-verify'; path: string }
-  | { op: 'fork-undo'; path: string; repoMap: Record<string, string> }
+  | { op: 'fork-write-original'; path: string; repoMap: Record<string, string> }
+  | { op: 'fork-remove'; path: string }
   | { op: 'fork-payload'; path: string; segmentId: string }
   | { op: 'compactions'; ref: SessionRef; repoRoot: string | null; diskless: boolean; readScope: readonly string[] | null }
   | { op: 'compaction-item'; ref: SessionRef; repoRoot: string | null; diskless: boolean; readScope: readonly string[] | null; agentId: string | null; index: number; segmentId: string }
@@ -87,7 +88,8 @@ interface WorkResults {
   'fork-preview': ForkPreview;
   'fork-write': ForkWriteAnswer;
   'fork-verify': ForkResult<ForkVerified>;
-  'fork-undo': ForkResult<ForkWritten>;
+  'fork-write-original': ForkResult<ForkWritten>;
+  'fork-remove': ForkResult<ForkRemoved>;
   'fork-payload': ForkResult<ForkPayload>;
   compactions: Result<CompactionsView> | 'missing';
   'compaction-item': Result<CompactionItemText> | 'missing';

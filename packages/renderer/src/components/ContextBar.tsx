@@ -56,13 +56,7 @@ export function ContextBar({ view }: { view: SnapshotView }) {
               <>
                 <span className="sep">·</span>
                 <span title={at.basis} data-testid="auto-compact">
-                  {toCompact > 0
-                    ? at.proactive
-                      ? `${humanTokens(toCompact)} before auto-compaction at ${humanTokens(at.at)}`
-                      : `no auto-compaction before a request is refused (about ${humanTokens(at.at)})`
-                    : at.proactive
-                      ? `past the auto-compaction point (${humanTokens(at.at)})`
-                      : `past the point where requests are refused (${humanTokens(at.at)})`}
+                  {compactionSentence(at.proactive, at.at, toCompact)}
                 </span>
               </>
             ) : null}
@@ -77,11 +71,11 @@ export function ContextBar({ view }: { view: SnapshotView }) {
         ))}
         {at ? <i className="cb-mark" style={{ left: `${Math.min(100, (at.at / window) * 100)}%` }} title={at.basis} /> : null}
       </div>
-      <ul className="cb-legend" aria-hidden="true">
+      <ul className="cb-legend" aria-hidden="true" data-testid="context-legend">
         {parts.map((p) => (
           <li key={p.key} title={p.title}>
             <span className={`swatch${p.hatched ? ' hatched' : ''}`} style={{ background: p.colour }} />
-            {p.label} {humanTokens(p.tokens)}
+            {p.label} {humanTokens(p.tokens)} <span className="dim">({pct(p.tokens / Math.max(used, 1))})</span>
           </li>
         ))}
         {limits ? (
@@ -90,8 +84,22 @@ export function ContextBar({ view }: { view: SnapshotView }) {
           </li>
         ) : null}
       </ul>
+      <p className="cb-sum small dim" data-testid="context-sum">
+        {parts.map((p) => `${p.label} ${humanTokens(p.tokens)}`).join(' + ')} = {humanTokens(used)} {c.reportedTokens === null ? 'estimated (no provider-reported usage)' : 'reported by the provider for the last request'}
+        {limits ? `; ${humanTokens(free)} of the ${humanTokens(limits.window)} window is free.` : '.'}
+      </p>
     </section>
   );
+}
+
+/** Where the client compacts, in one plain sentence (some clients never compact on their own: the request is refused). */
+function compactionSentence(proactive: boolean, at: number, toCompact: number): string {
+  if (proactive) {
+    return toCompact > 0 ? `The client compacts on its own at ${humanTokens(at)}: ${humanTokens(toCompact)} from here.` : `Past the point where the client compacts on its own (${humanTokens(at)}).`;
+  }
+  return toCompact > 0
+    ? `This client does not compact on its own: a request is refused once the context passes about ${humanTokens(at)} (${humanTokens(toCompact)} from here).`
+    : `Past about ${humanTokens(at)}, where this client refuses a request instead of compacting.`;
 }
 
 function barLabel(parts: Part[], window: number | null, free: number): string {

@@ -30,6 +30,16 @@ export function ForkWizard() {
   const api = useApp((s) => s.api);
   const path = useApp((s) => s.selectedPath);
   const close = () => useApp.getState().setWizardOpen(false);
+  // After a write, Done shows the new fork: its row selected in the list and its window open.
+  const done = () => {
+    close();
+    if (!written) return;
+    const path = written.path;
+    void useApp
+      .getState()
+      .openSession(path)
+      .then(() => document.querySelector(`[data-testid=session-row][data-path="${CSS.escape(path)}"]`)?.scrollIntoView({ block: 'nearest' }));
+  };
   const [step, setStep] = useState<Step>('classes');
   const [classes, setClasses] = useState<DeadClass[]>([...DEFAULT_FORK_CLASSES]);
   const [preview, setPreview] = useState<ForkPreview | null>(null);
@@ -106,7 +116,9 @@ export function ForkWizard() {
                         ? `lossy, recoverable: old results over ${DEFAULT_ELIDE_OVER.toLocaleString('en-US')} tokens keep their ends, the middle is archived — off by default`
                         : k === 'spent' && !view.snapshot.classes.enabled.includes('spent')
                         ? 'inferred, not proven — off by default'
-                        : `${byClass[k].segments} segment(s), ${humanTokens(byClass[k].tokens)} tokens`}
+                        : byClass[k].segments === 0
+                          ? 'none in this session'
+                          : `${byClass[k].segments} segment${byClass[k].segments === 1 ? '' : 's'}, ${humanTokens(byClass[k].tokens)} tokens`}
                     </span>
                   </label>
                 </li>
@@ -166,7 +178,9 @@ export function ForkWizard() {
                     {preview.excluded.map((e) => (
                       <tr key={e.reason} data-reason={e.reason} title={visibleText(e.message)}>
                         <td>{EXCLUSION[e.reason]}</td>
-                        <td className="num">{e.segments} seg</td>
+                        <td className="num">
+                          {e.segments} segment{e.segments === 1 ? '' : 's'}
+                        </td>
                         <td className="num">{humanTokens(e.tokens)}</td>
                       </tr>
                     ))}
@@ -261,13 +275,13 @@ export function ForkWizard() {
               <button type="button" onClick={() => setStep('preview')}>
                 Back
               </button>
-              <button type="button" className="primary" disabled={busy || !preview.canWrite} onClick={() => void write()} data-testid="fork-write">
+              <button type="button" className="primary" disabled={busy || !preview.canWrite} title={busy ? 'Writing…' : preview.canWrite ? undefined : 'A check failed or there is nothing to remove: see above'} onClick={() => void write()} data-testid="fork-write">
                 {busy ? 'Writing…' : 'Write fork'}
               </button>
             </>
           ) : null}
           {step === 'written' ? (
-            <button type="button" className="primary" onClick={close}>
+            <button type="button" className="primary" onClick={done}>
               Done
             </button>
           ) : null}

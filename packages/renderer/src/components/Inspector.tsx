@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { visibleText } from '@glassbox/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { CLASS_COLOUR, CLASS_LABEL, HATCHED, textOn } from '../palette';
@@ -8,13 +8,46 @@ import { useApp } from '../store';
 /** The selected segment: class badge, the proof in words, the link to what proves it, then the content or the drift diff. */
 export function Inspector({ inert }: { inert?: boolean }) {
   const selected = useApp((s) => s.selectedSegmentId);
+  const drawer = useNarrow();
+  const open = drawer && selected !== null && !inert;
+  const close = () => void useApp.getState().selectSegment(null);
+  // On a narrow window the inspector is a drawer over the centre: Esc, its Close button or a click beside it closes it.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented) close();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open]);
   // Nothing selected: on a narrow window the drawer stays out of the way.
   return (
-    <aside className={`inspector${selected ? '' : ' nothing'}`} aria-label="Segment inspector" inert={inert}>
-      <ResizeHandle />
-      <InspectorBody />
-    </aside>
+    <>
+      {open ? <div className="insp-backdrop" aria-hidden="true" onClick={close} data-testid="inspector-backdrop" /> : null}
+      <aside className={`inspector${selected ? '' : ' nothing'}`} aria-label="Segment inspector" inert={inert}>
+        <ResizeHandle />
+        {open ? (
+          <button type="button" className="insp-close" onClick={close} data-testid="inspector-close" title="Close the inspector (Esc)">
+            Close
+          </button>
+        ) : null}
+        <InspectorBody />
+      </aside>
+    </>
   );
+}
+
+/** Whether the window is narrow enough for the inspector to be a drawer (the same width as the CSS). */
+function useNarrow(): boolean {
+  const query = '(max-width: 1000px)';
+  const [narrow, setNarrow] = useState(() => typeof window !== 'undefined' && window.matchMedia(query).matches);
+  useEffect(() => {
+    const m = window.matchMedia(query);
+    const on = () => setNarrow(m.matches);
+    m.addEventListener('change', on);
+    return () => m.removeEventListener('change', on);
+  }, []);
+  return narrow;
 }
 
 /** Drag (or use the arrow keys on) the inspector's left edge to change its width. */

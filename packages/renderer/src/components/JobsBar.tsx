@@ -4,8 +4,9 @@ import type { JobProgress } from '@glassbox/contract';
 import { useApp } from '../store';
 import './JobsBar.css';
 
-/** A finished job stays in view this long, saying how it ended. */
+/** A job that failed or was cancelled stays in view this long, saying how it ended; one that is done goes sooner. */
 const LINGER_MS = 2500;
+const DONE_MS = 900;
 
 /**
  * The long jobs of the engine (opening a big session, indexing, writing a fork), each with its
@@ -29,7 +30,7 @@ export function JobsBar() {
         const t = setTimeout(() => {
           timers.delete(t);
           setJobs(({ [p.id]: _gone, ...rest }) => rest);
-        }, LINGER_MS);
+        }, p.state === 'done' ? DONE_MS : LINGER_MS);
         timers.add(t);
       }
     });
@@ -66,12 +67,15 @@ export function JobsBar() {
             <strong>{visibleText(j.label)}</strong>
             <span className="dim"> {status(j)}</span>
           </div>
-          <progress
-            className="job-bar"
-            max={j.total > 0 ? j.total : undefined}
-            value={j.total > 0 ? Math.min(j.done, j.total) : undefined}
-            aria-label={`${visibleText(j.label)}: ${status(j)}`}
-          />
+          {/* Only while it runs: a finished job has no bar (a half-full bar beside "done" reads as unfinished). */}
+          {j.state === 'running' ? (
+            <progress
+              className="job-bar"
+              max={j.total > 0 ? j.total : undefined}
+              value={j.total > 0 ? Math.min(j.done, j.total) : undefined}
+              aria-label={`${visibleText(j.label)}: ${status(j)}`}
+            />
+          ) : null}
           {j.state === 'running' ? (
             <button
               type="button"

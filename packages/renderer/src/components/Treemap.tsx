@@ -3,7 +3,7 @@ import { visibleText } from '@glassbox/core';
 import type { ClassifiedSnapshot } from '@glassbox/core';
 import { CLASS_COLOUR, CLASS_LABEL, HATCHED, textOn } from '../palette';
 import { exact, humanTokens } from '../format';
-import { splitPathLabel } from '../labels';
+import { fitName, labelChars, splitPathLabel } from '../labels';
 import { GROUP_HEADER, layoutTreemap, leavesOf, neighbour, tileAt, type GroupTile, type Tile } from '../treemap-layout';
 import { useApp } from '../store';
 import { paintTiles } from '../treemap-canvas';
@@ -176,6 +176,8 @@ const TileLayer = memo(function TileLayer({
         const h = t.y1 - t.y0;
         const fill = CLASS_COLOUR[t.cls];
         const label = t.pathLike ? splitPathLabel(t.label) : { name: visibleText(t.label), rest: '' };
+        // A path's file name is cut from its middle, never its end; its folder gives way first (CSS).
+        const shownName = t.pathLike ? fitName(label.name, labelChars(w)) : label.name;
         return (
           <div
             key={t.id}
@@ -190,15 +192,15 @@ const TileLayer = memo(function TileLayer({
           >
             {w > 40 && h > 16 ? (
               <span className="tm-label">
-                {label.name}
+                {shownName}
                 {label.rest ? <span className="tm-dir"> {label.rest}</span> : null}
               </span>
             ) : null}{' '}
             {w > 40 && h > 32 ? <span className="tm-size">{humanTokens(t.tokens)}</span> : null}
-            {/* Read by screen readers as the option's name: what the tile does not show. */}
+            {/* Read by screen readers as the option's name: what the tile does not show, and its place (names stay unique). */}
             <span className="sr-only">
-              {w > 40 && h > 16 ? '' : `${label.name}${label.rest ? ` ${label.rest}` : ''}`}, {humanTokens(t.tokens)} tokens, {CLASS_LABEL[t.cls]}
-              {t.kind === 'merged' ? `, ${t.count} segments` : ''}
+              {w > 40 && h > 16 ? (shownName === label.name ? '' : ` ${label.name}`) : `${label.name}${label.rest ? ` ${label.rest}` : ''}`}, {humanTokens(t.tokens)} tokens, {CLASS_LABEL[t.cls]}
+              {t.kind === 'merged' ? `, ${t.count} segments` : ''}, block {i + 1} of {tiles.length}
             </span>
           </div>
         );

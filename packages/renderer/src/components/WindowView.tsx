@@ -10,6 +10,7 @@ import { CostPanel } from './CostPanel';
 import { useApp } from '../store';
 import { groupLabel } from '../treemap-layout';
 import { Treemap } from './Treemap';
+import { RemovePanel } from './RemovePanel';
 import { TurnsChart } from './TurnsChart';
 import { ForkActions, Lineage } from './ForkPanel';
 import { KeepAction } from './retention/KeepAction';
@@ -60,7 +61,10 @@ export function WindowView() {
       {centre === 'treemap' ? (
         <div className="tab-panel" role="tabpanel" id="panel-treemap" aria-labelledby="tab-treemap">
           <TreemapControls view={view} />
-          <Treemap snapshot={view.snapshot} />
+          <div className="tm-row">
+            <Treemap snapshot={view.snapshot} />
+            <RemovePanel view={view} />
+          </div>
           <CompactionEntry path={selectedPath}>
             {(onCompaction) => <TurnsChart snapshot={view.snapshot} additions={view.turnAdditions ?? []} {...(onCompaction ? { onCompaction } : {})} />}
           </CompactionEntry>
@@ -231,13 +235,13 @@ function TreemapControls({ view }: { view: SnapshotView }) {
           </button>
         </div>
         <nav className="crumbs" aria-label="Drill-down">
-          <button type="button" className="link" onClick={() => setZoom([])} disabled={zoom.length === 0}>
+          <button type="button" className="link" onClick={() => setZoom([])} disabled={zoom.length === 0} title={zoom.length === 0 ? 'The whole window is shown: click a group or a merged block to drill in, then this goes back' : 'Back to the whole window'}>
             window
           </button>
           {zoom.map((z, i) => (
             <span key={z}>
               {' › '}
-              <button type="button" className="link" onClick={() => setZoom(zoom.slice(0, i + 1))} disabled={i === zoom.length - 1}>
+              <button type="button" className="link" onClick={() => setZoom(zoom.slice(0, i + 1))} disabled={i === zoom.length - 1} title={i === zoom.length - 1 ? 'Shown now' : undefined}>
                 {i === 0 ? groupLabel(z, groupBy) : z}
               </button>
             </span>
@@ -300,6 +304,9 @@ function ModelPicker({ view }: { view: SnapshotView }) {
           ))}
         </select>
       </label>
+      <span className="dim small wrap" data-testid="model-basis">
+        {model ? 'chosen by you' : `assumed: ${visibleText(request.modelBasis)}`}
+      </span>
     </div>
   );
 }

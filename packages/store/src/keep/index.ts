@@ -5,9 +5,10 @@
  */
 export { keepSession, type KeepOptions, type KeepResult } from './keep';
 export { restoreSession, type RestoreOptions, type RestoreResult } from './restore';
+export { moveIntoArchive, type MoveResult } from './move';
 export { findKept } from './find';
 export { KeepError } from './errors';
-export { KeptArchive, type KeptSession, type GoneNote } from './kept-archive';
+export { KeptArchive, type KeptSession, type GoneNote, type RemovedNote } from './kept-archive';
 export type { KeptManifest, KeptFile, KeptPart } from './manifest';
 export { archiveReport, type ArchiveReport, type ArchivedSession } from './report';
 export { planPrune, applyPrune, parseAge, type PrunePlan, type PruneResult } from './prune';

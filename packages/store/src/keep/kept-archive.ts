@@ -16,12 +16,21 @@ export interface GoneNote {
   dueAt: string | null;
 }
 
+/** The session was moved into the archive on purpose (an undone fork): its files are gone from disk by design. */
+export interface RemovedNote {
+  path: string;
+  removedAt: string;
+  /** Why, in words ("fork undone"). */
+  reason: string;
+}
+
 /** A kept session as the archive lists it: its versions, newest last, and the newest one's manifest. */
 export interface KeptSession {
   key: string;
   latest: KeptManifest;
   versions: { name: string; keptAt: string }[];
   gone: GoneNote | null;
+  removed: RemovedNote | null;
 }
 
 const VERSION = /^\d{8}T\d{9}Z-[0-9a-f]{8}\.json$/;
@@ -102,6 +111,7 @@ export class KeptArchive {
     this.cache.delete(key);
     if (this.versions(key).length === 0) {
       safeUnlink(join(this.dir, key, 'gone.json'));
+      safeUnlink(join(this.dir, key, 'removed.json'));
       try {
         rmdirSync(join(this.dir, key));
       } catch {
@@ -141,7 +151,7 @@ export class KeptArchive {
       }
       versions.unshift({ name, keptAt: keptAtOf(name) });
     }
-    const value = latest ? { key, latest, versions, gone: this.goneNote(key) } : null;
+    const value = latest ? { key, latest, versions, gone: this.goneNote(key), removed: this.removedNote(key) } : null;
     this.cache.set(key, { stamp, value });
     return value;
   }
@@ -178,6 +188,28 @@ export class KeptArchive {
 
   clearGone(key: string): void {
     safeUnlink(join(this.dir, key, 'gone.json'));
+    this.cache.delete(key);
+  }
+
+  removedNote(key: string): RemovedNote | null {
+    try {
+      const r = JSON.parse(readFileSync(join(this.dir, key, 'removed.json'), 'utf8')) as Partial<RemovedNote>;
+      if (typeof r.path !== 'string' || typeof r.removedAt !== 'string') return null;
+      return { path: r.path, removedAt: r.removedAt, reason: typeof r.reason === 'string' ? r.reason : 'removed' };
+    } catch {
+      return null;
+    }
+  }
+
+  /** Records that the session's files were removed on purpose; a later removal replaces the note. */
+  noteRemoved(key: string, note: RemovedNote): void {
+    safeUnlink(join(this.dir, key, 'removed.json'));
+    writeNewFileAtomic(join(this.dir, key, 'removed.json'), JSON.stringify(note) + '\n');
+    this.cache.delete(key);
+  }
+
+  clearRemoved(key: string): void {
+    safeUnlink(join(this.dir, key, 'removed.json'));
     this.cache.delete(key);
   }
 }

@@ -122,6 +122,7 @@ export function restoreSession(kept: KeptSession, options: RestoreOptions): Rest
     throw new KeepError('unwritable', `cannot write ${target} (${e.message ?? errorCode(error)}); nothing was restored`);
   }
   archive.clearGone(kept.key);
+  archive.clearRemoved(kept.key);
   // The restored files are new files (new modification times): kept again as they now are, the
   // archive's newest version matches them (the chunks are all there already: only a manifest is written).
   try {

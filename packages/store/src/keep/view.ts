@@ -58,6 +58,8 @@ export function syncView(archiveDir: string, agents: AgentRegistry, now: () => D
       if (kept.gone) archive.clearGone(kept.key);
       continue;
     }
+    // Moved into the archive on purpose (an undone fork): not a session the client lost.
+    if (kept.removed) continue;
     if (!kept.gone) {
       archive.noteGone(kept.key, { path: m.original.path, noticedAt: now().toISOString(), dueAt: m.expiresAt });
       newlyGone.push(m.original.path);
