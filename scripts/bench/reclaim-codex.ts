@@ -22,9 +22,9 @@ const validateLines = (original: readonly string[], fork: readonly string[], opt
 
 
 const args = process.argv.slice(2);
-const withSpent = args.includes('--with-spent');
+const withInferred = args.includes('--with-spent');
 const folder = resolve(args.find((a) => !a.startsWith('--')) ?? 'fixtures/corpus');
-const CLASSES: DeadClass[] = withSpent ? ['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'] : ['gone', 'stale-drift', 'stale-superseded', 'duplicate'];
+const CLASSES: DeadClass[] = withInferred ? ['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'] : ['gone', 'stale-drift', 'stale-superseded', 'duplicate'];
 const PREVIEW_ID = '00000000-0000-7000-8000-000000000000';
 
 function label(path: string): string {
@@ -48,7 +48,7 @@ for (const path of filesUnder(folder, ['project-after', 'node_modules'], (name) 
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   const session = readRolloutFile(path);
-  const snapshot = analyzeSession(session, nodeAnalysisPorts(), { repoRoot: projectAfter(path, 6), withSpent });
+  const snapshot = analyzeSession(session, nodeAnalysisPorts(), { repoRoot: projectAfter(path, 6), withInferred });
   const plan = planEviction(snapshot, { classes: CLASSES });
   const byClass = { gone: 0, 'stale-drift': 0, 'stale-superseded': 0, duplicate: 0, spent: 0 } as Record<DeadClass, number>;
   for (const a of plan.actions) byClass[a.class] += a.tokensFreed;

@@ -23,11 +23,11 @@ const TEST_AGENTS = defaultAgents();
 const agents = defaultAgents();
 
 const args = process.argv.slice(2);
-const withSpent = args.includes('--with-spent');
+const withInferred = args.includes('--with-spent');
 const folder = resolve(args.find((a) => !a.startsWith('--')) ?? '.');
 const withElision = args.includes('--with-elision');
 // Elision is never among these: --with-elision adds its own tables (reclaim-elision.ts).
-const CLASSES: DeadClass[] = withSpent ? DEAD_CLASSES.filter((c) => c !== 'elided') : [...PROVABLE_CLASSES];
+const CLASSES: DeadClass[] = withInferred ? DEAD_CLASSES.filter((c) => c !== 'elided') : [...PROVABLE_CLASSES];
 
 /** A short name: the path under the folder, without the layout's fixed parts; a session id shortened. */
 function label(path: string): string {
@@ -59,7 +59,7 @@ for (const path of sessionFiles) {
   if (seen.has(sha)) continue;
   seen.add(sha);
   unique.push(path);
-  const { planned, fork, report } = previewFork(path, { agent: agentForFile(TEST_AGENTS, path), repoRoot: projectAfter(path, 3), classes: CLASSES, withSpent });
+  const { planned, fork, report } = previewFork(path, { agent: agentForFile(TEST_AGENTS, path), repoRoot: projectAfter(path, 3), classes: CLASSES, withInferred });
   if (planned.session.problems.some((p) => p.code === 'not_a_transcript' || p.code === 'file_empty')) {
     skipped++;
     continue;

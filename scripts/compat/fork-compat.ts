@@ -90,7 +90,7 @@ for (const name of GENERATED.filter((n) => only === null || only.has(n))) {
         planFromFile(path, { agent: agentForFile(TEST_AGENTS, path),
           repoRoot: join(fixture, 'project-after'),
           classes: ['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'],
-          withSpent: true,
+          withInferred: true,
           protectTail: 0,
           minimumSavings: 0,
         }).actions,

@@ -14,6 +14,7 @@ import type { CliIO } from './io';
 /** Options every session command shares. */
 export interface SessionOptions {
   repo?: string;
+  /** `--with-spent`: also run the inferred classes (analysis `withInferred`). */
   withSpent?: boolean;
   protect?: string;
   json?: boolean;
@@ -92,7 +93,7 @@ export function analyzeRequest(opts: SessionOptions, io: CliIO): Omit<AnalyzeReq
   // --repo wins; else a folder mapping saved in the index (the same one the app's list uses).
   return {
     repoRootFor: glassboxFor(io).mappings.resolver(opts.repo ? resolve(opts.repo) : null),
-    withSpent: opts.withSpent === true,
+    withInferred: opts.withSpent === true,
     protectTail: parseProtect(opts.protect),
     ...modelOption(opts.model),
   };

@@ -60,7 +60,7 @@ describe('fork through the seam: a plan of the analysis in, core’s fork result
   it.each(['01-shell-reads-and-patch', '02-duplicates-deletes-errors', '03-long-session-compaction', '04-read-grammar-and-fork'])('%s', (name) => {
     const path = firstRollout(name);
     // Every class, spent included: after 03's compactions nothing provable is left in the window.
-    const snapshot = analyzeSession(readRolloutFile(path), ports, { repoRoot: join(CODEX_CORPUS, name, 'project-after'), protectTail: 0, withSpent: true });
+    const snapshot = analyzeSession(readRolloutFile(path), ports, { repoRoot: join(CODEX_CORPUS, name, 'project-after'), protectTail: 0, withInferred: true });
     const plan = planEviction(snapshot, { classes: ['gone', 'stale-drift', 'stale-superseded', 'duplicate', 'spent'], minimumSavings: 0 });
     expect(plan.actions.length).toBeGreaterThan(0);
     // Actions named by node only (no line): the builder takes the line from the node id.

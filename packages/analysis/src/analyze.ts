@@ -1,4 +1,5 @@
 import {
+  CLASS_REGISTRY,
   DEAD_CLASSES,
   INFERRED_CLASSES,
   PROVABLE_CLASSES,
@@ -22,7 +23,7 @@ export interface AnalyzeOptions {
   /** Map the session's working directory to this folder (a moved checkout). */
   repoRoot?: string | null;
   /** Also classify `spent` (inferred, off by default). */
-  withSpent?: boolean;
+  withInferred?: boolean;
   /**
    * Also classify `elided` (lossy, recoverable; off by default): tool results above `overTokens`
    * keep `keep` of each end in a fork and the middle goes to the archive.
@@ -51,10 +52,10 @@ export function analyzeSession(session: Session, ports: AnalysisPorts, options: 
   const cal = calibrate(session, window.nodes, segments);
   if (cal.factor !== 1) scaleSegments(segments, cal.factor);
   const repoRoot = options.repoRoot ?? null;
-  const withSpent = options.withSpent === true;
+  const withInferred = options.withInferred === true;
   const { repoExists } = classifySegments(session, segments, exchanges, ports, {
     repoRoot,
-    withSpent,
+    withInferred,
     elide: options.elide ?? null,
     protectTail: options.protectTail ?? DEFAULT_PROTECT_TAIL,
   });
@@ -64,7 +65,7 @@ export function analyzeSession(session: Session, ports: AnalysisPorts, options: 
   for (let i = 0; i < cal.reportedUpTo; i++) carried += segments[i]?.tokens ?? 0;
   const unattributedTokens = cal.reportedTokens === null ? 0 : Math.max(0, cal.reportedTokens - carried);
   const mirrorBytes = window.nodes.reduce((n, node) => n + node.mirrorBytes, 0);
-  const enabled: DeadClass[] = DEAD_CLASSES.filter((c) => PROVABLE_CLASSES.includes(c) || (c === 'spent' && withSpent) || (c === 'elided' && options.elide !== undefined));
+  const enabled: DeadClass[] = DEAD_CLASSES.filter((c) => PROVABLE_CLASSES.includes(c) || (c === 'elided' ? options.elide !== undefined : CLASS_REGISTRY[c].evidence === 'inferred' && withInferred));
 
   const problems = [...session.problems, ...window.problems];
   const cwdMissing = (repoRoot ?? session.cwd) !== null && !repoExists;

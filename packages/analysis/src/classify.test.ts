@@ -6,7 +6,7 @@ describe('never evicted', () => {
   it('keeps error results, prose, thinking and the compaction summary live and protected', () => {
     const snap = analyzeFile(generatedSession('02-gone-drift-errors'), {
       repoRoot: projectAfter('02-gone-drift-errors'),
-      withSpent: true,
+      withInferred: true,
       protectTail: 0,
     });
     const errors = snap.segments.filter((s) => s.isError);

@@ -7,7 +7,7 @@ export interface ClassifyOptions {
   /** The folder the session's working directory is mapped to (a moved checkout); null to check the cwd itself. */
   repoRoot: string | null;
   /** Also run the rules of inferred classes (spent). */
-  withSpent: boolean;
+  withInferred: boolean;
   /** Also run the elided rule, with these thresholds (null: not asked for). */
   elide: ElideOptions | null;
   /** Number of most recent API exchanges that are never evicted. */
@@ -34,8 +34,8 @@ export function classifySegments(
   markProtected(segments, exchanges, options.protectTail);
   const ctx = ruleContext(session, segments, ports, { repoRoot: options.repoRoot, elide: options.elide });
   for (const rule of RULES_BY_STAGE) {
-    // Each inferred class runs only when asked for: spent with withSpent, elided with its thresholds.
-    if (rule.class === 'elided' ? options.elide === null : CLASS_REGISTRY[rule.class].evidence === 'inferred' && !options.withSpent) continue;
+    // Each inferred class runs only when asked for: spent with withInferred, elided with its thresholds.
+    if (rule.class === 'elided' ? options.elide === null : CLASS_REGISTRY[rule.class].evidence === 'inferred' && !options.withInferred) continue;
     rule.apply(ctx);
   }
   return { repoExists: ctx.repoExists, repoPath: options.repoRoot ?? session.cwd };

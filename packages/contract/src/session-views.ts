@@ -6,7 +6,7 @@ import type { SessionLink } from './session-list';
 export interface SnapshotArgs {
   path: string;
   /** Include the inferred `spent` class. */
-  withSpent?: boolean;
+  withInferred?: boolean;
   /** The model of the next request (only its own reasoning is sent); default: the one the client would resume on. */
   model?: string;
 }

@@ -103,13 +103,13 @@ export const VALIDATORS: { [C in InvokeChannel]: Validator<C> } = {
   'session:snapshot': (raw) => {
     const o = obj(raw);
     if (typeof o === 'string') return o;
-    const extra = onlyKeys(o, ['path', 'withSpent', 'model']);
+    const extra = onlyKeys(o, ['path', 'withInferred', 'model']);
     if (extra) return extra;
     const path = pathArg(o['path']);
     if (!path) return 'path must be a non-empty string';
-    if (o['withSpent'] !== undefined && typeof o['withSpent'] !== 'boolean') return 'withSpent must be true or false';
+    if (o['withInferred'] !== undefined && typeof o['withInferred'] !== 'boolean') return 'withInferred must be true or false';
     const out: SnapshotArgs = { path };
-    if (o['withSpent'] !== undefined) out.withSpent = o['withSpent'];
+    if (o['withInferred'] !== undefined) out.withInferred = o['withInferred'];
     if (o['model'] !== undefined) {
       if (typeof o['model'] !== 'string' || !MODEL_ID.test(o['model'])) return 'model must be a model id such as claude-sonnet-4-6';
       out.model = o['model'];

@@ -34,9 +34,9 @@ export interface ForkRequest {
   path: string;
   /** The folder a recorded working directory is mapped to on this machine (null: the recorded one). */
   repoRootFor: (cwd: string | null) => string | null;
-  /** Classes to evict (default: the proven ones, plus spent with `withSpent`). */
+  /** Classes to evict (default: the proven ones, plus spent with `withInferred`). */
   classes?: readonly DeadClass[];
-  withSpent?: boolean;
+  withInferred?: boolean;
   /** Elision's thresholds (default: the measured defaults); used only when `classes` has `elided`. */
   elide?: Partial<ElideOptions>;
   protectTail?: number;
@@ -85,7 +85,7 @@ export class Forks {
   private planOptions(r: ForkRequest): FilePlanOptions {
     const o: FilePlanOptions = {
       repoRootFor: r.repoRootFor,
-      withSpent: r.withSpent === true || (r.classes?.includes('spent') ?? false),
+      withInferred: r.withInferred === true || (r.classes?.includes('spent') ?? false),
       agent: this.setup.agentFor(r.path),
       at: r.at ?? new Date(),
     };

@@ -11,7 +11,7 @@ import type { Setup } from './setup';
 export interface AnalyzeRequest {
   /** The folder its recorded working directory is mapped to here (null: the recorded one). */
   repoRoot: string | null;
-  withSpent?: boolean;
+  withInferred?: boolean;
   /** Also classify `elided` with these thresholds (lossy, recoverable): what elision would save. */
   elide?: ElideOptions;
   protectTail?: number;
@@ -82,7 +82,7 @@ export class Sessions {
   analyze(loaded: LoadedSession, r: AnalyzeRequest): ClassifiedSnapshot {
     return analyzeSession(loaded.session, this.portsFor(r), {
       repoRoot: r.repoRoot,
-      withSpent: r.withSpent === true,
+      withInferred: r.withInferred === true,
       subagents: loaded.subagents,
       ...(r.protectTail !== undefined ? { protectTail: r.protectTail } : {}),
       ...(r.elide !== undefined ? { elide: r.elide } : {}),

@@ -100,9 +100,9 @@ export class OpenSessions {
    * dropped file that is not mapped (proving "gone" for paths its bytes name would tell whoever sent
    * them which files exist here).
    */
-  analyzeOptions(o: Opened, withSpent: boolean, model?: string): AnalyzeOptions {
+  analyzeOptions(o: Opened, withInferred: boolean, model?: string): AnalyzeOptions {
     const repoRoot = this.host.repoRootFor(o.summary.cwd);
-    return { repoRoot, withSpent, diskless: o.upload && repoRoot === null, readScope: this.readScope(o, repoRoot), ...(model !== undefined ? { model } : {}) };
+    return { repoRoot, withInferred, diskless: o.upload && repoRoot === null, readScope: this.readScope(o, repoRoot), ...(model !== undefined ? { model } : {}) };
   }
 
   /**

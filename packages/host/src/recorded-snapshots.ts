@@ -19,7 +19,7 @@ export function recordSnapshot(name: string): string {
   const manifest = JSON.parse(readFileSync(join(folder, 'manifest.json'), 'utf8')) as { session_ids: string[] };
   const path = join(folder, 'claude-project', `${manifest.session_ids[0]}.jsonl`);
   const loaded = loadSessionWithSubagents(path);
-  const snapshot: ClassifiedSnapshot = glassbox().sessions.analyze(loaded, { repoRoot: join(folder, 'project-after'), withSpent: false });
+  const snapshot: ClassifiedSnapshot = glassbox().sessions.analyze(loaded, { repoRoot: join(folder, 'project-after'), withInferred: false });
   return normalise(JSON.stringify(snapshot, null, 1)) + '\n';
 }
 

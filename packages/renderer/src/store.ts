@@ -49,7 +49,7 @@ export interface AppState {
   viewError: IpcError | null;
   groupBy: GroupBy;
   zoom: string[];
-  withSpent: boolean;
+  withInferred: boolean;
   /** The model of the next request the window is drawn for; null: the one the client would resume on. */
   model: string | null;
   /** Draw the system prompt, tools and memory (reported minus transcript) in the treemap. */
@@ -85,7 +85,7 @@ export interface AppState {
   reloadView(): Promise<void>;
   setGroupBy(g: GroupBy): void;
   setZoom(z: string[]): void;
-  setWithSpent(v: boolean): void;
+  setWithInferred(v: boolean): void;
   setModel(m: string | null): void;
   setShowUnattributed(v: boolean): void;
   selectSegment(id: string | null): Promise<void>;
@@ -152,7 +152,7 @@ export const useApp = create<AppState>()((set, get) => ({
   viewError: null,
   groupBy: 'class',
   zoom: [],
-  withSpent: false,
+  withInferred: false,
   model: null,
   showUnattributed: false,
   selectedSegmentId: null,
@@ -197,16 +197,16 @@ export const useApp = create<AppState>()((set, get) => ({
   async openSession(path, from) {
     const seq = ++viewSeq;
     set({ trail: from?.trail ?? [], openedAs: from?.as ?? null, selectedPath: path, viewLoading: true, viewError: null, zoom: [], selectedSegmentId: null, detail: null, wizardOpen: false, model: null, highlightIds: [], conversationTarget: null });
-    const r = await get().api.invoke('session:snapshot', { path, withSpent: get().withSpent });
+    const r = await get().api.invoke('session:snapshot', { path, withInferred: get().withInferred });
     if (seq !== viewSeq) return;
     if (!r.ok) return set({ view: null, viewLoading: false, viewError: r.error });
     set({ view: r.value, viewLoading: false });
   },
   async reloadView() {
-    const { selectedPath, api, withSpent, selectedSegmentId, model } = get();
+    const { selectedPath, api, withInferred, selectedSegmentId, model } = get();
     if (!selectedPath) return;
     const seq = ++viewSeq;
-    const r = await api.invoke('session:snapshot', model ? { path: selectedPath, withSpent, model } : { path: selectedPath, withSpent });
+    const r = await api.invoke('session:snapshot', model ? { path: selectedPath, withInferred, model } : { path: selectedPath, withInferred });
     if (seq !== viewSeq) return;
     if (!r.ok) return set({ viewError: r.error });
     const stillThere = selectedSegmentId && r.value.snapshot.segments.some((s) => s.id === selectedSegmentId);
@@ -218,8 +218,8 @@ export const useApp = create<AppState>()((set, get) => ({
   setZoom(z) {
     set({ zoom: z });
   },
-  setWithSpent(v) {
-    set({ withSpent: v });
+  setWithInferred(v) {
+    set({ withInferred: v });
     void get().reloadView();
   },
   setModel(m) {

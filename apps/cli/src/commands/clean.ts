@@ -36,9 +36,9 @@ export function registerClean(program: Command, io: CliIO): void {
   addArchiveOption(addElideOptions(cmd)).action((arg: string, opts: CleanOptions) => runClean(arg, opts, io));
 }
 
-function parseClasses(value: string | undefined, withSpent: boolean): DeadClass[] | undefined {
+function parseClasses(value: string | undefined, withInferred: boolean): DeadClass[] | undefined {
   // --with-spent adds spent to the proven classes; elision is only ever chosen by name.
-  if (value === undefined) return withSpent ? DEAD.filter((c) => c !== 'elided') : undefined;
+  if (value === undefined) return withInferred ? DEAD.filter((c) => c !== 'elided') : undefined;
   const list = value.split(',').map((s) => s.trim()).filter(Boolean);
   const out: DeadClass[] = [];
   for (const c of list) {
@@ -66,7 +66,7 @@ function runClean(arg: string, opts: CleanOptions, io: CliIO): void {
   const request: ForkRequest = {
     path,
     repoRootFor: glassbox.mappings.resolver(opts.repo ? resolve(opts.repo) : null),
-    withSpent: opts.withSpent === true,
+    withInferred: opts.withSpent === true,
     protectTail: parseProtect(opts.protect),
   };
   if (classes) request.classes = classes;

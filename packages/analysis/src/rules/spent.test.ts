@@ -5,7 +5,7 @@ describe('spent', () => {
   it('marks spent only when asked, always as inferred', () => {
     const plain = analyzeFile(generatedSession('03-large-outputs'), { protectTail: 0 });
     expect(plain.segments.some((s) => s.class === 'spent')).toBe(false);
-    const spent = analyzeFile(generatedSession('03-large-outputs'), { protectTail: 0, withSpent: true });
+    const spent = analyzeFile(generatedSession('03-large-outputs'), { protectTail: 0, withInferred: true });
     const marked = spent.segments.filter((s) => s.class === 'spent');
     expect(marked.length).toBeGreaterThan(0);
     for (const s of marked) expect(s.proof).toMatchObject({ class: 'spent', inferred: true });

@@ -12,7 +12,7 @@ export function viewHandlers(host: HostContext): HandlersFor<'session:snapshot' 
       asJob(host.jobs, 'open', `Opening ${basename(a.path)}`, a.path, async (job) => {
         const o = await host.sessions.open(a.path, job);
         if (!o.ok) return o;
-        const options = host.sessions.analyzeOptions(o.value, a.withSpent ?? false, a.model);
+        const options = host.sessions.analyzeOptions(o.value, a.withInferred ?? false, a.model);
         const cwd = o.value.summary.cwd;
         const mapped = host.repoRootFor(cwd);
         // An unmapped drop's cwd was not looked up: "missing here" would be wrong, the note says why.

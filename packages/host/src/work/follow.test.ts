@@ -51,7 +51,7 @@ function facts(loaded: LoadedSession): unknown {
 }
 
 function analysed(loaded: LoadedSession, repoRoot: string): unknown {
-  const snap: ClassifiedSnapshot = hostGlassbox(agents, '/nonexistent').sessions.analyze(loaded, { repoRoot, withSpent: true });
+  const snap: ClassifiedSnapshot = hostGlassbox(agents, '/nonexistent').sessions.analyze(loaded, { repoRoot, withInferred: true });
   return untimed(snap);
 }
 
@@ -114,7 +114,7 @@ describe('a followed Claude Code session', () => {
 });
 
 describe('the work thread on a live session', () => {
-  const options = (repoRoot: string): AnalyzeOptions => ({ repoRoot, withSpent: false, diskless: false, readScope: null });
+  const options = (repoRoot: string): AnalyzeOptions => ({ repoRoot, withInferred: false, diskless: false, readScope: null });
   const ctx: WorkContext = { progress: () => {}, cancelled: () => false };
   const run = <R extends WorkRequest>(h: WorkHandler, r: R): ResultFor<R> => h.run(r, ctx);
   const view = (r: ResultFor<{ op: 'snapshot' } & WorkRequest>): unknown => {

@@ -235,7 +235,7 @@ function missing(): never {
 }
 
 function keyOf(o: AnalyzeOptions): string {
-  return JSON.stringify([o.repoRoot, o.withSpent, o.diskless, o.readScope, o.model ?? '']);
+  return JSON.stringify([o.repoRoot, o.withInferred, o.diskless, o.readScope, o.model ?? '']);
 }
 
 function jobOf(ctx: WorkContext): ForkJob {

@@ -12,7 +12,7 @@ import type { ForkInput, ForkResult, ForkWriteAnswer } from '../fork-views';
 /** How a session is analysed (each set of options gets its own cached snapshot). */
 export interface AnalyzeOptions {
   repoRoot: string | null;
-  withSpent: boolean;
+  withInferred: boolean;
   /** Nothing is looked up on disk (a dropped file whose paths came from elsewhere). */
   diskless: boolean;
   /** The only folders the disk is read in (SECURITY.md, token scope); null: anywhere. */

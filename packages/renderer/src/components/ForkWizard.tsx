@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { DEAD_CLASSES, DEFAULT_ELIDE_OVER, DEFAULT_FORK_CLASSES, formatUsd, type DeadClass, type ExclusionReason, type ForkEconomics, visibleText } from '@glassbox/core';
+import { CLASS_REGISTRY, DEAD_CLASSES, DEFAULT_ELIDE_OVER, DEFAULT_FORK_CLASSES, formatUsd, type DeadClass, type ExclusionReason, type ForkEconomics, visibleText } from '@glassbox/core';
 import type { ForkPreview, ForkWritten, IpcError } from '@glassbox/contract';
 import { CLASS_COLOUR, CLASS_LABEL, HATCHED } from '../palette';
 import { exact, humanTokens } from '../format';
@@ -114,8 +114,8 @@ export function ForkWizard() {
                     <span className="dim">
                       {k === 'elided'
                         ? `lossy, recoverable: old results over ${DEFAULT_ELIDE_OVER.toLocaleString('en-US')} tokens keep their ends, the middle is archived — off by default`
-                        : k === 'spent' && !view.snapshot.classes.enabled.includes('spent')
-                        ? 'inferred, not proven — off by default'
+                        : CLASS_REGISTRY[k].evidence === 'inferred' && !view.snapshot.classes.enabled.includes(k)
+                        ? `${CLASS_REGISTRY[k].description} — off by default`
                         : byClass[k].segments === 0
                           ? 'none in this session'
                           : `${byClass[k].segments} segment${byClass[k].segments === 1 ? '' : 's'}, ${humanTokens(byClass[k].tokens)} tokens`}

@@ -12,10 +12,10 @@ import { useApp } from '../store';
  * through them from anywhere in the window.
  */
 export function RemovePanel({ view }: { view: SnapshotView }) {
-  const withSpent = useApp((s) => s.withSpent);
+  const withInferred = useApp((s) => s.withInferred);
   const selectedId = useApp((s) => s.selectedSegmentId);
   const selectSegment = useApp((s) => s.selectSegment);
-  const classes = useMemo<readonly DeadClass[]>(() => (withSpent ? [...DEFAULT_FORK_CLASSES, 'spent'] : DEFAULT_FORK_CLASSES), [withSpent]);
+  const classes = useMemo<readonly DeadClass[]>(() => (withInferred ? [...DEFAULT_FORK_CLASSES, 'spent'] : DEFAULT_FORK_CLASSES), [withInferred]);
   const rows = useMemo(() => deadRows(view.snapshot, classes), [view.snapshot, classes]);
   const total = rows.reduce((n, r) => n + r.tokens, 0);
   const wide = useWide();

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { DEAD_CLASSES, SEGMENT_CLASSES, type ClassifiedSnapshot, type SegmentClass, visibleText } from '@glassbox/core';
+import { DEAD_CLASSES, INFERRED_CLASSES, SEGMENT_CLASSES, type ClassifiedSnapshot, type SegmentClass, visibleText } from '@glassbox/core';
 import type { SnapshotView } from '@glassbox/contract';
 import { CLASS_COLOUR, CLASS_LABEL, HATCHED } from '../palette';
 import { exact, humanTokens, pct } from '../format';
@@ -15,6 +15,9 @@ import { TurnsChart } from './TurnsChart';
 import { ForkActions, Lineage } from './ForkPanel';
 import { KeepAction } from './retention/KeepAction';
 import { CompactionEntry } from './CompactionEntry';
+
+/** The inferred classes the switch turns on (elision has its own step: it needs thresholds). */
+const INFERRED_SWITCHED = INFERRED_CLASSES.filter((c) => c !== 'elided');
 
 const DEAD = DEAD_CLASSES;
 
@@ -217,8 +220,8 @@ function TreemapControls({ view }: { view: SnapshotView }) {
   const setGroupBy = useApp((s) => s.setGroupBy);
   const zoom = useApp((s) => s.zoom);
   const setZoom = useApp((s) => s.setZoom);
-  const withSpent = useApp((s) => s.withSpent);
-  const setWithSpent = useApp((s) => s.setWithSpent);
+  const withInferred = useApp((s) => s.withInferred);
+  const setWithInferred = useApp((s) => s.setWithInferred);
   const showUnattributed = useApp((s) => s.showUnattributed);
   const setShowUnattributed = useApp((s) => s.setShowUnattributed);
   const c = snapshot.context;
@@ -248,7 +251,7 @@ function TreemapControls({ view }: { view: SnapshotView }) {
           ))}
         </nav>
         <label className="check">
-          <input type="checkbox" checked={withSpent} onChange={(e) => setWithSpent(e.target.checked)} /> inferred <em>spent</em>
+          <input type="checkbox" checked={withInferred} onChange={(e) => setWithInferred(e.target.checked)} /> inferred <em>{INFERRED_SWITCHED.join(', ')}</em>
         </label>
         {c.unattributedTokens > 0 ? (
           <label className="check" title="The reported total minus what the transcript accounts for: drawn in the context bar above, or as a tile here">

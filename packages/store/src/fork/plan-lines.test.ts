@@ -26,10 +26,10 @@ function sessionOf(scenario: string): string {
   return join(dir, file);
 }
 
-const OPTION_SETS: { name: string; classes?: DeadClass[]; withSpent: boolean; protectTail?: number; minimumSavings?: number }[] = [
-  { name: 'defaults', withSpent: false },
-  { name: 'every class, nothing protected, no minimum', classes: [...DEAD_CLASSES], withSpent: true, protectTail: 0, minimumSavings: 0 },
-  { name: 'only duplicates', classes: ['duplicate'], withSpent: false, protectTail: 1 },
+const OPTION_SETS: { name: string; classes?: DeadClass[]; withInferred: boolean; protectTail?: number; minimumSavings?: number }[] = [
+  { name: 'defaults', withInferred: false },
+  { name: 'every class, nothing protected, no minimum', classes: [...DEAD_CLASSES], withInferred: true, protectTail: 0, minimumSavings: 0 },
+  { name: 'only duplicates', classes: ['duplicate'], withInferred: false, protectTail: 1 },
 ];
 
 describe('the plan accounts for every dead segment', () => {
@@ -40,12 +40,12 @@ describe('the plan accounts for every dead segment', () => {
         const repoRoot = join(CORPUS, 'generated', scenario, 'project-after');
         // What `inspect` classifies: the file read from disk.
         const { session, subagents } = loadSessionWithSubagents(path);
-        const inspected = analyzeSession(session, nodeAnalysisPorts(), { repoRoot, withSpent: o.withSpent, subagents, ...(o.protectTail === undefined ? {} : { protectTail: o.protectTail }) });
+        const inspected = analyzeSession(session, nodeAnalysisPorts(), { repoRoot, withInferred: o.withInferred, subagents, ...(o.protectTail === undefined ? {} : { protectTail: o.protectTail }) });
         const dead = inspected.segments.filter((s) => isDeadClass(s.class)).map((s) => `${s.id} ${s.class}`);
         // What `clean` plans: the lines about to be forked.
         const { plan } = planFromLines(path, readSource(path).lines, { agent: agentForLines(TEST_AGENTS, readSource(path).lines),
           repoRoot,
-          withSpent: o.withSpent,
+          withInferred: o.withInferred,
           ...(o.classes ? { classes: o.classes } : {}),
           ...(o.protectTail === undefined ? {} : { protectTail: o.protectTail }),
           ...(o.minimumSavings === undefined ? {} : { minimumSavings: o.minimumSavings }),
@@ -90,7 +90,7 @@ describe('the index from the plan’s parse (only the lines the builder needs) p
     it(scenario, () => {
       const path = sessionOf(scenario);
       const repoRoot = join(CORPUS, 'generated', scenario, 'project-after');
-      const planned = planFromFile(path, { agent: agentForFile(TEST_AGENTS, path), repoRoot, withSpent: true, classes: [...DEAD_CLASSES], protectTail: 0, minimumSavings: 0, forkSessionId: NEW_ID });
+      const planned = planFromFile(path, { agent: agentForFile(TEST_AGENTS, path), repoRoot, withInferred: true, classes: [...DEAD_CLASSES], protectTail: 0, minimumSavings: 0, forkSessionId: NEW_ID });
       if (planned.actions.length === 0) return;
       const format = agentForFile(defaultAgents(), path).format;
       const stamp = stampOfPath(path) as SourceStamp;
@@ -114,7 +114,7 @@ describe('the index from the plan’s parse (only the lines the builder needs) p
 
   it('falls back to the full pass when an action names a line its record is not on', () => {
     const path = sessionOf('01-superseded-reads');
-    const planned = planFromFile(path, { agent: agentForFile(TEST_AGENTS, path), withSpent: true, classes: [...DEAD_CLASSES], protectTail: 0, minimumSavings: 0, forkSessionId: NEW_ID });
+    const planned = planFromFile(path, { agent: agentForFile(TEST_AGENTS, path), withInferred: true, classes: [...DEAD_CLASSES], protectTail: 0, minimumSavings: 0, forkSessionId: NEW_ID });
     const format = agentForFile(defaultAgents(), path).format;
     const moved = planned.actions.map((a, i) => (i === 0 ? { ...a, line: (a.line ?? 1) + 1 } : a));
     expect(format.createForkBuilder(moved, NEW_ID).indexLines?.(planned.session)).toBeNull();

@@ -19,7 +19,7 @@ export interface PlanLinesOptions {
   repoRoot?: string | null;
   /** The folder to check the disk in, from the session's recorded cwd (a saved mapping); `repoRoot` wins. */
   repoRootFor?: (cwd: string | null) => string | null;
-  withSpent?: boolean;
+  withInferred?: boolean;
   /** Classify `elided` with these thresholds (lossy, recoverable; off unless given). */
   elide?: ElideOptions;
   protectTail?: number;
@@ -132,7 +132,7 @@ function planSession(
   prepareFork: (actions: PlanAction[], fill: TombstoneFill) => ForkPrepared,
 ): LinesPlan {
   const repoRoot = options.repoRoot ?? options.repoRootFor?.(session.cwd) ?? null;
-  const analyzeOptions: Parameters<typeof analyzeSession>[2] = { repoRoot, withSpent: options.withSpent === true };
+  const analyzeOptions: Parameters<typeof analyzeSession>[2] = { repoRoot, withInferred: options.withInferred === true };
   if (options.protectTail !== undefined) analyzeOptions.protectTail = options.protectTail;
   if (options.elide) analyzeOptions.elide = options.elide;
   if (options.subagents) analyzeOptions.subagents = options.subagents;

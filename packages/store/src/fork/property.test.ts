@@ -48,7 +48,7 @@ describe('writeFork properties', () => {
       let nothing = 0;
       fc.assert(
         fc.property(arb, ({ classes, protectTail, keep }) => {
-          const options = { agent: agentForLines(TEST_AGENTS, lines), repoRoot: s.repoRoot, classes, protectTail, minimumSavings: 0, withSpent: classes.includes('spent') };
+          const options = { agent: agentForLines(TEST_AGENTS, lines), repoRoot: s.repoRoot, classes, protectTail, minimumSavings: 0, withInferred: classes.includes('spent') };
           const all = planFromLines(s.sourcePath, lines, options).actions;
           const actions = all.filter((_, i) => keep[i % keep.length]);
           const before = tree(s.projectDir);
