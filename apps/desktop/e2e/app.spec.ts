@@ -244,7 +244,9 @@ test('bad files get their message, and nothing is written', async ({ page, app }
   await shot(page, '07-bad-file-png');
   // JSON lines that no agent's adapter reads (a Codex rollout is read by the Codex adapter now).
   await dropFile(page, 'notes.jsonl', '{"note":"not a transcript"}\n{"note":"nor this"}\n');
-  await expect(page.getByTestId('notice')).toContainText('notes.jsonl is not a transcript of Claude Code and Codex CLI');
+  await expect(page.getByTestId('notice')).toContainText('notes.jsonl is not a transcript of Claude Code, Codex CLI and Gemini CLI');
+  // Said once, not twice.
+  expect((await page.getByTestId('notice').innerText()).match(/nothing was written/gi)).toHaveLength(1);
   await shot(page, '07-bad-file-foreign');
   // A dropped Codex rollout opens as one (the Codex adapter is on the agent seam).
   const codexDir = join(REPO_ROOT, 'fixtures/corpus/public/MoonLadderStudios__MoonMind');

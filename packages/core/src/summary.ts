@@ -39,17 +39,6 @@ export interface SummaryState {
   ext: Record<string, string | number | boolean | null>;
 }
 
-export interface UsageTotals {
-  apiMessages: number;
-  input: number;
-  output: number;
-  cacheCreation: number;
-  cacheRead: number;
-  /** USD of the priced messages. */
-  cost: number;
-  /** Messages whose model has no price. */
-  unpriced: number;
-}
 
 /** Usage of a number of replies, in the order every cost report shows it (an hour, a day, a project). */
 export interface ReplyTotals {
@@ -63,6 +52,9 @@ export interface ReplyTotals {
   /** Messages on a model with no price: `cost` leaves them out. */
   unpriced: number;
 }
+
+/** A session's usage as its summary keeps it (`apiMessages`: the replies the provider billed). */
+export type UsageTotals = Omit<ReplyTotals, 'messages'> & { apiMessages: number };
 
 /** [key, input, output, cache creation, cache read, cost (null: no price)] */
 export type RecentMessage = [string, number, number, number, number, number | null];

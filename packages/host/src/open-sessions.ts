@@ -79,7 +79,7 @@ export class OpenSessions {
     }
     const key = `${UPLOAD_PREFIX}${createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16)}/${basename(name)}`;
     const summary = await this.host.work.run({ op: 'upload', key, name, text }, { affinity: key });
-    if (summary.fatal) return fail('not_a_transcript', summary.fatal, `Glassbox reads session transcripts of ${this.agentNames()}; nothing was written.`);
+    if (summary.fatal) return fail('not_a_transcript', summary.fatal, 'The session list shows the folders each agent keeps its sessions in.');
     this.remember(key, { ref: { key, path: null }, summary, external: true, upload: true });
     return ok({ key, summary });
   }
