@@ -10,3 +10,4 @@ export { ioProblem } from './io-problem';
 export { readSlice } from './read-slice';
 export { readWhole } from './read-whole';
 export { agentForFile, agentForLines, headLines } from './recognise';
+export { pathList } from './path-list';

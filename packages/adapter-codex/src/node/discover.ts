@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { pathList } from '@glassbox/file-io';
 import { join } from 'node:path';
 import { isRolloutFileName, sessionIdFromFileName } from '../discover-names';
 
@@ -8,16 +9,7 @@ import { isRolloutFileName, sessionIdFromFileName } from '../discover-names';
  * `~/.codex`. Rollouts live in `<home>/sessions/YYYY/MM/DD/` and `<home>/archived_sessions/`.
  */
 export function codexHomes(env: Readonly<Record<string, string | undefined>> = process.env, home: string = homedir()): string[] {
-  const raw = env['CODEX_HOME']?.trim();
-  if (!raw) return [join(home, '.codex')];
-  const out: string[] = [];
-  for (const part of raw.split(',')) {
-    const p = part.trim();
-    if (!p) continue;
-    const expanded = p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : p;
-    if (!out.includes(expanded)) out.push(expanded);
-  }
-  return out;
+  return pathList(env['CODEX_HOME'], home) ?? [join(home, '.codex')];
 }
 
 export interface RolloutFileRef {

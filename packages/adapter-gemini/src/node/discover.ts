@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { headLines } from '@glassbox/file-io';
+import { headLines, pathList } from '@glassbox/file-io';
 import { parseObject, type DiscoveredFile } from '@glassbox/core';
 import { GEMINI } from '../identity';
 import { readChatFile } from './read-file';
@@ -15,16 +15,7 @@ const STUB_MAX_BYTES = 64 * 1024;
  * home it puts `.gemini/` in; several may be given, separated by commas), else the user's home.
  */
 export function geminiHomes(env: Readonly<Record<string, string | undefined>>, home: string = homedir()): string[] {
-  const raw = env['GEMINI_CLI_HOME']?.trim();
-  if (!raw) return [home];
-  const out: string[] = [];
-  for (const part of raw.split(',')) {
-    const p = part.trim();
-    if (!p) continue;
-    const expanded = p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : p;
-    if (!out.includes(expanded)) out.push(expanded);
-  }
-  return out;
+  return pathList(env['GEMINI_CLI_HOME'], home) ?? [home];
 }
 
 /** `<home>/.gemini/tmp`: one folder per project (its hash up to 0.28, a slug from 0.29), each with `chats/`. */
@@ -32,8 +23,11 @@ export function chatRoots(homes: readonly string[]): string[] {
   return homes.map((h) => join(h, '.gemini', 'tmp'));
 }
 
-/** What a chat file is, from its path and its first lines. */
-export function describeChat(path: string): Omit<DiscoveredFile, 'root'> {
+/**
+ * What a chat file is, from its path and its first lines. A subagent's parent is looked up in its
+ * chats folder unless the caller already knows it (discovery does: `parentKnown`).
+ */
+export function describeChat(path: string, parentKnown = false): Omit<DiscoveredFile, 'root'> {
   const name = basename(path);
   const folder = dirname(path);
   const sub = isSessionUuid(basename(folder)) && basename(dirname(folder)) === 'chats';
@@ -41,7 +35,7 @@ export function describeChat(path: string): Omit<DiscoveredFile, 'root'> {
   const project = basename(dirname(chats));
   if (sub) {
     const parentId = basename(folder);
-    return { agent: GEMINI, path, project, kind: 'subagent', parentPath: findMainChat(chats, parentId), agentId: name.replace(/\.jsonl?$/i, ''), sessionId: parentId };
+    return { agent: GEMINI, path, project, kind: 'subagent', parentPath: parentKnown ? null : findMainChat(chats, parentId), agentId: name.replace(/\.jsonl?$/i, ''), sessionId: parentId };
   }
   return { agent: GEMINI, path, project, kind: 'session', parentPath: null, agentId: null, sessionId: sessionIdInHead(path) ?? shortIdOfName(name) ?? name.replace(/\.jsonl?$/i, '') };
 }
@@ -99,7 +93,7 @@ export function discoverChats(roots: readonly string[]): DiscoveredFile[] {
           for (const sub of names(path)) {
             const sp = join(path, sub);
             const sst = stat(sp);
-            if (sst?.isFile() && isChatFileName(sub)) subs.push({ file: describeChat(sp), root, mtimeMs: sst.mtimeMs });
+            if (sst?.isFile() && isChatFileName(sub)) subs.push({ file: describeChat(sp, true), root, mtimeMs: sst.mtimeMs });
           }
         }
       }
