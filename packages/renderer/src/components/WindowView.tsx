@@ -33,7 +33,7 @@ export function WindowView() {
       <main className="window empty-pane" id="main">
         <div className="hint big">
           <h2>Open a session</h2>
-          <p>Pick a session on the left (↑↓ and Enter), or drop a <code>.jsonl</code> transcript anywhere on this window.</p>
+          <p>Pick a session on the left (↑↓ and Enter), or drop a session file (<code>.jsonl</code> or <code>.json</code>) anywhere on this window.</p>
           <p className="dim">Glassbox reads transcripts; it never changes them. A cleaned copy is written only by the fork wizard, after its checks pass.</p>
         </div>
       </main>
