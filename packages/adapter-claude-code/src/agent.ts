@@ -1,6 +1,7 @@
 import type { AgentFormat } from '@glassbox/core';
 import { CLAUDE_REMAINDER_NOTE, claudeContextLimits, claudeSetupPart } from './context-limits';
 import { attachmentText } from './parse/attachment-text';
+import { attachmentView } from './parse/attachment-view';
 import { createForkBuilder, createForkValidator, parseLines } from './fork';
 import { CLAUDE_CODE, CLAUDE_CODE_LABEL } from './identity';
 import { TranscriptParser } from './parser';
@@ -34,5 +35,6 @@ export const claudeCodeFormat: AgentFormat = {
   setupPart: claudeSetupPart,
   remainderNote: CLAUDE_REMAINDER_NOTE,
   recordText: attachmentText,
+  attachmentView,
   resumeInstruction,
 };

@@ -2,7 +2,7 @@
 import type { Result } from './results';
 import type {
   AutoKeepArgs, ConversationView, CostView, FileOpenArgs, FileOpened, ForkArgs, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkRemoved, ForkVerified, ForkWritten, HostInfo, HostSync, IndexProgress, JobCancelArgs, JobCancelled, JobProgress, KeepArgs, KeepResultView, RepoMapArgs, RestoreArgs, RestoredView, RetentionInfo, SegmentDetail, SessionPathArgs,
-  SegmentDetailArgs, SessionRow, SessionsListArgs, SessionsListResult, SnapshotArgs, SnapshotView,
+  SegmentDetailArgs, SessionExport, SessionExportArgs, SessionRow, SessionsListArgs, SessionsListResult, SnapshotArgs, SnapshotView,
 } from './values';
 import type { CompactionFindArgs, CompactionFindResult, CompactionItemArgs, CompactionItemText, CompactionsArgs, CompactionsView } from './compactions';
 import type { ProxyView } from './proxy';
@@ -18,6 +18,7 @@ export interface InvokeMap {
   'segment:detail': { args: SegmentDetailArgs; result: SegmentDetail };
   'session:cost': { args: SessionPathArgs; result: CostView };
   'session:conversation': { args: SessionPathArgs; result: ConversationView };
+  'session:export': { args: SessionExportArgs; result: SessionExport };
   'fork:preview': { args: ForkArgs; result: ForkPreview };
   'fork:write': { args: ForkArgs; result: ForkWritten };
   'fork:verify': { args: ForkRefArgs; result: ForkVerified };
@@ -86,6 +87,7 @@ const invokeChannels = [
   'segment:detail',
   'session:cost',
   'session:conversation',
+  'session:export',
   'fork:preview',
   'fork:write',
   'fork:verify',

@@ -105,27 +105,66 @@ export interface ClientCostView {
   byModel: { model: string; clientUsd: number; glassboxUsd: number | null; differs: boolean; clientTokens: number; glassboxTokens: number }[];
 }
 
-/** One item of the conversation view: a resident segment, read in order. */
+/** One item of the conversation view, read in order: a prompt, a reply, a tool call (with its result), an attachment… */
 export interface ConversationItem {
   segmentId: string;
   kind: SegmentKind;
   class: SegmentClass;
+  /** A fork would remove it (proven dead, or inferred when asked for); a tombstone is its own class. */
+  dead: boolean;
   label: string;
   toolName?: string;
   line: number;
-  turn: number;
+  /** The prompt it answers (items of the resident window only). */
+  turn?: number;
   tokens: number;
-  /** The text as the model reads it, cut to `TEXT_CAP` characters (the inspector has all of it). */
+  /** The text as the model reads it (an attachment: what it carries), cut to a cap. */
   text: string;
   /** Characters left out of `text`. */
   cut: number;
+  /** 0 before the first compaction, n after the nth. */
+  window: number;
+  /** In the window the model reads now: the treemap and the inspector have it. */
+  resident: boolean;
+  /** An attachment, in words ("file src/a.ts, attached by the client"). */
+  attachment?: string;
+  /** A tool call's result, read with it. */
+  result?: ConversationItem;
 }
 
-/** `session:conversation`: the resident window read in order. */
+/** A compaction, shown in place: before the item at `before`. */
+export interface ConversationCompaction {
+  index: number;
+  trigger: string;
+  at: string | null;
+  line: number;
+  preTokens: number | null;
+  postTokens: number | null;
+  summaryTokens: number;
+  before: number;
+}
+
+/** `session:conversation`: the whole session in order, before and after each compaction. */
 export interface ConversationView {
   items: ConversationItem[];
-  /** A compaction summary starts the window (everything before it is gone). */
-  compacted: boolean;
+  compactions: ConversationCompaction[];
+  /** Compactions on branches the live conversation no longer reaches (not shown). */
+  unreached: number;
+}
+
+export const EXPORT_FORMAT_VIEWS = ['md', 'html'] as const;
+export type ExportFormatView = (typeof EXPORT_FORMAT_VIEWS)[number];
+
+export interface SessionExportArgs {
+  path: string;
+  format: ExportFormatView;
+}
+
+/** `session:export`: the session as Markdown or self-contained HTML, for the window to save. */
+export interface SessionExport {
+  fileName: string;
+  mime: string;
+  text: string;
 }
 
 export interface SegmentDetailArgs {

@@ -4,6 +4,7 @@ import type { IpcError } from './results';
 import type { ArgsOf, InvokeChannel } from './channels';
 import { compactionFindArgs, compactionItemArgs, compactionsArgs } from './compactions';
 import { usageReportArgs } from './usage';
+import { EXPORT_FORMAT_VIEWS, type SessionExportArgs } from './session-views';
 import { SESSION_SORTS, type ForkArgs, type SessionSort, type SessionsListArgs, type SnapshotArgs } from './values';
 
 const MAX_PATH = 4096;
@@ -69,6 +70,17 @@ const forkArgs = (raw: unknown): ForkArgs | string => {
   return protectTail === undefined ? { path, classes } : { path, classes, protectTail };
 };
 
+function exportArgs(raw: unknown): SessionExportArgs | string {
+  const o = obj(raw);
+  if (typeof o === 'string') return o;
+  const extra = onlyKeys(o, ['path', 'format']);
+  if (extra) return extra;
+  const path = pathArg(o['path']);
+  if (!path) return 'path must be a non-empty string';
+  const format = EXPORT_FORMAT_VIEWS.find((f) => f === o['format']);
+  return format ? { path, format } : `format must be one of ${EXPORT_FORMAT_VIEWS.join(', ')}`;
+}
+
 function forkRef(raw: unknown): { path: string } | string {
   const o = obj(raw);
   if (typeof o === 'string') return o;
@@ -81,6 +93,7 @@ function forkRef(raw: unknown): { path: string } | string {
 export const VALIDATORS: { [C in InvokeChannel]: Validator<C> } = {
   'session:cost': forkRef,
   'session:conversation': forkRef,
+  'session:export': exportArgs,
   'host:info': none(),
   'host:sync': none(),
   'sessions:refresh': none(),

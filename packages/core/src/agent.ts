@@ -134,6 +134,12 @@ export interface AgentFormat {
    */
   recordText?(record: unknown, cwd: string | null): string | null;
   /**
+   * An attachment as a person reads it in the conversation: what it is in words ("file src/a.ts,
+   * attached again by the client") and its content without the client's wrapping (a simulated tool
+   * call around a file). Null when the record is not an attachment.
+   */
+  attachmentView?(record: unknown, cwd: string | null): { what: string; text: string } | null;
+  /**
    * How to resume a session from a folder that exists here (the recorded one, or the folder it is
    * mapped to), when the client's lookup depends on where it runs. Without it, `resumeFrom` runs
    * `resumeCommand` from whichever folder exists.

@@ -79,6 +79,9 @@ export interface CompactionItem {
   preview: string;
   /** Where its text is: the record's byte offset and length in the transcript, and the block. */
   record: { offset: number; length: number; blockIndex: number };
+  /** A tool call's or result's id and tool, so that a call can be read with its result. */
+  toolUseId?: string;
+  toolName?: string;
 }
 
 /** A compaction's x-ray: the window before it, what the summary kept and what it dropped. */

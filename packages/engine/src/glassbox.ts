@@ -1,4 +1,5 @@
 import { agentForFile } from '@glassbox/file-io';
+import { Conversations } from './conversations';
 import { Forks } from './forks';
 import { Keeping } from './keeping';
 import { Mappings } from './mappings';
@@ -14,6 +15,7 @@ import { resolveSetup, type EngineSetup, type Setup } from './setup';
 export class Glassbox {
   readonly setup: Setup;
   readonly sessions: Sessions;
+  readonly conversations: Conversations;
   readonly forks: Forks;
   readonly keeping: Keeping;
   readonly mappings: Mappings;
@@ -22,6 +24,7 @@ export class Glassbox {
     this.setup = resolveSetup(given, (path) => agentForFile(given.agents, path));
     this.forks = new Forks(this.setup);
     this.sessions = new Sessions(this.setup, () => this.forks.lineage());
+    this.conversations = new Conversations(this.sessions);
     this.keeping = new Keeping(this.setup, (input) => this.forks.resume(input));
     this.mappings = new Mappings(this.setup);
   }

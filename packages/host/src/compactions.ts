@@ -46,7 +46,8 @@ export class CompactionChannels {
     return ok(searchCompactions(this.histories(s), query, (history, item) => compactionItemText(format, source, history, item, cwd)));
   }
 
-  private histories(s: CompactionSubject): CompactionHistory[] {
+  /** The x-ray of every thread, made on first use and kept with the opened session. */
+  histories(s: CompactionSubject): CompactionHistory[] {
     const agent = this.glassbox.setup.agents.byId(s.loaded.session.agent);
     s.cache.histories ??= this.glassbox.sessions.compactions({ agent, loaded: s.loaded }, { repoRoot: s.repoRoot, diskless: s.diskless, readScope: s.readScope }, s.upload ? this.source(s) : undefined);
     return s.cache.histories;

@@ -1,70 +1,10 @@
 import type { AgentFormat, ClassifiedSnapshot, Proof, Segment, Session } from '@glassbox/core';
 import type { SegmentDetail } from '@glassbox/contract';
+import { segmentContent } from '@glassbox/engine';
 import type { SourceBytes } from './source-bytes';
 
 /** The inspector shows at most this much text; the rest is counted, not sent. */
 const DISPLAY_CAP = 2 * 1024 * 1024;
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-
-/** The segment's payload as the model sees it, read from the record's own line (never from a cache). */
-export function segmentContent(session: Session, segment: Segment, bytes: SourceBytes, format?: Pick<AgentFormat, 'recordText'>): string {
-  const node = session.nodes.get(segment.uuid);
-  if (!node) return segment.preview;
-  let record: Json;
-  try {
-    record = JSON.parse(bytes.line(node.offset, node.length)) as Json;
-  } catch {
-    return segment.preview;
-  }
-  if (!isObj(record)) return segment.preview;
-  const message = record['message'];
-  const content = isObj(message) ? message['content'] : undefined;
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    const block = content[segment.blockIndex];
-    if (segment.kind === 'tool-input' && isObj(block)) return toolInputText(block['input'] ?? block);
-    if (block !== undefined) return blockText(block);
-  }
-  if (record['attachment'] !== undefined) return format?.recordText?.(record, session.cwd) ?? pretty(record['attachment']);
-  if (typeof record['content'] === 'string') return record['content'];
-  return segment.preview;
-}
-
-/** A tool call's input as fields, with multi-line strings (an Edit's text, a Write's content) shown as text. */
-function toolInputText(input: Json): string {
-  if (!isObj(input)) return pretty(input);
-  const out: string[] = [];
-  for (const [k, v] of Object.entries(input)) {
-    if (typeof v === 'string' && v.includes('\n')) out.push(`${k}:`, ...v.split('\n').map((l) => `  ${l}`));
-    else out.push(`${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`);
-  }
-  return out.join('\n');
-}
-
-function blockText(block: Json): string {
-  if (!isObj(block)) return typeof block === 'string' ? block : pretty(block);
-  switch (block['type']) {
-    case 'text':
-      return str(block['text']);
-    case 'thinking':
-      return str(block['thinking']);
-    case 'redacted_thinking':
-      return '[redacted thinking: encrypted by the provider]';
-    case 'tool_use':
-      return toolInputText(block['input'] ?? null);
-    case 'tool_result': {
-      const c = block['content'];
-      if (typeof c === 'string') return c;
-      if (Array.isArray(c)) return c.map((part) => (isObj(part) && part['type'] === 'text' ? str(part['text']) : `[${isObj(part) ? str(part['type']) : 'part'}]`)).join('\n');
-      return '';
-    }
-    case 'image':
-      return '[image]';
-    default:
-      return pretty(block);
-  }
-}
 
 export function detailOf(
   session: Session,
@@ -145,18 +85,4 @@ function provedBy(p: Proof | undefined, snapshot: ClassifiedSnapshot): SegmentDe
   const target = snapshot.segments.find((s) => s.id === ref.segmentId);
   const label = p.class === 'stale-superseded' ? `the later ${p.by.kind} (line ${ref.line})` : `the kept copy (line ${ref.line})`;
   return { segmentId: target?.id ?? ref.segmentId, line: ref.line, label };
-}
-
-function isObj(v: Json | undefined): v is { [k: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-function str(v: Json | undefined): string {
-  return typeof v === 'string' ? v : '';
-}
-function pretty(v: Json | undefined): string {
-  try {
-    return JSON.stringify(v, null, 2) ?? '';
-  } catch {
-    return String(v);
-  }
 }

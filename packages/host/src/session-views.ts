@@ -1,12 +1,14 @@
 /** The window's read-only views of an open session: /context, cost, the conversation in order. */
 import { computeCost, turnAdditions } from '@glassbox/analysis';
 import type { AgentFormat, ClassifiedSnapshot, LoadedSession, Session } from '@glassbox/core';
-import type { ContextView, ConversationView, CostView, SnapshotView, TurnAdditionView } from '@glassbox/contract';
-import { segmentContent } from './segment-detail';
-import type { SourceBytes } from './source-bytes';
+import type { ContextView, ConversationView, CostView, SessionExport, SnapshotView, TurnAdditionView } from '@glassbox/contract';
+import type { ConversationInput, ExportFormat, Glassbox } from '@glassbox/engine';
 
-/** Characters of each conversation item sent to the window; the inspector shows the whole text. */
-const CONVERSATION_TEXT_CAP = 1200;
+/**
+ * Characters of each conversation item sent to the window ("show more" opens all of them; the
+ * inspector, or the export, has the rest): a 3 MB session crosses as about its own size at most.
+ */
+const CONVERSATION_TEXT_CAP = 16_000;
 
 /** The model's window, auto-compaction, and the set-up the transcript shows, from the agent's adapter. */
 export function contextView(format: AgentFormat, snapshot: ClassifiedSnapshot, session: Session): ContextView {
@@ -48,23 +50,14 @@ export function additionsOf(snapshot: ClassifiedSnapshot): TurnAdditionView[] {
   return turnAdditions(snapshot);
 }
 
-/** The resident window read in order: each segment's text as the model reads it, cut for the list. */
-export function conversationView(loaded: LoadedSession, snapshot: ClassifiedSnapshot, bytes: SourceBytes, format: AgentFormat): ConversationView {
-  const items = snapshot.segments.map((s) => {
-    const full = segmentContent(loaded.session, s, bytes, format);
-    const text = full.length > CONVERSATION_TEXT_CAP ? full.slice(0, CONVERSATION_TEXT_CAP) : full;
-    return {
-      segmentId: s.id,
-      kind: s.kind,
-      class: s.class,
-      label: s.source.label,
-      ...(s.toolName ? { toolName: s.toolName } : {}),
-      line: s.line,
-      turn: s.turn,
-      tokens: s.tokens,
-      text,
-      cut: full.length - text.length,
-    };
-  });
-  return { items, compacted: snapshot.segments.some((s) => s.kind === 'compact-summary') };
+/** The whole session read in order (the engine's), each item's text cut for the list. */
+export function conversationView(glassbox: Glassbox, input: Omit<ConversationInput, 'textCap'>): ConversationView {
+  return glassbox.conversations.read({ ...input, textCap: CONVERSATION_TEXT_CAP });
+}
+
+/** The session as a file for the window to save: Markdown, or HTML that needs nothing else. */
+export function exportView(glassbox: Glassbox, input: Omit<ConversationInput, 'textCap'>, format: ExportFormat): SessionExport {
+  const made = glassbox.conversations.render(input, format, new Date());
+  const id = input.snapshot.session.id.replace(/[^A-Za-z0-9._-]/g, '_');
+  return { fileName: `${id}.${format}`, mime: format === 'md' ? 'text/markdown' : 'text/html', text: made.text };
 }

@@ -66,6 +66,8 @@ export function xrayCompaction(input: XrayInput): { xray: CompactionXray; figure
       keys,
       preview: segment.preview,
       record: { offset: node?.offset ?? 0, length: node?.length ?? 0, blockIndex: segment.blockIndex },
+      ...(segment.toolUseId ? { toolUseId: segment.toolUseId } : {}),
+      ...(segment.toolName ? { toolName: segment.toolName } : {}),
     };
     figures.windowTokens += item.tokens;
     if (carried === 'partial' || carried === 'none') {

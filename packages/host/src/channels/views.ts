@@ -6,7 +6,7 @@ import { asJob, runOptions } from '../job-work';
 import type { HostContext } from './context';
 import type { HandlersFor } from './handlers';
 
-export function viewHandlers(host: HostContext): HandlersFor<'session:snapshot' | 'session:cost' | 'session:conversation' | 'segment:detail'> {
+export function viewHandlers(host: HostContext): HandlersFor<'session:snapshot' | 'session:cost' | 'session:conversation' | 'session:export' | 'segment:detail'> {
   return {
     'session:snapshot': (a) =>
       asJob(host.jobs, 'open', `Opening ${basename(a.path)}`, a.path, async (job) => {
@@ -43,12 +43,21 @@ export function viewHandlers(host: HostContext): HandlersFor<'session:snapshot' 
       const r = await host.work.run({ op: 'cost', ref: o.value.ref }, { affinity: o.value.ref.key });
       return r === 'missing' ? host.sessions.gone(o.value) : ok(r);
     },
-    'session:conversation': async (a) => {
-      const o = await host.sessions.open(a.path);
-      if (!o.ok) return o;
-      const r = await host.work.run({ op: 'conversation', ref: o.value.ref, options: host.sessions.analyzeOptions(o.value, false) }, { affinity: o.value.ref.key });
-      return r === 'missing' ? host.sessions.gone(o.value) : ok(r);
-    },
+    // The whole session needs the window before each compaction: a job, as the compaction views are.
+    'session:conversation': (a) =>
+      asJob(host.jobs, 'compactions', 'Reading the conversation', a.path, async (job) => {
+        const o = await host.sessions.open(a.path, job);
+        if (!o.ok) return o;
+        const r = await host.work.run({ op: 'conversation', ref: o.value.ref, options: host.sessions.analyzeOptions(o.value, false) }, runOptions(job, o.value.ref.key));
+        return r === 'missing' ? host.sessions.gone(o.value) : ok(r);
+      }),
+    'session:export': (a) =>
+      asJob(host.jobs, 'compactions', `Exporting ${basename(a.path)}`, a.path, async (job) => {
+        const o = await host.sessions.open(a.path, job);
+        if (!o.ok) return o;
+        const r = await host.work.run({ op: 'export', ref: o.value.ref, options: host.sessions.analyzeOptions(o.value, false), format: a.format }, runOptions(job, o.value.ref.key));
+        return r === 'missing' ? host.sessions.gone(o.value) : ok(r);
+      }),
     'segment:detail': async (a) => {
       const o = await host.sessions.open(a.path);
       if (!o.ok) return o;

@@ -9,7 +9,7 @@ import { ForkViews } from '../fork-views';
 import { snapshotHead } from '../lineage';
 import { positionsOnly } from '../problem-text';
 import { detailOf } from '../segment-detail';
-import { additionsOf, contextView, conversationView, costSummary, costView } from '../session-views';
+import { additionsOf, contextView, conversationView, costSummary, costView, exportView } from '../session-views';
 import { fileBytes, memoryBytes, parseBuffer, type SourceBytes } from '../source-bytes';
 import type { AnalyzeOptions, OpenSummary, ResultFor, SessionRef, WorkContext, WorkRequest } from './protocol';
 
@@ -104,12 +104,17 @@ export class WorkHandler {
         const h = this.open(r.ref, ctx);
         return h ? costView(this.formatOf(h), h.loaded) : 'missing';
       }
-      case 'conversation': {
+      case 'conversation':
+      case 'export': {
         const h = this.open(r.ref, ctx);
         if (!h) return 'missing';
-        // The window as last shown (its model and classes), else the default one.
+        // The window as last shown (its model and classes), else the default one; the windows before
+        // each compaction from the x-ray, which the compaction views share.
         const snapshot = [...h.snapshots.values()].pop() ?? this.snapshotOf(h, r.options);
-        return conversationView(h.loaded, snapshot, h.bytes, this.formatOf(h));
+        const o = r.options;
+        const histories = this.compactionChannels.histories(this.compactionSubject(r.ref, h, o.repoRoot, o.diskless, o.readScope));
+        const input = { opened: { agent: this.agents.byId(h.loaded.session.agent), loaded: h.loaded }, snapshot, histories, lines: h.bytes };
+        return r.op === 'conversation' ? conversationView(this.glassbox, input) : exportView(this.glassbox, input, r.format);
       }
       case 'fork-preview':
         return this.forks.preview(r.input, jobOf(ctx));

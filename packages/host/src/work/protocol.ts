@@ -1,6 +1,6 @@
 import type { Problem, WindowFigures } from '@glassbox/core';
 import type { SnapshotHead } from '../lineage';
-import type { CompactionFindResult, CompactionItemText, CompactionsView, ConversationView, CostView, ForkPayload, ForkPreview, ForkRemoved, ForkVerified, ForkWritten, Result, SegmentDetail, SnapshotView } from '@glassbox/contract';
+import type { CompactionFindResult, CompactionItemText, CompactionsView, ConversationView, CostView, ExportFormatView, SessionExport, ForkPayload, ForkPreview, ForkRemoved, ForkVerified, ForkWritten, Result, SegmentDetail, SnapshotView } from '@glassbox/contract';
 import type { ForkInput, ForkResult, ForkWriteAnswer } from '../fork-views';
 
 /**
@@ -65,6 +65,7 @@ export type WorkRequest =
   | { op: 'cost'; ref: SessionRef }
   /** The conversation of the window last shown, else of the one these options give. */
   | { op: 'conversation'; ref: SessionRef; options: AnalyzeOptions }
+  | { op: 'export'; ref: SessionRef; options: AnalyzeOptions; format: ExportFormatView }
   | { op: 'fork-preview'; input: ForkInput }
   | { op: 'fork-write'; input: ForkInput }
   | { op: 'fork-verify'; path: string }
@@ -85,6 +86,7 @@ interface WorkResults {
   detail: SegmentDetail | 'missing' | 'no-segment';
   cost: CostView | 'missing';
   conversation: ConversationView | 'missing';
+  export: SessionExport | 'missing';
   'fork-preview': ForkPreview;
   'fork-write': ForkWriteAnswer;
   'fork-verify': ForkResult<ForkVerified>;
