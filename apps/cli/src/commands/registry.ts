@@ -18,8 +18,9 @@ import { registerArchive } from './archive';
 import { registerCompactions } from './compactions';
 import { registerProxy } from './proxy';
 import { registerMcp } from './mcp';
+import { registerExport } from './export';
 
 /** Each command module registers itself on the program. Add new commands here. */
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-export const COMMANDS: RegisterCommand[] = [registerInspect, registerXray, registerCost, registerIndex, registerSessions, registerWatch, registerUi, registerClean, registerVerify, registerShow, registerUndo, registerWriteOriginal, registerCompactions, registerKeep, registerRestore, registerArchive, registerProxy, registerMcp];
+export const COMMANDS: RegisterCommand[] = [registerInspect, registerXray, registerCost, registerIndex, registerSessions, registerWatch, registerUi, registerClean, registerVerify, registerShow, registerUndo, registerWriteOriginal, registerCompactions, registerExport, registerKeep, registerRestore, registerArchive, registerProxy, registerMcp];
