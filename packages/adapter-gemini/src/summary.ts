@@ -1,4 +1,4 @@
-import { contextTokens, emptySummaryState, type MessageUsage, type SummaryPass, type SummaryState, type TranscriptSummarizer, type UsageRecord } from '@glassbox/core';
+import { SearchText, contextTokens, emptySummaryState, type MessageUsage, type SummaryPass, type SummaryState, type TranscriptSummarizer, type UsageRecord } from '@glassbox/core';
 import { GEMINI } from './identity';
 import { parseChatLines } from './parse-lines';
 import type { GeminiSession } from './parser';
@@ -78,7 +78,16 @@ function summaryOf(session: GeminiSession, state: SummaryState): SummaryPass {
   };
   for (const p of session.prunedUsage ?? []) add(p);
   for (const n of replies) if (n.usage) add({ messageId: n.messageId ?? n.uuid, model: n.model ?? 'unknown', line: n.line, usage: n.usage, isSidechain: n.isSidechain, ...(n.timestamp ? { timestamp: n.timestamp } : {}) });
-  const searchText = prompts.map((n) => (n.promptText ?? '').slice(0, SEARCH_PROMPT_CHARS)).join('\n');
+  const search = prompts.map((n) => (n.promptText ?? '').slice(0, SEARCH_PROMPT_CHARS));
+  // Replies and tool results as the parser previews them (a chat is read whole on every pass).
+  const more = new SearchText(search, state);
+  for (const n of nodes) {
+    for (const b of n.blocks) {
+      if (n.kind === 'assistant' && b.kind === 'text') more.reply(b.preview);
+      else if (b.kind === 'tool-result') more.result(b.preview);
+    }
+  }
+  const searchText = search.join('\n');
   return { state, messages: [...messages.values()], searchText };
 }
 

@@ -43,6 +43,8 @@ export interface SessionRow {
   lastModel?: string | null;
   /** Why the row matched the search ("title", "folder", "text in the session"); absent without a query. */
   matched?: string;
+  /** With a full-text hit: the context of the best one, text and matched words alternating (even: text, odd: a hit). */
+  snippet?: string[];
   /** When the agent's own client deletes the session; null for clients that delete nothing. */
   retention: RetentionView | null;
   /** The session's copy in Glassbox's archive; null when it was never kept. */

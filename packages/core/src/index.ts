@@ -16,6 +16,7 @@ export * from './prices';
 export * from './models';
 export * from './client-cost';
 export * from './summary';
+export * from './search-text';
 export * from './agent';
 export * from './agent-registry';
 export * from './cancel';

@@ -16,8 +16,8 @@ export interface SessionCatalog {
   has?(path: string): boolean;
   /** The row for one file, summarised now if it changed; null when it is gone. */
   update(path: string): SessionRow | null;
-  /** Full-text search beyond titles (prompts, paths, commands): the matching paths, when supported. */
-  search?(query: string): Set<string>;
+  /** Full-text search beyond titles (prompts, replies, tool results, paths, commands): the matching paths, each with a snippet of its best hit, when supported. */
+  search?(query: string): Map<string, string[]>;
   /** Indexes a new file now (a fork just written), when the catalog needs telling. */
   add?(path: string): Promise<SessionRow | null>;
   /** Folder mappings the catalog keeps across restarts (the index saves them); none for a plain scan. */
@@ -52,7 +52,7 @@ export function matchesQuery(row: SessionRow, query: string): boolean {
 }
 
 /** Why a row matched a query, in words for the list: the first field that holds it. */
-export function whyMatched(row: SessionRow, query: string, deep: ReadonlySet<string>): string | undefined {
+export function whyMatched(row: SessionRow, query: string, deep: Pick<ReadonlySet<string>, 'has'>): string | undefined {
   const q = query.trim().toLowerCase();
   if (!q) return undefined;
   if (row.title?.toLowerCase().includes(q)) return 'title';
@@ -60,7 +60,7 @@ export function whyMatched(row: SessionRow, query: string, deep: ReadonlySet<str
   if (row.cwd?.toLowerCase().includes(q)) return `folder ${row.cwd}`;
   if (row.id.toLowerCase().includes(q)) return 'session id';
   if (row.projectDir.toLowerCase().includes(q)) return 'project folder';
-  return deep.has(row.path) ? 'text in the session (prompts, paths, commands)' : undefined;
+  return deep.has(row.path) ? 'text in the session' : undefined;
 }
 
 export function sortRows(rows: SessionRow[], sort: 'activity' | 'size' | 'context' | 'reclaimable'): SessionRow[] {

@@ -76,12 +76,12 @@ export class IndexCatalog implements SessionCatalog {
     return usageReport(indexUsageSource(this.index, this.agents), q);
   }
 
-  search(query: string): Set<string> {
+  search(query: string): Map<string, string[]> {
     try {
-      return new Set(this.index.brief({ search: query }).map((r) => r.path));
+      return new Map(this.index.brief({ search: query }).map((r) => [r.path, r.snippet ?? []]));
     } catch {
       // A query the full-text engine cannot parse matches titles and projects only.
-      return new Set();
+      return new Map();
     }
   }
 

@@ -44,3 +44,23 @@ it('glassbox sessions: a table, filters, search, sort, limit and JSON', async ()
   const badSince = await runCli(['sessions', '--since', 'yesterday-ish'], env);
   expect(badSince.code).toBe(2);
 });
+
+it('glassbox sessions --search: words of replies and tool results, each session with its hit in context', async () => {
+  tree = tempTree();
+  const root = tree.root('claude');
+  copyScenario(root, '01-superseded-reads');
+  copyScenario(root, '02-gone-drift-errors');
+  const env = { CLAUDE_CONFIG_DIR: join(tree.dir, 'claude'), GLASSBOX_DATA_DIR: join(tree.dir, 'data'), HOME: tree.dir };
+  // A reply only the model wrote.
+  const r = await runCli(['sessions', '--workers', '0', '--no-analysis', '--search', 'Confirming gone'], env);
+  expect(r.code).toBe(0);
+  const lines = r.out.split('\n');
+  expect(lines).toHaveLength(3);
+  expect(lines[2]).toMatch(/^ {2}↳ .*Confirming it is gone/);
+  const json = JSON.parse((await runCli(['sessions', '--json', '--no-refresh', '--search', 'Confirming gone'], env)).out) as SessionRow[];
+  expect(json[0]?.snippet?.filter((_, i) => i % 2 === 1)).toEqual(['Confirming', 'gone']);
+  // Query syntax is read as words: nothing matches, nothing fails.
+  const hostile = await runCli(['sessions', '--no-refresh', '--search', 'gone" OR "report'], env);
+  expect(hostile.code).toBe(0);
+  expect(hostile.out).toContain('no session matches');
+});

@@ -27,7 +27,7 @@ export function registerSessions(program: Command, io: CliIO): void {
     .description('list indexed sessions (the index is brought up to date first)')
     .option('--project <text>', 'only projects whose folder or working directory contains this text')
     .option('--since <when>', 'only sessions active since a date (2026-11-01) or a span back (30m, 12h, 7d, 2w)')
-    .option('--search <text>', 'full-text search over prompts, file paths and commands (every word must match)')
+    .option('--search <text>', 'full-text search over prompts, replies, tool results, file paths and commands (every word must match; each hit shown in context)')
     .option('--sort <key>', `sort by ${SORT_KEYS.join(', ')}`, 'activity')
     .option('--reverse', 'reverse the order')
     .option('--limit <n>', 'show at most n sessions')
@@ -135,6 +135,8 @@ function renderTable(rows: SessionRow[], color: boolean): string {
         keptLabel(r),
       ]),
     );
+    // A search hit in context, its words in bold (the sanitiser shows any control in the text by name).
+    if (r.snippet && r.snippet.length > 0) out.push(`  ${p.dim('↳')} ${r.snippet.map((t, i) => (i % 2 === 1 ? p.bold(t) : t)).join('')}`);
   }
   return out.join('\n');
 }

@@ -1,4 +1,5 @@
 import {
+  SearchText,
   emptySummaryState,
   type MessageUsage,
   type SummaryPass,
@@ -38,15 +39,19 @@ export class ClaudeSummarizer implements TranscriptSummarizer {
   private readonly messages = new Map<string, MessageUsage>();
   private readonly search: string[] = [];
   private readonly seenPaths = new Set<string>();
+  /** Replies and the heads of tool results, within the search budget. */
+  private readonly searchText: SearchText;
   private skipped: { text: string; line: number } | null = null;
 
   constructor(state: SummaryState | null, subagentFile: boolean) {
     this.state = state ?? emptySummaryState(CLAUDE_CODE, subagentFile);
+    this.searchText = new SearchText(this.search, this.state);
   }
 
   line(text: string, lineNo: number): void {
     if (text.length === 0) return;
-    if (text.includes(TOOL_RESULT_MARK) && text.startsWith('{')) {
+    // Parsed while the search still takes results; past its budget, only the timestamp matters.
+    if (text.includes(TOOL_RESULT_MARK) && text.startsWith('{') && !this.searchText.wantsResults()) {
       // Deferred: parsed only if it turns out to be the pass's last line (for the last activity time).
       this.state.records++;
       this.skipped = { text, line: lineNo };
@@ -115,12 +120,21 @@ export class ClaudeSummarizer implements TranscriptSummarizer {
 
   private takeUser(r: JsonObject, ownThread: boolean): void {
     if (!ownThread) return;
+    this.searchResults(r['message']);
     const { kind, promptText } = userRecordKind(r);
     if (kind !== 'prompt') return;
     this.state.turns++;
     if (promptText === null) return;
     this.state.firstPrompt ??= promptText.slice(0, PROMPT_CHARS);
     this.search.push(promptText.slice(0, SEARCH_PROMPT_CHARS));
+  }
+
+  /** The heads of the tool results a user record carries, for search. */
+  private searchResults(message: unknown): void {
+    if (!isObject(message) || !Array.isArray(message['content'])) return;
+    for (const block of message['content']) {
+      if (isObject(block) && block['type'] === 'tool_result' && this.searchText.wantsResults()) this.searchText.result(resultText(block));
+    }
   }
 
   private takeAssistant(r: JsonObject, message: JsonObject, ownThread: boolean, sidechain: boolean, ts: string | null): void {
@@ -153,6 +167,7 @@ export class ClaudeSummarizer implements TranscriptSummarizer {
     const content = message['content'];
     if (!Array.isArray(content)) return;
     for (const block of content) {
+      if (isObject(block) && block['type'] === 'text' && ownThread) this.searchText.reply(str(block['text']) ?? '');
       if (!isObject(block) || block['type'] !== 'tool_use') continue;
       const input = block['input'];
       if (!isObject(input)) continue;
@@ -167,6 +182,14 @@ export class ClaudeSummarizer implements TranscriptSummarizer {
       if (command) this.search.push(command.slice(0, SEARCH_COMMAND_CHARS));
     }
   }
+}
+
+/** The text of a tool result's blocks. */
+function resultText(block: JsonObject): string {
+  const c = block['content'];
+  if (typeof c === 'string') return c;
+  if (!Array.isArray(c)) return '';
+  return c.map((part) => (isObject(part) && part['type'] === 'text' ? (str(part['text']) ?? '') : '')).join('\n');
 }
 
 /** Title records: the latest of each kind wins. True when the record was one. */

@@ -1,4 +1,4 @@
-import type { SummaryState } from '@glassbox/core';
+import { SEARCH_EXT_KEYS, type SummaryState } from '@glassbox/core';
 import type { Generation } from '../generation';
 import { readInherited, type InheritedState } from '../inherited';
 import { initialReplies, type ReplyState } from './replies';
@@ -44,7 +44,9 @@ export function readExt(state: SummaryState): CodexExt {
 }
 
 export function writeExt(state: SummaryState, e: CodexExt): void {
+  const search = Object.fromEntries(SEARCH_EXT_KEYS.filter((k) => state.ext[k] !== undefined).map((k) => [k, state.ext[k] ?? null]));
   state.ext = {
+    ...search,
     generation: e.generation,
     refused: e.refused,
     model: e.model,

@@ -1,5 +1,5 @@
-import { emptySummaryState, type MessageUsage, type SummaryPass, type SummaryState, type TranscriptSummarizer } from '@glassbox/core';
-import { contentText } from '../blocks';
+import { SearchText, emptySummaryState, type MessageUsage, type SummaryPass, type SummaryState, type TranscriptSummarizer } from '@glassbox/core';
+import { contentText, outputText } from '../blocks';
 import { callArguments, shellCommandOf } from '../command';
 import { normaliseRecord, recogniseFirstRecord, type RolloutRecord } from '../generation';
 import { CODEX } from '../identity';
@@ -31,10 +31,13 @@ export class CodexSummarizer implements TranscriptSummarizer {
   private readonly messages: MessageUsage[] = [];
   private readonly search: string[] = [];
   private readonly seenPaths = new Set<string>();
+  /** Replies and the heads of tool outputs, within the search budget. */
+  private readonly searchText: SearchText;
 
   constructor(state: SummaryState | null, subagentFile: boolean) {
     this.state = state ?? emptySummaryState(CODEX, subagentFile);
     this.ext = readExt(this.state);
+    this.searchText = new SearchText(this.search, this.state);
   }
 
   line(text: string, lineNo: number): void {
@@ -76,6 +79,8 @@ export class CodexSummarizer implements TranscriptSummarizer {
     if (!head || !text.endsWith('}')) return false;
     // Inside a copied parent history, an output may be the spawn output that ends it: it is read.
     if (this.ext.inherited.mode === 'copy' && head.type === 'response_item' && head.sub === 'function_call_output') return false;
+    // An output is read for search while its budget lasts.
+    if (head.type === 'response_item' && head.sub !== null && OUTPUT_ITEMS.has(head.sub) && this.searchText.wantsResults()) return false;
     const passive =
       isUnreadRecord(head, text) ||
       (head.type === 'response_item' && head.sub !== null && (OUTPUT_ITEMS.has(head.sub) || CLIENT_ONLY_ITEMS.has(head.sub) || head.sub === 'reasoning'));
@@ -154,12 +159,19 @@ export class CodexSummarizer implements TranscriptSummarizer {
       const role = str(item['role']) ?? '';
       const text = contentText(item['content']);
       const kind = messageRole(role, text, false);
-      if (kind === 'assistant') this.assistantItem();
+      if (kind === 'assistant') {
+        this.assistantItem();
+        this.searchText.reply(text);
+      }
       else if (kind === 'prompt') {
         this.state.turns++;
         this.state.firstPrompt ??= text.slice(0, PROMPT_PREVIEW_CHARS);
         this.search.push(text.slice(0, SEARCH_PROMPT_CHARS));
       }
+      return;
+    }
+    if (OUTPUT_ITEMS.has(type)) {
+      if (this.searchText.wantsResults()) this.searchText.result(outputText(item['output']));
       return;
     }
     if (!ASSISTANT_ITEMS.has(type)) return;

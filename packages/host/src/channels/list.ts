@@ -10,12 +10,16 @@ export function listHandlers(host: HostContext): HandlersFor<'sessions:list' | '
       // Read before the rows: a change announced while they are read makes the window's next sync newer.
       const version = host.version();
       const query = a.query?.trim() ?? '';
-      const deep = query && host.catalog.search ? host.catalog.search(query) : new Set<string>();
+      const deep = query && host.catalog.search ? host.catalog.search(query) : new Map<string, string[]>();
       const all = host.catalog.list(a.sort ?? 'activity');
       const rows = sortRows(
         all.filter((r) => matchesQuery(r, query) || deep.has(r.path)),
         a.sort ?? 'activity',
-      ).map((r) => (query ? { ...r, matched: whyMatched(r, query, deep) ?? 'text in the session' } : r));
+      ).map((r) => {
+        if (!query) return r;
+        const snippet = deep.get(r.path);
+        return { ...r, matched: whyMatched(r, query, deep) ?? 'text in the session', ...(snippet && snippet.length > 0 ? { snippet } : {}) };
+      });
       return ok({ sessions: host.withLineage(rows), total: all.length, roots: host.catalog.roots(), progress: host.progress(), version, samples: host.samples.sessions });
     },
     'sessions:refresh': async () => {

@@ -2,6 +2,7 @@ import type { Db } from './db';
 import { Stage } from './stage';
 import { BRIEF_COLUMN_NAMES, BRIEF_COLUMNS, LIST_COLUMNS, type BriefFileRow, type FileRow, type Statements } from './statements';
 import { toBriefRow, toSessionRow, type BriefRow, type SessionRow } from './rows';
+import { searchSnippets, type SnippetParts } from './search-query';
 
 export type SortKey = 'activity' | 'size' | 'tokens' | 'reclaimable' | 'cost' | 'project' | 'title';
 export const SORT_KEYS: readonly SortKey[] = ['activity', 'size', 'tokens', 'reclaimable', 'cost', 'project', 'title'];
@@ -11,7 +12,7 @@ export interface ListQuery {
   project?: string;
   /** Only sessions active at or after this time. */
   since?: Date;
-  /** Full-text search over prompts, file paths and commands (subagents' too); every word must match. */
+  /** Full-text search over prompts, replies, tool results, file paths and commands (subagents' too); every word must match. Rows then carry a snippet. */
   search?: string;
   sort?: SortKey;
   /** Ascending instead of the key's natural order (newest, biggest first). */
@@ -39,7 +40,7 @@ export function runListQuery(db: Db, st: Statements, q: ListQuery): SessionRow[]
   const subs = subagentTotals(db);
   const out = rows.map((f) => {
     const a = f.kind === 'session' ? subs.get(f.path) : undefined;
-    return toSessionRow(f, a ? { count: a.count, cost: a.incomplete > 0 ? null : (a.cost ?? 0), unpriced: a.unpriced } : undefined);
+    return withSnippet(toSessionRow(f, a ? { count: a.count, cost: a.incomplete > 0 ? null : (a.cost ?? 0), unpriced: a.unpriced } : undefined), filter.snippets, f.id);
   });
   return sortAndLimit(out, q);
 }
@@ -61,12 +62,18 @@ export function runBriefListQuery(db: Db, st: Statements, q: ListQuery): BriefRo
       turns: v[at.turns], api_messages: v[at.api_messages], last_model: v[at.last_model], cost_usd: v[at.cost_usd], unpriced_messages: v[at.unpriced_messages],
     } as BriefFileRow;
     const a = f.kind === 'session' ? subs.get(f.path) : undefined;
-    return toBriefRow(f, a ? { count: a.count, cost: a.incomplete > 0 ? null : (a.cost ?? 0), unpriced: a.unpriced } : undefined);
+    return withSnippet(toBriefRow(f, a ? { count: a.count, cost: a.incomplete > 0 ? null : (a.cost ?? 0), unpriced: a.unpriced } : undefined), filter.snippets, f.id);
   });
   return sortAndLimit(out, q);
 }
 
-function whereOf(db: Db, st: Statements, q: ListQuery): { sql: string; params: (string | number)[] } | null {
+function withSnippet<R extends { snippet?: SnippetParts }>(row: R, snippets: Map<number, SnippetParts> | null, id: number): R {
+  const snippet = snippets?.get(id);
+  if (snippet) row.snippet = snippet;
+  return row;
+}
+
+function whereOf(db: Db, st: Statements, q: ListQuery): { sql: string; params: (string | number)[]; snippets: Map<number, SnippetParts> | null } | null {
   const where: string[] = [];
   const params: (string | number)[] = [];
   if (!q.includeSubagents) where.push("kind = 'session'");
@@ -78,12 +85,13 @@ function whereOf(db: Db, st: Statements, q: ListQuery): { sql: string; params: (
     where.push('coalesce(last_ts, strftime(\'%Y-%m-%dT%H:%M:%fZ\', mtime_ms / 1000.0, \'unixepoch\')) >= ?');
     params.push(q.since.toISOString());
   }
+  let snippets: Map<number, SnippetParts> | null = null;
   if (q.search) {
-    const ids = searchSessionFileIds(db, st, q.search, q.includeSubagents === true);
-    if (ids.length === 0) return null;
-    where.push(`id IN (${ids.join(',')})`);
+    snippets = searchSessionFiles(db, q.search, q.includeSubagents === true);
+    if (snippets.size === 0) return null;
+    where.push(`id IN (${[...snippets.keys()].join(',')})`);
   }
-  return { sql: where.length ? ' WHERE ' + where.join(' AND ') : '', params };
+  return { sql: where.length ? ' WHERE ' + where.join(' AND ') : '', params, snippets };
 }
 
 function subagentTotals(db: Db): Map<string, SubAgg> {
@@ -113,20 +121,20 @@ export function ftsQuery(text: string): string {
     .join(' ');
 }
 
-function searchSessionFileIds(db: Db, st: Statements, text: string, keepSubagents: boolean): number[] {
+/** The files the words match, each with a snippet of its best hit; a subagent's hit finds its session too (with the subagent's snippet when the session has none). */
+function searchSessionFiles(db: Db, text: string, keepSubagents: boolean): Map<number, SnippetParts> {
   const match = ftsQuery(text);
-  if (!match) return [];
-  const ids = new Set(st.searchFileIds.all(match).map((r) => r.file_id));
-  if (keepSubagents || ids.size === 0) return [...ids];
-  // A match inside a subagent's transcript finds its session.
+  if (!match) return new Map();
+  const hits = searchSnippets(db, match);
+  if (keepSubagents || hits.size === 0) return hits;
   const parents = db
-    .prepare<[], { id: number }>(
-      `SELECT p.id AS id FROM files s JOIN files p ON p.path = s.parent_path
-       WHERE s.kind = 'subagent' AND s.id IN (${[...ids].join(',')})`,
+    .prepare<[], { id: number; sub: number }>(
+      `SELECT p.id AS id, s.id AS sub FROM files s JOIN files p ON p.path = s.parent_path
+       WHERE s.kind = 'subagent' AND s.id IN (${[...hits.keys()].join(',')})`,
     )
     .all();
-  for (const p of parents) ids.add(p.id);
-  return [...ids];
+  for (const p of parents) if (!hits.has(p.id)) hits.set(p.id, hits.get(p.sub) ?? []);
+  return hits;
 }
 
 /** What a sort reads of a row (SessionRow and BriefRow both have it). */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { SEARCH_REPLIES_MIGRATION } from './search-migration';
 
 /**
  * Numbered schema migrations. Each one is applied once, in order, inside a transaction, and recorded
@@ -154,6 +155,7 @@ UPDATE files SET level = 1 WHERE level = 2;
 DELETE FROM file_state;
 `,
   },
+  SEARCH_REPLIES_MIGRATION,
 ];
 
 export function migrationChecksum(m: Migration): string {

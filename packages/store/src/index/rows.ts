@@ -6,6 +6,8 @@ import type { KeptMark, RetentionMark } from '../keep/marks';
 export interface SessionRow {
   /** The index's row id (stable while the file keeps its path and is not re-indexed from scratch). */
   rowId: number;
+  /** With a search: the context of its best hit, text and matched words alternating (search-query.ts). */
+  snippet?: string[];
   /** The agent whose session it is: 'claude-code', 'codex'. */
   agent: string;
   path: string;
@@ -80,6 +82,8 @@ export type BriefRow = Pick<
 > & {
   /** API responses read (a file with neither a prompt nor a response is not a session). */
   apiMessages: number;
+  /** With a search: the context of its best hit (search-query.ts). */
+  snippet?: string[];
 };
 
 function stageOf(f: Pick<FileRow, 'level' | 'analyzed_offset' | 'parsed_offset'>): SessionRow['stage'] {

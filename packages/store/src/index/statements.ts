@@ -165,9 +165,6 @@ export function prepareStatements(db: Db) {
     deleteFile: db.prepare<[number], never>('DELETE FROM files WHERE id = ?'),
     insertSearch: db.prepare<[number, string], never>('INSERT INTO search (rowid, text) VALUES (?, ?)'),
     deleteSearch: db.prepare<[number, number], never>('DELETE FROM search WHERE rowid >= ? AND rowid < ?'),
-    searchFileIds: db.prepare<[string], { file_id: number }>(
-      `SELECT DISTINCT rowid / ${SEARCH_ROWS_PER_FILE} AS file_id FROM search WHERE search MATCH ?`,
-    ),
     /** Adds a pass's usage to a file's hourly buckets (usage-hours.ts). */
     addUsageHour: db.prepare<{ file_id: number; hour: string; model: string; messages: number; input: number; output: number; cache_creation: number; cache_read: number; cost: number; unpriced: number }, never>(
       'INSERT INTO usage_hours (file_id, hour, model, messages, input, output, cache_creation, cache_read, cost, unpriced) ' +

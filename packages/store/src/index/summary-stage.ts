@@ -8,6 +8,7 @@ import { Stage } from './stage';
 import { SEARCH_ROWS_PER_FILE, type FileRow } from './statements';
 import { foldMessages } from './totals';
 import { usageHourDeltas } from './usage-hours';
+import { indexableText } from './search-query';
 
 /**
  * Summary: every line of each file to work on (biggest first, for balance over the workers), from
@@ -109,7 +110,7 @@ function applySummary(ctx: RefreshContext, row: FileRow, fromOffset: number, res
   }
   foldMessages(s, result.messages, price);
   if (result.searchText.length > 0 && seq < SEARCH_ROWS_PER_FILE - 1) {
-    st.insertSearch.run(now.id * SEARCH_ROWS_PER_FILE + seq, result.searchText);
+    st.insertSearch.run(now.id * SEARCH_ROWS_PER_FILE + seq, indexableText(result.searchText));
     seq++;
   }
   const next = summarisedRow(now, s, result, seq);

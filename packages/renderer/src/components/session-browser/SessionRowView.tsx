@@ -4,6 +4,7 @@ import { formatUsd, visibleText } from '@glassbox/core';
 import { ago, humanBytes, humanTokens, pct } from '../../format';
 import { sessionTitle } from '../../labels';
 import { RetentionMark } from '../retention/RetentionMark';
+import { SearchSnippet } from './SearchSnippet';
 
 /** One session in the list: its title, links to forks, keeping, and figures (memoised: the list scrolls a lot). */
 export const SessionRowView = memo(function SessionRowView({
@@ -97,6 +98,7 @@ export const SessionRowView = memo(function SessionRowView({
           matched in {visibleText(row.matched)}
         </div>
       ) : null}
+      {row.snippet && row.snippet.length > 0 ? <SearchSnippet parts={row.snippet} /> : null}
     </div>
   );
 });

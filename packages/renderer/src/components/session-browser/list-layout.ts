@@ -15,7 +15,7 @@ export function sizeOf(item: ListItem | undefined): number {
   if (!item) return ROW_PX;
   if (item.kind === 'group') return HEADER_PX;
   const r = item.row;
-  return ROW_PX + (r.forkOf ? EXTRA_LINE_PX : 0) + (r.retention || r.kept ? EXTRA_LINE_PX : 0) + (r.matched ? EXTRA_LINE_PX : 0) + (r.warning && !r.problem ? EXTRA_LINE_PX : 0);
+  return ROW_PX + (r.forkOf ? EXTRA_LINE_PX : 0) + (r.retention || r.kept ? EXTRA_LINE_PX : 0) + (r.matched ? EXTRA_LINE_PX : 0) + (r.snippet?.length ? EXTRA_LINE_PX : 0) + (r.warning && !r.problem ? EXTRA_LINE_PX : 0);
 }
 
 /** A short stable id for an element (paths are not valid ids). */
