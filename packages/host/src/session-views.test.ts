@@ -58,33 +58,51 @@ describe('the window views of a real session', () => {
     expect(setupTokens).toBe(listings.reduce((n, s) => n + s.tokens, 0));
   });
 
-  it('conversation: every resident segment in order, text as the model reads it, cut for the list', async () => {
+  it('conversation: every resident segment in order, each call with its result, text as the model reads it, cut for the list', async () => {
     const { host, seeded } = await open(['02-gone-drift-errors']);
     const path = seeded.sessions['02-gone-drift-errors'] as string;
     const view = await okValue<SnapshotView>(host.handle('session:snapshot', { path }));
     const conv = await okValue<ConversationView>(host.handle('session:conversation', { path }));
-    expect(conv.items.map((i) => i.segmentId)).toEqual(view.snapshot.segments.map((s) => s.id));
-    const gone = conv.items.find((i) => i.class === 'gone');
+    // No compaction: the whole session is the window, read in order with each result under its call.
+    const flat = conv.items.flatMap((i) => (i.result ? [i, i.result] : [i]));
+    expect(flat.map((i) => i.segmentId).sort()).toEqual(view.snapshot.segments.map((s) => s.id).sort());
+    expect(conv.compactions).toEqual([]);
+    for (const i of conv.items.filter((i) => i.result)) expect(i.result?.line).toBeGreaterThanOrEqual(i.line);
+    const gone = flat.find((i) => i.class === 'gone');
     expect(gone?.label).toContain('NOTES.md');
+    expect(gone?.dead).toBe(true);
+    expect(flat.every((i) => i.resident && i.window === 0)).toBe(true);
     expect(conv.items.find((i) => i.kind === 'prompt')?.text.length).toBeGreaterThan(0);
-    for (const i of conv.items) expect(i.text.length).toBeLessThanOrEqual(1200);
+    for (const i of flat) expect(i.text.length).toBeLessThanOrEqual(16_000);
     const bad = await host.handle('session:conversation', { path: '/etc/passwd.jsonl' });
     expect(bad.ok).toBe(false);
   });
 
-  it('attachments are named by what they carry and shown as the text the model reads, not as JSON', async () => {
+  it('the whole session across two compactions; an attachment shown as what it carries, not as the client wraps it', async () => {
     const { host, seeded } = await open(['15-autocompact-twice']);
     const path = seeded.sessions['15-autocompact-twice'] as string;
     const view = await okValue<SnapshotView>(host.handle('session:snapshot', { path }));
     const reattached = view.snapshot.segments.filter((s) => s.kind === 'attachment' && s.source.label.startsWith('file '));
     expect(reattached.length).toBeGreaterThan(0);
+    // The inspector shows what the model reads, the client's simulated Read call included.
     const detail = await okValue<SegmentDetail>(host.handle('segment:detail', { path, segmentId: reattached[0]?.id }));
     expect(detail.content).toContain('Called the Read tool');
     expect(detail.content).not.toMatch(/^\s*\{/);
-    expect(detail.content).not.toContain('\\n');
     const conv = await okValue<ConversationView>(host.handle('session:conversation', { path }));
+    expect(conv.compactions.map((c) => c.index)).toEqual([1, 2]);
+    expect(conv.items[0]?.window).toBe(0);
     const item = conv.items.find((i) => i.segmentId === reattached[0]?.id);
-    expect(item?.text.startsWith(detail.content.slice(0, 200))).toBe(true);
+    expect(item?.attachment).toMatch(/^file .*attached by the client/);
+    expect(item?.text).not.toContain('Called the Read tool');
+    // The file's own text: the numbered lines the model read, without their numbers.
+    const firstLine = detail.content.split('Result of calling the Read tool:\n')[1]?.split('\n')[0]?.replace(/^\d+\t/, '');
+    expect(item?.text.startsWith(firstLine ?? '∅')).toBe(true);
+    // Exported by the window: a file name, and the text that names both compactions.
+    const md = await okValue<{ fileName: string; mime: string; text: string }>(host.handle('session:export', { path, format: 'md' }));
+    expect(md.fileName).toMatch(/\.md$/);
+    expect(md.text.match(/^## Compaction \d/gm)).toHaveLength(2);
+    const bad = await host.handle('session:export', { path, format: 'pdf' });
+    expect(bad.ok).toBe(false);
   });
 
   it('a dropped Codex rollout opens as one, with the window and compaction point its token counts state', async () => {
