@@ -21,6 +21,9 @@ const KIND_LABEL: Record<string, string> = {
   meta: 'harness text',
 };
 
+/** Kinds read folded to their heading and first lines until opened: tool calls (with their results) and what the client adds. */
+const FOLDED_KINDS = new Set(['tool-input', 'attachment', 'compact-summary', 'meta']);
+
 /** Text past this many characters or lines is clamped until "show more". */
 const CLAMP_CHARS = 600;
 const CLAMP_LINES = 8;
@@ -136,7 +139,7 @@ export function ConversationView({ path }: { path: string }) {
                     row={row}
                     index={vi.index}
                     total={rows.length}
-                    selected={row.item.segmentId === selectedId || row.item.result?.segmentId === selectedId}
+                    selectedId={selectedId}
                     current={vi.index === current}
                     find={q}
                     open={open}
@@ -183,7 +186,7 @@ interface ItemRowProps {
   row: Extract<ConversationRow, { type: 'item' }>;
   index: number;
   total: number;
-  selected: boolean;
+  selectedId: string | null;
   current: boolean;
   find: string;
   open: ReadonlySet<string>;
@@ -192,11 +195,13 @@ interface ItemRowProps {
   onShow: (segmentId: string) => void;
 }
 
-function ItemRow({ row, index, total, selected, current, find, open, onToggle, onSelect, onShow }: ItemRowProps) {
+function ItemRow({ row, index, total, selectedId, current, find, open, onToggle, onSelect, onShow }: ItemRowProps) {
   const { item } = row;
-  const call = item.kind === 'tool-input';
-  // A tool call is folded to its heading and first lines until opened (a hit on it opens it).
-  const unfolded = !call || open.has(`fold:${item.segmentId}`) || (current && find !== '');
+  const selected = item.segmentId === selectedId;
+  const call = FOLDED_KINDS.has(item.kind);
+  // Folded to its heading and first lines until opened (a hit on it, or its result selected, opens it).
+  const resultSelected = item.result !== undefined && item.result.segmentId === selectedId;
+  const unfolded = !call || open.has(`fold:${item.segmentId}`) || (current && find !== '') || resultSelected;
   const dead = item.dead || item.result?.dead === true;
   return (
     <article
@@ -226,17 +231,18 @@ function ItemRow({ row, index, total, selected, current, find, open, onToggle, o
             onToggle(`fold:${item.segmentId}`);
           }}
         >
-          {unfolded ? 'fold' : `unfold${item.result ? ' call and result' : ''}`}
+          {unfolded ? 'fold' : `open${item.result ? ' call and result' : ''}`}
         </button>
       ) : null}
       <div id={`conv-body-${item.segmentId}`} className={unfolded ? undefined : 'conv-folded'}>
         <Body item={item} find={find} expanded={open.has(item.segmentId)} onExpand={() => onToggle(item.segmentId)} />
         {item.result ? (
           <div
-            className={`conv-result${item.result.class !== 'live' ? ' dead' : ''}`}
+            className={`conv-result${item.result.class !== 'live' ? ' dead' : ''}${resultSelected ? ' selected' : ''}`}
             style={item.result.class !== 'live' ? { borderLeftColor: CLASS_COLOUR[item.result.class] } : undefined}
             data-testid="conv-result"
             data-class={item.result.class}
+            data-segment={item.result.segmentId}
             onClick={(e) => {
               if (!item.result?.resident) return;
               e.stopPropagation();
