@@ -218,22 +218,27 @@ function ItemRow({ row, index, total, selectedId, current, find, open, onToggle,
       data-dead={dead ? 'true' : 'false'}
       onClick={() => (item.resident ? onSelect(item.segmentId) : undefined)}
     >
-      <Head item={item} onShow={onShow} />
-      {call ? (
-        <button
-          type="button"
-          className="link conv-fold"
-          aria-expanded={unfolded}
-          aria-controls={`conv-body-${item.segmentId}`}
-          data-testid="conv-fold"
-          onClick={(e) => {
-            e.stopPropagation();
-            onToggle(`fold:${item.segmentId}`);
-          }}
-        >
-          {unfolded ? 'fold' : `open${item.result ? ' call and result' : ''}`}
-        </button>
-      ) : null}
+      <Head
+        item={item}
+        onShow={onShow}
+        fold={
+          call ? (
+            <button
+              type="button"
+              className="link conv-fold"
+              aria-expanded={unfolded}
+              aria-controls={`conv-body-${item.segmentId}`}
+              data-testid="conv-fold"
+              onClick={(e) => {
+                e.stopPropagation();
+                onToggle(`fold:${item.segmentId}`);
+              }}
+            >
+              {unfolded ? 'fold' : `open${item.result ? ' call and result' : ''}`}
+            </button>
+          ) : null
+        }
+      />
       <div id={`conv-body-${item.segmentId}`} className={unfolded ? undefined : 'conv-folded'}>
         <Body item={item} find={find} expanded={open.has(item.segmentId)} onExpand={() => onToggle(item.segmentId)} />
         {item.result ? (
@@ -265,7 +270,7 @@ function ariaOf(item: ConversationItem): string {
   return `${kind}${item.toolName ? ` ${visibleText(item.toolName)}` : ''} ${visibleText(item.attachment ?? item.label)}, ${CLASS_LABEL[item.class]}, ${humanTokens(item.tokens)} tokens${result}${where}`;
 }
 
-function Head({ item, onShow }: { item: ConversationItem; onShow: (segmentId: string) => void }) {
+function Head({ item, onShow, fold = null }: { item: ConversationItem; onShow: (segmentId: string) => void; fold?: ReactNode }) {
   const kind = item.class === 'tombstone' ? 'tombstone' : (KIND_LABEL[item.kind] ?? item.kind);
   const label = item.attachment ?? (item.label === item.toolName || ['assistant-text', 'prompt', 'thinking', 'tool-result'].includes(item.kind) ? '' : item.label);
   return (
@@ -281,6 +286,7 @@ function Head({ item, onShow }: { item: ConversationItem; onShow: (segmentId: st
         </span>
       ) : null}
       <span className="dim num">{humanTokens(item.tokens)}</span>
+      {fold}
       {item.resident ? (
         <button
           type="button"
