@@ -9,6 +9,7 @@ import { recogniseCodex } from './recognise';
 import type { CodexSession } from './session-types';
 import { CodexSummarizer } from './summary/summarizer';
 import { readTail } from './summary/tail';
+import { rolloutBlockText } from './record-text';
 
 /** Codex CLI's rollout format, as the rest of Glassbox sees it (see AgentFormat in core). */
 export const codexFormat: AgentFormat = {
@@ -21,6 +22,8 @@ export const codexFormat: AgentFormat = {
   parseLines: (lines, options) => parseRolloutLines(lines, options),
   createSummarizer: (state, subagentFile) => new CodexSummarizer(state, subagentFile),
   readTail,
+  // Read back for the conversation, its export and the compaction x-ray's search (the parser keeps previews).
+  blockText: (line, blockIndex) => rolloutBlockText(line, blockIndex),
   prices: CODEX_PRICES,
   createForkBuilder,
   createForkValidator,

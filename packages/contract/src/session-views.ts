@@ -150,6 +150,8 @@ export interface ConversationView {
   compactions: ConversationCompaction[];
   /** Compactions on branches the live conversation no longer reaches (not shown). */
   unreached: number;
+  /** Compacted, but the windows before cannot be rebuilt for this agent: it starts at the last compaction's summary. */
+  fromLastCompaction: boolean;
 }
 
 export const EXPORT_FORMAT_VIEWS = ['md', 'html'] as const;

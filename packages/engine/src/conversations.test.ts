@@ -84,6 +84,23 @@ describe('the whole conversation', () => {
   });
 });
 
+describe('a Codex rollout', () => {
+  it('reads its outputs and calls as text, not previews, and says it starts at the last compaction', () => {
+    const { glassbox } = engine();
+    const { conv } = conversationOf(glassbox, 'codex/03-long-session-compaction/sessions/2026/12/01/rollout-2026-12-01T03-03-25-01a22f8e-9f9f-7c60-b093-ddb928295eeb.jsonl');
+    // The Codex adapter records no compaction for the x-ray to rebuild: the view says so, never "whole".
+    expect(conv.compactions).toEqual([]);
+    expect(conv.fromLastCompaction).toBe(true);
+    const all = flat(conv.items);
+    const results = all.filter((i) => i.kind === 'tool-result');
+    expect(results.length).toBeGreaterThan(0);
+    // A preview is one line of at most 160 characters; the text read back is the output itself.
+    expect(results.some((r) => r.text.includes('\n') || r.text.length > 160)).toBe(true);
+    const calls = all.filter((i) => i.kind === 'tool-input');
+    expect(calls.some((c) => c.text.includes(': '))).toBe(true);
+  });
+});
+
 describe('export', () => {
   it('writes Markdown and HTML with dead items marked, and never over a file', () => {
     const { glassbox, dir } = engine();

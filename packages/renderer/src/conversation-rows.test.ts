@@ -16,6 +16,7 @@ describe('the conversation rows', () => {
     ],
     compactions: [{ index: 1, trigger: 'auto', at: null, line: 9, preTokens: 100, postTokens: 10, summaryTokens: 5, before: 2 }],
     unreached: 0,
+    fromLastCompaction: false,
   };
 
   it('puts each compaction before the first item after it, and finds hits in a result on its call', () => {

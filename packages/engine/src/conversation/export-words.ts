@@ -49,7 +49,7 @@ export function headFacts(head: ExportHead, t: Transcript): [string, string][] {
     ['Working directory', head.cwd ?? 'not recorded'],
     ['Exported', head.at],
     ['Items', `${all.length} (${dead.length} dead, ${dead.reduce((n, i) => n + i.tokens, 0).toLocaleString('en-US')} tokens a fork would remove)`],
-    ['Compactions', `${t.compactions.length}${t.unreached > 0 ? ` on the live conversation; ${t.unreached} more on branches it no longer reaches, not shown` : ''}`],
+    ['Compactions', t.fromLastCompaction ? 'compacted; this export starts at the last compaction (what came before cannot be rebuilt for this agent yet)' : `${t.compactions.length}${t.unreached > 0 ? ` on the live conversation; ${t.unreached} more on branches it no longer reaches, not shown` : ''}`],
   ];
   return facts.map(([k, v]) => [k, visibleText(v)]);
 }

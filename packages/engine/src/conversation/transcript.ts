@@ -49,6 +49,11 @@ export interface Transcript {
   compactions: CompactionMark[];
   /** Compactions of this thread the live conversation does not go through (on an abandoned branch): not shown. */
   unreached: number;
+  /**
+   * The session was compacted but the windows before cannot be rebuilt (the agent's adapter records
+   * no compaction to x-ray): the conversation starts at the last compaction's summary.
+   */
+  fromLastCompaction: boolean;
 }
 
 /** What the conversation is read from: the window now, the windows before each compaction, the bytes. */
@@ -102,7 +107,8 @@ export function wholeConversation(src: TranscriptSource): Transcript {
       return fromSegment(s, { offset: node?.offset ?? 0, length: node?.length ?? 0, blockIndex: s.blockIndex, kind: s.kind, preview: s.preview }, reports.length, src, cwd);
     });
   items.push(...paired(now));
-  return { items, compactions, unreached: src.history?.unreached.length ?? 0 };
+  const fromLastCompaction = reports.length === 0 && src.snapshot.segments.some((s) => s.kind === 'compact-summary');
+  return { items, compactions, unreached: src.history?.unreached.length ?? 0, fromLastCompaction };
 }
 
 function fromXray(i: CompactionItem, window: number, src: TranscriptSource, cwd: string | null): TranscriptItem & { toolUseId?: string } {

@@ -160,6 +160,7 @@ export function ConversationView({ path }: { path: string }) {
 function wholeLabel(conv: Conversation): string {
   const n = itemCount(conv);
   const c = conv.compactions.length;
+  if (conv.fromLastCompaction) return `${n.toLocaleString('en-US')} items, from the last compaction (what came before cannot be rebuilt for this agent yet)`;
   const base = `${n.toLocaleString('en-US')} items, the whole session`;
   const compacted = c > 0 ? ` · ${c} compaction${c === 1 ? '' : 's'} shown in place` : '';
   const unreached = conv.unreached > 0 ? ` · ${conv.unreached} more on branches the conversation no longer reaches (not shown)` : '';
