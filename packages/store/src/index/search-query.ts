@@ -15,7 +15,7 @@ export type SnippetParts = string[];
 
 /** Search text as it is indexed: without the characters a snippet marks its hits with, so no transcript can fake one. */
 export function indexableText(text: string): string {
-  return text.replace(/[\u0002\u0003]/g, ' ');
+  return text.replaceAll(OPEN, ' ').replaceAll(CLOSE, ' ');
 }
 
 /**

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAgents } from '@glassbox/agents';
 import { openIndex, type SessionRow } from './index';
 import { copyScenario, tempTree, type TempTree } from '../test-corpus';
-import { snippetParts } from './search-query';
+import { indexableText, snippetParts } from './search-query';
 
 let tree: TempTree;
 afterEach(() => tree?.cleanup());
@@ -56,5 +56,7 @@ describe('snippet parts', () => {
   it('alternate text and hits, on one line', () => {
     expect(snippetParts('a \u0002hit\u0003 b\nc')).toEqual(['a ', 'hit', ' b c']);
     expect(snippetParts('\u0002x\u0003')).toEqual(['', 'x', '']);
+    // A transcript holding the markers cannot fake a hit: they are gone before it is indexed.
+    expect(snippetParts(indexableText('fake \u0002hit\u0003 here'))).toEqual(['fake  hit  here']);
   });
 });
