@@ -57,6 +57,6 @@ describe('snippet parts', () => {
     expect(snippetParts('a \u0002hit\u0003 b\nc')).toEqual(['a ', 'hit', ' b c']);
     expect(snippetParts('\u0002x\u0003')).toEqual(['', 'x', '']);
     // A transcript holding the markers cannot fake a hit: they are gone before it is indexed.
-    expect(snippetParts(indexableText('fake \u0002hit\u0003 here'))).toEqual(['fake  hit  here']);
+    expect(snippetParts(indexableText('fake \u0002hit\u0003 here'))).toEqual(['fake hit here']);
   });
 });
