@@ -2,7 +2,7 @@ import { buildForkFromLines, validateFromLines, type ForkAction, type ForkResult
 // The Codex adapter behind the agent seam: recognition, the fork builder and validator in core's
 // terms (fed a plan of the unchanged analysis), and the resume command.
 import { analyzeSession, planEviction } from '@glassbox/analysis';
-import { testPorts as ports } from './test-support/ports';
+import { testPorts as ports } from '@glassbox/test-support/codex/ports';
 import { recogniseClaudeCode } from '@glassbox/adapter-claude-code';
 import { AgentRegistry } from '@glassbox/core';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { codexFormat } from './agent';
 import { uuidV7 } from './fork';
 import { codexLocator } from './node/locator';
 import { readRolloutFile } from './node/read-file';
-import { CLAUDE_TRANSCRIPT, CODEX_CORPUS, MOONMIND_058, allRollouts, firstRollout, linesOf, scenarioRollouts } from './test-support/corpus';
+import { CLAUDE_TRANSCRIPT, CODEX_CORPUS, MOONMIND_058, allRollouts, firstRollout, linesOf, scenarioRollouts } from '@glassbox/test-support/codex/corpus';
 
 /** The seam's streaming builder and validator, run over lines held in memory. */
 const forkLines = (lines: readonly string[], actions: readonly ForkAction[], id: string): ForkResult => buildForkFromLines(codexFormat.createForkBuilder(actions, id), lines);

@@ -7,8 +7,8 @@ import type { Segment } from '@glassbox/core';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseChatLines } from './parse-lines';
-import { fixture, linesOf, mainChat } from './test-support/corpus';
-import { testPorts } from './test-support/ports';
+import { fixture, linesOf, mainChat } from '@glassbox/test-support/gemini/corpus';
+import { testPorts } from '@glassbox/test-support/gemini/ports';
 
 function classified(version: string): Segment[] {
   const f = fixture('01-reads-edits-gone', version);

@@ -10,7 +10,7 @@ import { analyzeSession, computeCost, planEviction, responsesOf, type AnalysisPo
 import { buildForkFromLines, findPrice, isFatal, resumeFrom, usageCost, validateFromLines, type Agent, type MessageUsage } from '@glassbox/core';
 import { describe, expect, it } from 'vitest';
 import { defaultAgents } from './index';
-import { CONFORMANCE_FIXTURES, type ConformanceFixture } from './test-support/fixtures';
+import { CONFORMANCE_FIXTURES, type ConformanceFixture } from '@glassbox/test-support/agents/fixtures';
 
 const registry = defaultAgents();
 

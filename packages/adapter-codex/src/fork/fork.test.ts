@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRolloutFile } from '../node/read-file';
 import { parseObject } from '../json';
-import { MOONMIND_057, firstRollout, linesOf, scenarioRollouts, SCENARIOS } from '../test-support/corpus';
+import { MOONMIND_057, firstRollout, linesOf, scenarioRollouts, SCENARIOS } from '@glassbox/test-support/codex/corpus';
 import { buildCodexFork, type CodexForkAction } from './apply';
 import { renameIdValues, uuidV7 } from './ids';
 import { resumeCommand } from './names';

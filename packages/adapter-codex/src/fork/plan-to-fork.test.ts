@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { analyzeSession, planEviction } from '@glassbox/analysis';
-import { testPorts as ports } from '../test-support/ports';
+import { testPorts as ports } from '@glassbox/test-support/codex/ports';
 import { describe, expect, it } from 'vitest';
 import { readRolloutFile } from '../node/read-file';
-import { CODEX_CORPUS, firstRollout, linesOf } from '../test-support/corpus';
+import { CODEX_CORPUS, firstRollout, linesOf } from '@glassbox/test-support/codex/corpus';
 import { buildCodexFork } from './apply';
 import { uuidV7 } from './ids';
 import { validateCodexFork } from './validate';

@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { CORPUS } from '../paths';
 
-const CORPUS = join(dirname(fileURLToPath(import.meta.url)), '../../../../fixtures/corpus');
 
 /** One transcript a real client wrote, and the project as its run left it (for the proofs). */
 export interface ConformanceFixture {
