@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseChatLines } from './parse-lines';
 import { fixture, linesOf, mainChat } from '@glassbox/test-support/gemini/corpus';
-import { testPorts } from '@glassbox/test-support/gemini/ports';
+import { fixturePorts } from '@glassbox/test-support/ports';
+
+const testPorts = fixturePorts('2026-12-02');
 
 function classified(version: string): Segment[] {
   const f = fixture('01-reads-edits-gone', version);
