@@ -35,13 +35,14 @@ export default tseslint.config(
   {
     // An adapter's main entry (and a request dialect) runs anywhere: no Node API but hashing (node:crypto); its ./node sub-entry reads files.
     files: ['packages/adapter-*/src/**/*.ts', 'packages/request-*/src/**/*.ts', 'packages/contract/src/**/*.ts'],
-    ignores: ['packages/adapter-*/src/node/**', '**/*.test.ts', '**/test-corpus.ts', '**/test-support/**'],
+    ignores: ['packages/adapter-*/src/node/**', '**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noElectron, noBetterSqlite,
       { group: [...NODE_BUILTINS.filter((b) => b !== 'crypto'), '!node:crypto'], message: 'An adapter main entry (and the contract) runs anywhere: no Node API; use the ./node sub-entry.' }],
       paths: [{ name: 'crypto', message: 'use node:crypto' }] }] },
   },
   {
-    files: ['packages/store/**/*.ts'],
+    // The shared test support holds the index's write lock open (packages/test-support/src/store/index-db.ts).
+    files: ['packages/store/**/*.ts', 'packages/test-support/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noElectron] }] },
   },
   {

@@ -1,7 +1,7 @@
 // npm run snapshots:record — rewrites fixtures/snapshots/*.json from the engine's current output.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RECORDED, RECORDED_COMPACTIONS, SNAPSHOT_DIR, recordCompactions, recordSnapshot } from '../packages/host/src/recorded-snapshots';
+import { RECORDED, RECORDED_COMPACTIONS, SNAPSHOT_DIR, recordCompactions, recordSnapshot } from '@glassbox/test-support/host/recorded-snapshots';
 
 mkdirSync(SNAPSHOT_DIR, { recursive: true });
 for (const name of RECORDED) {

@@ -18,7 +18,7 @@ import { humanTokens } from '@glassbox/core';
 import { defaultAgents } from '@glassbox/agents';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
 import { ProxyArchive, startProxy, type DecideSettings, type RunningProxy } from '@glassbox/proxy';
-import { RECORDED_RUNS, recordedRun, type RecordedExchange, type RecordedRun } from '@glassbox/request-anthropic/test-support';
+import { RECORDED_RUNS, recordedRun, type RecordedExchange, type RecordedRun } from '@glassbox/test-support/request-anthropic/recorded';
 import { PromptCache, modelUpstream, type ModelUpstream, type ModelUsage } from './proxy-upstream';
 
 const TTL_MS = 4000;

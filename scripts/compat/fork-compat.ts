@@ -19,8 +19,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFork } from '@glassbox/adapter-claude-code';
 import { ForkError, planFromFile, writeFork, type PlanAction } from '@glassbox/store/fork';
-import { GENERATED, candidateActions } from '../../packages/adapter-claude-code/src/fork/test-corpus';
-import { linesOf } from '../../packages/store/src/fork/test-support';
+import { GENERATED, candidateActions } from '@glassbox/test-support/claude-code/fork-corpus';
+import { linesOf } from '@glassbox/test-support/store/fork';
 import { defaultAgents } from '@glassbox/agents';
 import { agentForFile } from '@glassbox/file-io';
 

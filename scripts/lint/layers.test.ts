@@ -55,6 +55,11 @@ const VIOLATIONS: Violation[] = [
   { why: 'the proxy names an adapter', file: 'packages/proxy/src/bad.ts', code: "import { claudeCodeFormat } from '@glassbox/adapter-claude-code';" },
   { why: 'the proxy imports the host', file: 'packages/proxy/src/bad.ts', code: "import { EngineHost } from '@glassbox/host';" },
   { why: 'the host touches SQLite directly', file: 'packages/host/src/bad.ts', code: "import Database from 'better-sqlite3';" },
+  { why: 'source code imports the test support', file: 'packages/store/src/index/bad.ts', code: "import { CORPUS } from '@glassbox/test-support/store/corpus';" },
+  { why: 'the host imports the test support', file: 'packages/host/src/bad.ts', code: "import { seedConfigDir } from '@glassbox/test-support/host/seed';" },
+  { why: 'the test support imports the CLI', file: 'packages/test-support/src/bad.ts', code: "import { main } from '../../../apps/cli/src/main';" },
+  { why: 'the test support imports the window', file: 'packages/test-support/src/bad.ts', code: "import { App } from '../../renderer/src/App';" },
+  { why: 'the test support imports electron', file: 'packages/test-support/src/bad.ts', code: "import { app } from 'electron';" },
 ];
 
 const eslint = new ESLint({ cwd: REPO });
@@ -82,6 +87,7 @@ describe('the layers are enforced by lint', () => {
       { why: "an adapter's main entry hashes", file: 'packages/adapter-claude-code/src/ok.ts', code: "import { createHash } from 'node:crypto';\nexport const a = createHash;" },
       { why: 'the proxy imports the request dialect and analysis', file: 'packages/proxy/src/ok.ts', code: "import { readRequest } from '@glassbox/request-anthropic';\nimport { planEviction } from '@glassbox/analysis';\nexport const a = [readRequest, planEviction];" },
       { why: 'the CLI imports the proxy', file: 'apps/cli/src/ok.ts', code: "import { startProxy } from '@glassbox/proxy';\nexport const a = startProxy;" },
+      { why: 'the test support loads real transcripts and seeds a host', file: 'packages/test-support/src/ok.ts', code: "import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';\nimport { hostGlassbox } from '@glassbox/host';\nexport const a = [loadSessionWithSubagents, hostGlassbox];" },
     ];
     for (const v of allowed) expect(await errorsOf(v), v.why).toEqual([]);
   });

@@ -8,8 +8,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, type TestContext } from 'vitest';
-import { CORPUS, SCENARIOS, copyPublic, copyScenario, tempTree, type TempTree } from '../../../packages/store/src/test-corpus';
-import { holdWriteLock, indexRows } from '../../../packages/store/src/test-db';
+import { CORPUS, SCENARIOS, copyPublic, copyScenario, tempTree, type TempTree } from '@glassbox/test-support/store/corpus';
+import { holdWriteLock, indexRows } from '@glassbox/test-support/store/index-db';
 import { runCli } from './commands/cli-test-io';
 
 const BIN = resolve(import.meta.dirname, '../bin/glassbox.mjs');

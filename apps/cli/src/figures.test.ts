@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deadShare } from '@glassbox/core';
 import { createHost, type EngineHost } from '@glassbox/host';
-import { okValue } from '@glassbox/host/test-seed';
+import { okValue } from '@glassbox/test-support/host/seed';
 import type { ForkPreview, SessionRow, SessionsListResult, SnapshotView } from '@glassbox/contract';
 import { runCli } from './commands/cli-test-io';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { recogniseFirstRecord } from './generation';
 import { readRolloutFile } from './node/read-file';
 import { RolloutParser } from './parser';
-import { CLAUDE_TRANSCRIPT, MOONMIND_057, MOONMIND_058, allRollouts, firstRollout, linesOf } from './test-support/corpus';
+import { CLAUDE_TRANSCRIPT, MOONMIND_057, MOONMIND_058, allRollouts, firstRollout, linesOf } from '@glassbox/test-support/codex/corpus';
 
 const scratch = mkdtempSync(join(tmpdir(), 'codex-bad-'));
 /** A real rollout, changed as the test says, written to a scratch file (never a hand-written rollout). */

@@ -9,7 +9,7 @@ import { codexLocator } from './node/locator';
 import { readRolloutFile } from './node/read-file';
 import type { CodexSession } from './session-types';
 import { CODEX_PRICES } from './prices';
-import { MOONMIND_058, REPO_ROOT, allRollouts, firstRollout, linesOf, scenarioRollouts } from './test-support/corpus';
+import { MOONMIND_058, REPO_ROOT, allRollouts, firstRollout, linesOf, scenarioRollouts } from '@glassbox/test-support/codex/corpus';
 
 describe('the OpenAI price table', () => {
   it('is valid in the overridable format and prices every model in the corpus', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Session } from '@glassbox/core';
 import { codexFormat } from './agent';
 import { codexLocator } from './node/locator';
-import { allRollouts, linesOf } from './test-support/corpus';
+import { allRollouts, linesOf } from '@glassbox/test-support/codex/corpus';
 
 /** What the analysis reads of a session: the window's records in order, the calls and the problems. */
 function shape(session: Session) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readRolloutFile } from './node/read-file';
 import { RolloutParser, type CodexSession } from './parser';
-import { MOONMIND_057, MOONMIND_058, firstRollout, linesOf, scenarioRollouts } from './test-support/corpus';
+import { MOONMIND_057, MOONMIND_058, firstRollout, linesOf, scenarioRollouts } from '@glassbox/test-support/codex/corpus';
 
 /** A rollout's lines (a real file's, changed as a test says) parsed in memory, captured text kept. */
 function parseLines(lines: string[]): CodexSession {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readRolloutFile } from './node/read-file';
 import { matchPureRead, readFromOutput } from './read-grammar';
 import { shapeOfCall } from './tool-ops';
-import { firstRollout, manifestCwd } from './test-support/corpus';
+import { firstRollout, manifestCwd } from '@glassbox/test-support/codex/corpus';
 
 describe('the pure-read grammar', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readRolloutFile } from './node/read-file';
 import { parseShellOutput } from './shell-output';
-import { MOONMIND_058, firstRollout, linesOf } from './test-support/corpus';
+import { MOONMIND_058, firstRollout, linesOf } from '@glassbox/test-support/codex/corpus';
 
 /** The output texts of a rollout's tool outputs, in file order. */
 function outputs(path: string): string[] {

@@ -7,8 +7,10 @@ import type { Segment } from '@glassbox/core';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseChatLines } from './parse-lines';
-import { fixture, linesOf, mainChat } from './test-support/corpus';
-import { testPorts } from './test-support/ports';
+import { fixture, linesOf, mainChat } from '@glassbox/test-support/gemini/corpus';
+import { fixturePorts } from '@glassbox/test-support/ports';
+
+const testPorts = fixturePorts('2026-12-02');
 
 function classified(version: string): Segment[] {
   const f = fixture('01-reads-edits-gone', version);

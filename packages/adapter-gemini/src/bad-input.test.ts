@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { geminiFormat } from './agent';
 import { parseChatLines } from './parse-lines';
-import { CLAUDE_TRANSCRIPT, CODEX_ROLLOUT_DIR, chatFiles, fixture, fixtures, linesOf, mainChat } from './test-support/corpus';
+import { CLAUDE_TRANSCRIPT, CODEX_ROLLOUT_DIR, chatFiles, fixture, fixtures, linesOf, mainChat } from '@glassbox/test-support/gemini/corpus';
 
 const codexRollout = join(CODEX_ROLLOUT_DIR, readdirSync(CODEX_ROLLOUT_DIR).filter((f) => f.endsWith('.jsonl')).sort()[0] as string);
 

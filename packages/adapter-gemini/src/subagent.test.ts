@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseChatLines } from './parse-lines';
-import { chatFiles, fixture, linesOf, mainChat } from './test-support/corpus';
+import { chatFiles, fixture, linesOf, mainChat } from '@glassbox/test-support/gemini/corpus';
 
 describe('subagents', () => {
   it('0.61: the parent’s invoke_agent call names the subagent’s chat, which lies under chats/<parent id>/', () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { GEMINI_PRICES } from './prices';
 import { parseChatLines } from './parse-lines';
 import type { GeminiSession } from './parser';
-import { chatFiles, fixture, fixtures, linesOf, mainChat, type Fixture } from './test-support/corpus';
+import { chatFiles, fixture, fixtures, linesOf, mainChat, type Fixture } from '@glassbox/test-support/gemini/corpus';
 
 /** Every reply of a chat once: the window's and those a rewrite let go of. */
 function replies(s: GeminiSession): UsageRecord[] {

@@ -5,7 +5,7 @@ import type { Block, ChainNode } from '@glassbox/core';
 import { describe, expect, it } from 'vitest';
 import { parseChatLines } from './parse-lines';
 import type { GeminiSession } from './parser';
-import { fixtures, linesOf, mainChat, resumeRequest, type Fixture } from './test-support/corpus';
+import { fixtures, linesOf, mainChat, resumeRequest, type Fixture } from '@glassbox/test-support/gemini/corpus';
 
 /** One part as compared: what it is, the call it belongs to, and its size. */
 type Shape = string;

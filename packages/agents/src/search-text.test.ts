@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { SEARCH_LIMITS, SUMMARY_STATE_VERSION, type Agent, type SummaryState } from '@glassbox/core';
 import { describe, expect, it } from 'vitest';
 import { defaultAgents } from './index';
-import { CONFORMANCE_FIXTURES } from './test-support/fixtures';
+import { CONFORMANCE_FIXTURES } from '@glassbox/test-support/agents/fixtures';
 
 const registry = defaultAgents();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planEviction } from './plan';
-import { analyzeFile, generatedSession, projectAfter } from './test-support/fixtures';
+import { analyzeFile, generatedSession, projectAfter } from '@glassbox/test-support/analysis/fixtures';
 
 describe('never evicted', () => {
   it('keeps error results, prose, thinking and the compaction summary live and protected', () => {

@@ -3,7 +3,7 @@ import { CLAUDE_PRICES } from '@glassbox/adapter-claude-code';
 import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
 import { computeCost } from './cost';
 import { responsesOf } from './usage';
-import { generatedSession } from './test-support/fixtures';
+import { generatedSession } from '@glassbox/test-support/analysis/fixtures';
 
 describe('cost of a real session', () => {
   const { session, subagents } = loadSessionWithSubagents(generatedSession('01-superseded-reads'));

@@ -4,7 +4,7 @@ import { cacheModel, chooseForHorizon, economicsOf, totalCost, type CacheModel }
 import { planEviction } from './plan';
 import { CLAUDE_PRICES as DEFAULT_PRICES } from '@glassbox/adapter-claude-code';
 import { findPrice } from './prices';
-import { analyzeFile, generatedSession, projectAfter } from './test-support/fixtures';
+import { analyzeFile, generatedSession, projectAfter } from '@glassbox/test-support/analysis/fixtures';
 
 /** The example, by hand: a 150k window, 15k evicted, the first change at 30k, Opus 4.5 list prices, 5-minute cache. */
 function handModel(warm: boolean): CacheModel {

@@ -6,8 +6,8 @@ import { readSessionFile } from '@glassbox/adapter-claude-code/node';
 import type { ChainNode, ClassifiedSnapshot } from '@glassbox/core';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
 import { analyzeSession, type AnalyzeOptions } from './analyze';
-import { FIXTURES, generatedSession, variantOf } from './test-support/fixtures';
-import { CAPTURED_ON, checkAgainst, loadRequest, recordedFixtures } from './test-support/requests';
+import { FIXTURES, generatedSession, variantOf } from '@glassbox/test-support/analysis/fixtures';
+import { CAPTURED_ON, checkAgainst, loadRequest, recordedFixtures } from '@glassbox/test-support/analysis/requests';
 
 const fixtureDir = (name: string): string => join(FIXTURES, 'generated', name);
 const request = (name: string, file = 'resume-request.json') => loadRequest(join(fixtureDir(name), file));

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readSessionFile } from '@glassbox/adapter-claude-code/node';
 import { reconstructWindow } from './resident';
 import { join } from 'node:path';
-import { FIXTURES, analyzeFile, generatedSession, variantOf } from './test-support/fixtures';
+import { FIXTURES, analyzeFile, generatedSession, variantOf } from '@glassbox/test-support/analysis/fixtures';
 
 describe('the resident window', () => {
   it('starts at the last compaction: summary first, then the preserved message, nothing from before', () => {

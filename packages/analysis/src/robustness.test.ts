@@ -6,7 +6,7 @@ import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
 import { analyzeSession } from './analyze';
 import { planEviction } from './plan';
 import { computeCost } from './cost';
-import { generatedSession } from './test-support/fixtures';
+import { generatedSession } from '@glassbox/test-support/analysis/fixtures';
 
 type Obj = Record<string, unknown>;
 const ODD_VALUES: unknown[] = [null, 42, -1, '', 'x', [], {}, [null], { type: 'text' }, true];

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FileOpened, ForkWritten, SnapshotView } from '@glassbox/contract';
 import type { EngineHost } from './host';
-import { call, seededHost } from './test-host';
+import { call, seededHost } from '@glassbox/test-support/host/seeded-host';
 import { startUiServer, type UiServer } from './http-server';
-import { GENERATED, seedConfigDir, type Seeded } from './test-seed';
+import { GENERATED, seedConfigDir, type Seeded } from '@glassbox/test-support/host/seed';
 
 const CLASSES = ['gone', 'stale-drift', 'stale-superseded', 'duplicate'];
 

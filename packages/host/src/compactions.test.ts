@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CompactionFindResult, CompactionItemText, CompactionsView, FileOpened } from '@glassbox/contract';
 import type { EngineHost } from './host';
-import { seededHost } from './test-host';
-import { okValue, seedConfigDir, type Seeded } from './test-seed';
+import { seededHost } from '@glassbox/test-support/host/seeded-host';
+import { okValue, seedConfigDir, type Seeded } from '@glassbox/test-support/host/seed';
 
 let seeded: Seeded | null = null;
 let host: EngineHost | null = null;

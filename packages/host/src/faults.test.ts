@@ -3,12 +3,12 @@
 // with an unhandled rejection; the host says so and keeps answering.
 import { cpSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { holdWriteLock } from '../../store/src/test-db';
+import { holdWriteLock } from '@glassbox/test-support/store/index-db';
 import { afterEach, expect, it } from 'vitest';
 import type { IndexProgress } from '@glassbox/contract';
 import { createHost } from './index';
 import type { EngineHost } from './host';
-import { seedConfigDir, type Seeded } from './test-seed';
+import { seedConfigDir, type Seeded } from '@glassbox/test-support/host/seed';
 
 let seeded: Seeded | null = null;
 let host: EngineHost | null = null;

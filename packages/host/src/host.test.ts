@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { validateFork } from '@glassbox/adapter-claude-code';
 import type { ForkPreview, ForkRemoved, ForkWritten, SegmentDetail, SessionsListResult, SnapshotView } from '@glassbox/contract';
 import type { EngineHost } from './host';
-import { seededHost } from './test-host';
+import { seededHost } from '@glassbox/test-support/host/seeded-host';
 import { createHost } from './index';
-import { GENERATED, REPO_ROOT, okValue, seedConfigDir, type Seeded } from './test-seed';
+import { GENERATED, REPO_ROOT, okValue, seedConfigDir, type Seeded } from '@glassbox/test-support/host/seed';
 
 let seeded: Seeded | null = null;
 let host: EngineHost | null = null;

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostSync, SessionsListResult } from '@glassbox/contract';
 import type { EngineHost } from './host';
-import { call, seededHost } from './test-host';
+import { call, seededHost } from '@glassbox/test-support/host/seeded-host';
 import { startUiServer, type UiServer } from './http-server';
-import { seedConfigDir, type Seeded } from './test-seed';
+import { seedConfigDir, type Seeded } from '@glassbox/test-support/host/seed';
 
 let seeded: Seeded | null = null;
 let host: EngineHost | null = null;

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EventMap, KeepResultView, RestoredView, RetentionInfo, SessionChanged, SessionsListResult, SnapshotView } from '@glassbox/contract';
 import { createHost } from './index';
 import type { EngineHost } from './host';
-import { okValue, seedConfigDir, type Seeded } from './test-seed';
+import { okValue, seedConfigDir, type Seeded } from '@glassbox/test-support/host/seed';
 
 let seeded: Seeded | null = null;
 let host: EngineHost | null = null;

@@ -3,11 +3,11 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProxyView } from '@glassbox/contract';
-import { recordedRun } from '@glassbox/request-anthropic/test-support';
-import { replayAll, startReplay } from '@glassbox/proxy/test-support';
+import { recordedRun } from '@glassbox/test-support/request-anthropic/recorded';
+import { replayAll, startReplay } from '@glassbox/test-support/proxy/replay';
 import { createHost } from './index';
 import type { EngineHost } from './host';
-import { okValue, seedConfigDir, type Seeded } from './test-seed';
+import { okValue, seedConfigDir, type Seeded } from '@glassbox/test-support/host/seed';
 
 let seeded: Seeded | null = null;
 let host: EngineHost | null = null;

@@ -7,7 +7,7 @@ import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
 import type { ConversationView, CostView, SegmentDetail, SessionsListResult, SnapshotView } from '@glassbox/contract';
 import type { EngineHost } from './host';
 import { createHost } from './index';
-import { REPO_ROOT, okValue, seedConfigDir, type Seeded } from './test-seed';
+import { REPO_ROOT, okValue, seedConfigDir, type Seeded } from '@glassbox/test-support/host/seed';
 
 let seeded: Seeded | null = null;
 let host: EngineHost | null = null;

@@ -2,7 +2,7 @@ import { afterEach, expect, it } from 'vitest';
 import type { SessionsListResult, UsageReportView } from '@glassbox/contract';
 import type { EngineHost } from './host';
 import { createHost } from './index';
-import { okValue, seedConfigDir, type Seeded } from './test-seed';
+import { okValue, seedConfigDir, type Seeded } from '@glassbox/test-support/host/seed';
 
 let seeded: Seeded | null = null;
 let host: EngineHost | null = null;

@@ -2,9 +2,9 @@ import http from 'node:http';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { recordedRun } from '@glassbox/request-anthropic/test-support';
+import { recordedRun } from '@glassbox/test-support/request-anthropic/recorded';
 import { proxyStatus } from './status';
-import { API_KEY, replayAll, sendAsClient, startReplay, type Replay } from './test-support/replay';
+import { API_KEY, replayAll, sendAsClient, startReplay, type Replay } from '@glassbox/test-support/proxy/replay';
 
 const run = recordedRun('31-proxy-live-2.1.332');
 const TOMB = '[glassbox: removed ';

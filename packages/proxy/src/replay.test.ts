@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readRequest } from '@glassbox/request-anthropic';
-import { RECORDED_RUNS, recordedRun, type RecordedRun } from '@glassbox/request-anthropic/test-support';
+import { RECORDED_RUNS, recordedRun, type RecordedRun } from '@glassbox/test-support/request-anthropic/recorded';
 import { proxyStatus, showRemoved } from './status';
-import { replayAll, startReplay, type Replay } from './test-support/replay';
+import { replayAll, startReplay, type Replay } from '@glassbox/test-support/proxy/replay';
 
 const TOMB = '[glassbox: removed ';
 

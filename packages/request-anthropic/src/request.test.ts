@@ -3,7 +3,7 @@ import { JsonScanner } from './json-spans';
 import { readRequest } from './request';
 import { cacheMarkerTtl, requestEnvironment } from './environment';
 import { conversationKey } from './conversation';
-import { RECORDED_RUNS, recordedRun } from './test-support/recorded';
+import { RECORDED_RUNS, recordedRun } from '@glassbox/test-support/request-anthropic/recorded';
 
 /** A recorded request with one edit made to its bytes (so refusals are tested on real requests). */
 function edited(body: Buffer, from: string, to: string): Buffer {

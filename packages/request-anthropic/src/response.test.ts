@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readRequest } from './request';
 import { StreamFacts, messageSignature } from './response';
-import { RECORDED_RUNS, recordedRun } from './test-support/recorded';
+import { RECORDED_RUNS, recordedRun } from '@glassbox/test-support/request-anthropic/recorded';
 
 describe.each(RECORDED_RUNS)('what a reply reports, read as it streams by (%s)', (name) => {
   const run = recordedRun(name);

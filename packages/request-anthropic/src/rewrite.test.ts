@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readRequest, type ReadRequest } from './request';
 import { checkRewrite, locate, rewriteRequest, type Replacement } from './rewrite';
-import { RECORDED_RUNS, recordedRun } from './test-support/recorded';
+import { RECORDED_RUNS, recordedRun } from '@glassbox/test-support/request-anthropic/recorded';
 
 function lastRequest(name: string): ReadRequest {
   const run = recordedRun(name);

@@ -6,7 +6,7 @@ import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
 import { readRequest } from './request';
 import { requestEnvironment } from './environment';
 import { requestSession, segmentPlace } from './session';
-import { RECORDED_RUNS, recordedRun, type RecordedRun } from './test-support/recorded';
+import { RECORDED_RUNS, recordedRun, type RecordedRun } from '@glassbox/test-support/request-anthropic/recorded';
 
 function lastRequestSession(run: RecordedRun): Session {
   const last = run.exchanges[run.exchanges.length - 1];

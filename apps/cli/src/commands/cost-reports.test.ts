@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { copyCodexHome, copyPublic, copyScenario, tempTree, type TempTree } from '../../../../packages/store/src/test-corpus';
+import { copyCodexHome, copyPublic, copyScenario, tempTree, type TempTree } from '@glassbox/test-support/store/corpus';
 import type { UsageReport } from '@glassbox/engine';
 import type { SessionRow } from '@glassbox/store';
 import { runCli } from './cli-test-io';

@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { copyScenario, tempTree, type TempTree } from '../../../../packages/store/src/test-corpus';
+import { copyScenario, tempTree, type TempTree } from '@glassbox/test-support/store/corpus';
 import { runCli } from './cli-test-io';
 
 let tree: TempTree;

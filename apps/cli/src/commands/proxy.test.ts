@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { recordedRun } from '@glassbox/request-anthropic/test-support';
-import { replayUpstream, sendAsClient, type Upstream } from '@glassbox/proxy/test-support';
-import { REPO_ROOT } from '@glassbox/host/test-seed';
+import { recordedRun } from '@glassbox/test-support/request-anthropic/recorded';
+import { replayUpstream, sendAsClient, type Upstream } from '@glassbox/test-support/proxy/replay';
+import { REPO_ROOT } from '@glassbox/test-support/host/seed';
 import { runCli } from './cli-test-io';
 
 const CLI = join(REPO_ROOT, 'apps/cli/bin/glassbox.mjs');

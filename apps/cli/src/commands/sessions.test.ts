@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { copyPublic, copyScenario, tempTree, type TempTree } from '../../../../packages/store/src/test-corpus';
+import { copyPublic, copyScenario, tempTree, type TempTree } from '@glassbox/test-support/store/corpus';
 import type { SessionRow } from '@glassbox/store';
 import { runCli } from './cli-test-io';
 

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT, seedConfigDir, type Seeded } from '@glassbox/host/test-seed';
+import { REPO_ROOT, seedConfigDir, type Seeded } from '@glassbox/test-support/host/seed';
 
 const CLI = join(REPO_ROOT, 'apps/cli/bin/glassbox.mjs');
 let seeded: Seeded | null = null;

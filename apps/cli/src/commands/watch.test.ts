@@ -3,7 +3,7 @@ import { appendFileSync, mkdirSync, readFileSync, readdirSync, utimesSync, write
 import { createInterface } from 'node:readline';
 import { join, resolve } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { copyScenario, tempTree, type TempTree } from '../../../../packages/store/src/test-corpus';
+import { copyScenario, tempTree, type TempTree } from '@glassbox/test-support/store/corpus';
 
 let tree: TempTree;
 afterEach(() => tree?.cleanup());

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAgents } from '@glassbox/agents';
 import { EngineHost, IndexCatalog, hostGlassbox } from '@glassbox/host';
-import { seedConfigDir, type Seeded } from '@glassbox/host/test-seed';
+import { seedConfigDir, type Seeded } from '@glassbox/test-support/host/seed';
 import { createRouter, sameRenderer } from './router';
 
 let seeded: Seeded | null = null;

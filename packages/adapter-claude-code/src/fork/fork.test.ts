@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildFork } from './apply';
 import { validateFork } from './validate';
-import { GENERATED, NEW_ID, buildForkAsBytes, candidateActions, claudeTranscripts, generatedPath, readLines } from './test-corpus';
+import { GENERATED, NEW_ID, buildForkAsBytes, candidateActions, claudeTranscripts, generatedPath, readLines } from '@glassbox/test-support/claude-code/fork-corpus';
 import { createForkBuilder } from './apply';
 import type { LineSplice } from '@glassbox/core';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildFork } from './apply';
 import { liveChain, parseLines } from './chain';
 import { validateFork } from './validate';
-import { NEW_ID, candidateActions, claudeTranscripts, readLines } from './test-corpus';
+import { NEW_ID, candidateActions, claudeTranscripts, readLines } from '@glassbox/test-support/claude-code/fork-corpus';
 import type { ForkAction } from './types';
 
 /**

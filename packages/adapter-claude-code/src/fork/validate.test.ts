@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildFork } from './apply';
 import { validateFork as validateAsText, type ValidationReport } from './validate';
-import { NEW_ID, candidateActions, generatedPath, readLines, validateForkAsBytes } from './test-corpus';
+import { NEW_ID, candidateActions, generatedPath, readLines, validateForkAsBytes } from '@glassbox/test-support/claude-code/fork-corpus';
 
 // Records are edited freely here, as a damaged fork would be.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRolloutFile } from '../node/read-file';
 import { parseObject } from '../json';
-import { MOONMIND_057, firstRollout, linesOf, scenarioRollouts, SCENARIOS } from '../test-support/corpus';
+import { MOONMIND_057, firstRollout, linesOf, scenarioRollouts, SCENARIOS } from '@glassbox/test-support/codex/corpus';
 import { buildCodexFork, type CodexForkAction } from './apply';
 import { renameIdValues, uuidV7 } from './ids';
-import { resumeCommand } from './names';
 import { validateCodexFork } from './validate';
 
 const NEW_ID = uuidV7(Date.parse('2026-12-01T12:00:00Z'), new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]));
@@ -118,8 +117,8 @@ describe('fork: a full copy, outputs tombstoned, every other byte kept', () => {
     expect(r.applied).toHaveLength(1);
   });
 
-  it('says how to resume the fork (its name and folder: the store codex-naming test)', () => {
-    expect(resumeCommand(NEW_ID)).toBe(`codex resume ${NEW_ID}`);
+  // The resume command is agent.test.ts's; its name and folder, the store's codex-naming test.
+  it('names the fork with a UUID v7, as Codex names sessions', () => {
     expect(NEW_ID).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });

@@ -1,12 +1,14 @@
 import { join } from 'node:path';
 import { analyzeSession, planEviction } from '@glassbox/analysis';
-import { testPorts as ports } from '../test-support/ports';
+import { fixturePorts } from '@glassbox/test-support/ports';
 import { describe, expect, it } from 'vitest';
 import { readRolloutFile } from '../node/read-file';
-import { CODEX_CORPUS, firstRollout, linesOf } from '../test-support/corpus';
+import { CODEX_CORPUS, firstRollout, linesOf } from '@glassbox/test-support/codex/corpus';
 import { buildCodexFork } from './apply';
 import { uuidV7 } from './ids';
 import { validateCodexFork } from './validate';
+
+const ports = fixturePorts('2026-12-01');
 
 describe('the unchanged analysis on a Codex session, then its plan as a fork (02)', () => {
   const name = '02-duplicates-deletes-errors';

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CODEX_CORPUS, MOONMIND_058, scenarioRollouts } from '../test-support/corpus';
+import { CODEX_CORPUS, MOONMIND_058, scenarioRollouts } from '@glassbox/test-support/codex/corpus';
 import { codexHomes, findRolloutById, listRolloutFiles } from './discover';
 
 describe('Codex homes', () => {

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MOONMIND_057, firstRollout, scenarioRollouts } from '../test-support/corpus';
+import { MOONMIND_057, firstRollout, scenarioRollouts } from '@glassbox/test-support/codex/corpus';
 import { codexLocator } from './locator';
 
 /** A Codex home holding real rollouts: two live sessions (a session and its exec fork) and an archived one. */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { codexFormat } from '../agent';
 import { readRolloutFile } from '../node/read-file';
 import { CODEX_PRICES } from '../prices';
-import { MOONMIND_057, allRollouts, firstRollout, linesOf } from '../test-support/corpus';
+import { MOONMIND_057, allRollouts, firstRollout, linesOf } from '@glassbox/test-support/codex/corpus';
 
 const ports: AnalysisPorts = { repo: { kind: () => 'missing', readText: () => null }, hash: (t) => t, now: () => new Date('2026-12-01T12:00:00Z') };
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { chatRoots, discoverChats, geminiHomes } from './discover';
 import { geminiLocator } from './locator';
 import { readChatFile } from './read-file';
-import { fixture, mainChat } from '../test-support/corpus';
+import { fixture, mainChat } from '@glassbox/test-support/gemini/corpus';
 
 function home(scenario: string, version: string): string {
   const h = mkdtempSync(join(tmpdir(), 'gemini-home-'));

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { claudeCodeFormat } from '@glassbox/adapter-claude-code';
 import { readSessionFile } from '@glassbox/adapter-claude-code/node';
 import type { CompactionKey } from '@glassbox/core';
-import { generatedSession } from '../test-support/fixtures';
+import { generatedSession } from '@glassbox/test-support/analysis/fixtures';
 import { SummaryText, carriedBy } from './judge';
 import { errorLines, identifiers } from './keys';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planEviction } from '../plan';
-import { analyzeFile, generatedSession, projectAfter, results, variantOf } from '../test-support/fixtures';
+import { analyzeFile, generatedSession, projectAfter, results, variantOf } from '@glassbox/test-support/analysis/fixtures';
 
 describe('duplicate', () => {
   const session = generatedSession('01-superseded-reads');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CLASS_REGISTRY, DEFAULT_FORK_CLASSES } from '@glassbox/core';
-import { analyzeFile, generatedSession } from '../test-support/fixtures';
+import { analyzeFile, generatedSession } from '@glassbox/test-support/analysis/fixtures';
 import { planEviction } from '../plan';
 
 describe('elided rule', () => {

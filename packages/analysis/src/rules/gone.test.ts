@@ -1,7 +1,7 @@
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyzeFile, copyToTemp, generatedSession, projectAfter } from '../test-support/fixtures';
+import { analyzeFile, copyToTemp, generatedSession, projectAfter } from '@glassbox/test-support/analysis/fixtures';
 
 describe('gone', () => {
   const session = generatedSession('02-gone-drift-errors');

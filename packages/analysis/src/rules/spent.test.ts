@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeFile, generatedSession } from '../test-support/fixtures';
+import { analyzeFile, generatedSession } from '@glassbox/test-support/analysis/fixtures';
 
 describe('spent', () => {
   it('marks spent only when asked, always as inferred', () => {

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyzeFile, capturedAt, copyToTemp, generatedSession, projectAfter } from '../test-support/fixtures';
+import { analyzeFile, capturedAt, copyToTemp, generatedSession, projectAfter } from '@glassbox/test-support/analysis/fixtures';
 
 describe('stale-drift', () => {
   const session = generatedSession('02-gone-drift-errors');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeFile, byLine, classOf, generatedSession, projectAfter } from '../test-support/fixtures';
+import { analyzeFile, byLine, classOf, generatedSession, projectAfter } from '@glassbox/test-support/analysis/fixtures';
 
 describe('stale-superseded', () => {
   const session = generatedSession('01-superseded-reads');

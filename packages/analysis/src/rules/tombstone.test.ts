@@ -5,7 +5,7 @@ import { buildFork, parseLines } from '@glassbox/adapter-claude-code';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
 import { analyzeSession } from '../analyze';
 import { planEviction } from '../plan';
-import { analyzeFile, generatedSession, projectAfter } from '../test-support/fixtures';
+import { analyzeFile, generatedSession, projectAfter } from '@glassbox/test-support/analysis/fixtures';
 
 /** A real session, forked in memory with the planner's own actions (every class, nothing protected). */
 function forkOf(scenario: string) {

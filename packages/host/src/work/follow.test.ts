@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAgents } from '@glassbox/agents';
 import type { ClassifiedSnapshot, LoadedSession, Session } from '@glassbox/core';
 import { hostGlassbox } from '../glassbox';
-import { GENERATED, seedConfigDir, type Seeded } from '../test-seed';
+import { GENERATED, seedConfigDir, type Seeded } from '@glassbox/test-support/host/seed';
 import { WorkHandler } from './handler';
 import type { AnalyzeOptions, ResultFor, WorkContext, WorkRequest } from './protocol';
 

@@ -6,7 +6,7 @@ import type { JobProgress, Result, SnapshotView } from '@glassbox/contract';
 import { buildLargeTranscript } from '../../../../scripts/bench/synthetic';
 import type { EngineHost } from '../host';
 import { createHost } from '../index';
-import { GENERATED, seedConfigDir, type Seeded } from '../test-seed';
+import { GENERATED, seedConfigDir, type Seeded } from '@glassbox/test-support/host/seed';
 
 let seeded: Seeded | null = null;
 let host: EngineHost | null = null;

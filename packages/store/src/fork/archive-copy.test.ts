@@ -8,7 +8,7 @@ import { ForkError } from '../shared/atomic';
 import { forkJob } from './job';
 import { sameStamp, stampOfPath } from './lines';
 import { planFromFile } from './plan-lines';
-import { plannedForkOptions, tree, useScratches } from './test-support';
+import { plannedForkOptions, tree, useScratches } from '@glassbox/test-support/store/fork';
 import { writeFork } from './writer';
 import { defaultAgents } from '@glassbox/agents';
 import { agentForFile } from '@glassbox/file-io';

@@ -7,7 +7,7 @@ import { ForkError } from '../shared/atomic';
 import { forkLineage } from './lineage';
 import { forkIdOf, undoFork, verifyFork } from './ops';
 import { planFromFile } from './plan-lines';
-import { REPO_ROOT, tree } from './test-support';
+import { REPO_ROOT, tree } from '@glassbox/test-support/store/fork';
 import { writeFork } from './writer';
 import { agentForFile } from '@glassbox/file-io';
 

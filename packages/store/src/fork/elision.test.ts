@@ -8,7 +8,7 @@ import { agentForFile } from '@glassbox/file-io';
 import { Archive, sha256Hex } from './archive';
 import { elisionCheck } from './elision';
 import { planFromFile, type FilePlanOptions } from './plan-lines';
-import { REPO_ROOT, useScratches } from './test-support';
+import { REPO_ROOT, useScratches } from '@glassbox/test-support/store/fork';
 import { writeFork } from './writer';
 
 const TEST_AGENTS = defaultAgents();

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it, type TestContext } from 'vitest';
 import { Archive } from './archive';
 import { ForkError } from '../shared/atomic';
 import { undoFork, verifyFork } from './ops';
-import { plannedForkOptions, scratchSession, tree, type Scratch } from './test-support';
+import { plannedForkOptions, scratchSession, tree, type Scratch } from '@glassbox/test-support/store/fork';
 import { writeFork, type WriteForkResult } from './writer';
 import { defaultAgents } from '@glassbox/agents';
 

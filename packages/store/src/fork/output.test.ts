@@ -6,7 +6,7 @@ import { crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { LineBytes, LineOutput } from './output';
-import { REPO_ROOT } from './test-support';
+import { REPO_ROOT } from '@glassbox/test-support/store/fork';
 
 /** What LineBytes must give: the lines joined by newlines, a splice applied to its original's bytes. */
 function expected(lines: { original: string; line: string | { start: number; end: number; insert: string } }[], finalNewline: boolean): Buffer {

@@ -5,7 +5,7 @@ import { isDeadClass, DEAD_CLASSES, type DeadClass } from '@glassbox/core';
 import { analyzeSession } from '@glassbox/analysis';
 import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
 import { nodeAnalysisPorts } from '../shared/repo-port';
-import { CORPUS, SCENARIOS } from '../test-corpus';
+import { CORPUS, SCENARIOS } from '@glassbox/test-support/store/corpus';
 import { defaultAgents } from '@glassbox/agents';
 import { agentForFile } from '@glassbox/file-io';
 import { forkPass, indexFromPlan, indexPass, type IndexedFork } from './fork-pass';

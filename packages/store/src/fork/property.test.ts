@@ -6,7 +6,7 @@ import { sha256Hex } from './archive';
 import { ForkError } from '../shared/atomic';
 import { verifyFork } from './ops';
 import { planFromLines } from './plan-lines';
-import { scratchSession, tree, type Scratch } from './test-support';
+import { scratchSession, tree, type Scratch } from '@glassbox/test-support/store/fork';
 import { writeFork } from './writer';
 import { defaultAgents } from '@glassbox/agents';
 import { agentForLines } from '@glassbox/file-io';

@@ -5,7 +5,7 @@ import { Archive, sha256Hex } from './archive';
 import { ForkError } from '../shared/atomic';
 import { showSegment, undoFork, verifyFork } from './ops';
 import { planFromLines } from './plan-lines';
-import { lastResultAction, linesOf, plannedForkOptions, tree, useScratches } from './test-support';
+import { lastResultAction, linesOf, plannedForkOptions, tree, useScratches } from '@glassbox/test-support/store/fork';
 import { writeFork } from './writer';
 import { forkJob } from './job';
 import { defaultAgents } from '@glassbox/agents';

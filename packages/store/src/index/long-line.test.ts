@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { scanLines } from '@glassbox/file-io';
 import { readCompleteLines } from '../shared/scan';
-import { CORPUS } from '../test-corpus';
+import { CORPUS } from '@glassbox/test-support/store/corpus';
 
 const LONG = 12 * 1024 * 1024;
 

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openIndex } from './index';
 import { isThreadStopped, JobPool } from './pool';
-import { copyScenario, tempTree, type TempTree } from '../test-corpus';
+import { copyScenario, tempTree, type TempTree } from '@glassbox/test-support/store/corpus';
 import { bundleWorker } from './worker-source';
 import { defaultAgents } from '@glassbox/agents';
 

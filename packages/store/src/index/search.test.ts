@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAgents } from '@glassbox/agents';
 import { openIndex, type SessionRow } from './index';
-import { copyScenario, tempTree, type TempTree } from '../test-corpus';
+import { copyScenario, tempTree, type TempTree } from '@glassbox/test-support/store/corpus';
 import { indexableText, snippetParts } from './search-query';
 
 let tree: TempTree;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../fork/test-support';
+import { REPO_ROOT } from '@glassbox/test-support/store/fork';
 import { CHUNK_SIZES, chunkLengths } from './chunker';
 
 // The largest real transcript in the corpus (persisted and inline tool outputs): several chunks.

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAgents } from '@glassbox/agents';
 import { openIndex, type SessionIndex } from '../index/index';
-import { scratchSession, type Scratch } from '../fork/test-support';
+import { scratchSession, type Scratch } from '@glassbox/test-support/store/fork';
 import { keepSession } from './keep';
 import { KeptArchive } from './kept-archive';
 import { findKept } from './find';

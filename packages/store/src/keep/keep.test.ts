@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAgents } from '@glassbox/agents';
-import { scratchSession, tree, type Scratch } from '../fork/test-support';
+import { scratchSession, tree, type Scratch } from '@glassbox/test-support/store/fork';
 import { keepSession } from './keep';
 import { KeptArchive } from './kept-archive';
 import { findKept } from './find';

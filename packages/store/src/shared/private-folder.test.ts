@@ -11,7 +11,7 @@ import { keepSession } from '../keep/index';
 import { ensureViewCopy, findKept, KeptArchive } from '../keep/index';
 import { openIndex } from '../index/index';
 import { forgetCheckedFolders, onPrivacyNotice } from './private-folder';
-import { copyScenario, tempTree, type TempTree } from '../test-corpus';
+import { copyScenario, tempTree, type TempTree } from '@glassbox/test-support/store/corpus';
 
 const agents = defaultAgents();
 const isRoot = process.getuid?.() === 0;

@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { claudeCodeFormat } from '@glassbox/adapter-claude-code';
 import { quickLook } from './quick';
 import { runSummarize } from '../index/jobs';
-import { CORPUS, SCENARIOS } from '../test-corpus';
+import { CORPUS, SCENARIOS } from '@glassbox/test-support/store/corpus';
 
 function corpusTranscripts(): string[] {
   const out: string[] = [];

@@ -1,8 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../paths';
 
-const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const GEMINI_CORPUS = join(REPO_ROOT, 'fixtures/corpus/gemini');
 export const CLAUDE_TRANSCRIPT = join(REPO_ROOT, 'fixtures/corpus/generated/01-superseded-reads/transcript.jsonl');
 export const CODEX_ROLLOUT_DIR = join(REPO_ROOT, 'fixtures/corpus/codex/01-shell-reads-and-patch/sessions/2026/12/01');

@@ -1,13 +1,14 @@
 // Test helpers: real transcripts from fixtures/, analysed with the real Node ports.
 import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
 import type { ClassifiedSnapshot, Segment } from '@glassbox/core';
-import { analyzeSession, type AnalyzeOptions } from '../analyze';
+import { analyzeSession, type AnalyzeOptions } from '@glassbox/analysis';
+import { CORPUS } from '../paths';
 
-export const FIXTURES = resolve(import.meta.dirname, '../../../../fixtures/corpus');
+export const FIXTURES = CORPUS;
 
 /** The session file of a generated scenario, inside its projects folder (so subagents are found). */
 export function generatedSession(scenario: string): string {

@@ -1,14 +1,11 @@
 // Test helpers: transcripts of the corpus copied into the repository (fixtures/corpus), as raw lines.
 // Only tests import this file, so it may read the disk.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { LineSplice, ValidateOptions, ValidationReport } from '@glassbox/core';
-import type { ForkAction } from './types';
-import { createForkBuilder } from './apply';
-import { createForkValidator } from './validate';
+import { type ForkAction, createForkBuilder, createForkValidator } from '@glassbox/adapter-claude-code';
+import { REPO_ROOT } from '../paths';
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const GENERATED = [
   '01-superseded-reads',
   '02-gone-drift-errors',

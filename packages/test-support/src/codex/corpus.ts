@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../paths';
 
-export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
+export { REPO_ROOT };
+
 export const CODEX_CORPUS = join(REPO_ROOT, 'fixtures/corpus/codex');
 const MOONMIND = join(REPO_ROOT, 'fixtures/corpus/public/MoonLadderStudios__MoonMind');
 /** 0.57.0 and 0.58.0: the 2025 envelope generation. */

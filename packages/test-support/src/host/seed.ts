@@ -2,10 +2,11 @@
 // the value of a channel's result.
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../paths';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export { REPO_ROOT };
+
 export const GENERATED = join(REPO_ROOT, 'fixtures/corpus/generated');
 
 /** The value of a channel's result; the test fails with the error when the result is not ok. */

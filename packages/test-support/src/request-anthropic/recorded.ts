@@ -1,10 +1,11 @@
 // Test helpers: the real requests Claude Code sent, and the replies it got, in a recorded run
 // (fixtures/proxy/README.md says how they were made). Bytes come back exactly as sent.
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { REPO_ROOT } from '../paths';
 
-export const PROXY_FIXTURES = resolve(import.meta.dirname, '../../../../fixtures/proxy');
+export const PROXY_FIXTURES = join(REPO_ROOT, 'fixtures/proxy');
 
 /** The recorded runs: Claude Code 2.1.332 (the newest) and 2.1.197. */
 export const RECORDED_RUNS = ['31-proxy-live-2.1.332', '31-proxy-live-2.1.197'] as const;

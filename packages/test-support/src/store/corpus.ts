@@ -1,9 +1,11 @@
 // Test helpers: real corpus folders from fixtures/ copied into temporary projects roots.
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { CORPUS } from '../paths';
 
-export const CORPUS = resolve(import.meta.dirname, '../../../fixtures/corpus');
+export { CORPUS };
+
 
 export const SCENARIOS = readdirSync(join(CORPUS, 'generated')).filter((n) => /^\d\d-/.test(n));
 

@@ -5,9 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import { compareWindowWithRequest, requestItems, windowItems, type WindowComparison } from '@glassbox/adapter-claude-code';
 import { readSessionFile } from '@glassbox/adapter-claude-code/node';
 import type { Session } from '@glassbox/core';
-import { reconstructWindow, type ResidentWindow } from '../resident';
-import { applyRequestView } from '../request-view';
-import { SENT_KINDS } from '../segments';
+import { reconstructWindow, type ResidentWindow, applyRequestView, SENT_KINDS } from '@glassbox/analysis';
 import { FIXTURES } from './fixtures';
 
 /** The day the requests were captured: the client's clock decides which models count as retired. */

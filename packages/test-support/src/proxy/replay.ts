@@ -8,10 +8,8 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { nodeAnalysisPorts } from '@glassbox/store/repo-port';
 import { defaultAgents } from '@glassbox/agents';
-import type { RecordedExchange, RecordedRun } from '@glassbox/request-anthropic/test-support';
-import { ProxyArchive } from '../archive';
-import { startProxy, type RunningProxy } from '../server';
-import type { DecideSettings } from '../decide';
+import type { RecordedExchange, RecordedRun } from '../request-anthropic/recorded';
+import { ProxyArchive, startProxy, type RunningProxy, type DecideSettings } from '@glassbox/proxy';
 
 export const API_KEY = 'sk-ant-api03-test-key-that-must-go-upstream-only-0000';
 

@@ -3,17 +3,17 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, chmodSync, rmSync, statSync } from 'node:fs';
 import { afterEach } from 'vitest';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { planFromFile } from './plan-lines';
-import type { WriteForkOptions } from './writer';
+import { join } from 'node:path';
+import { planFromFile, type WriteForkOptions } from '@glassbox/store/fork';
 import { defaultAgents } from '@glassbox/agents';
 import { agentForFile } from '@glassbox/file-io';
+import { REPO_ROOT } from '../paths';
+
+export { REPO_ROOT };
 
 /** The agents these tests fork and read with (the shells make the same registry). */
 const TEST_AGENTS = defaultAgents();
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 export interface Scratch {
   root: string;

@@ -7,8 +7,8 @@ import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
 import type { ClassifiedSnapshot } from '@glassbox/core';
 import { tmpdir } from 'node:os';
 import { defaultAgents } from '@glassbox/agents';
-import { hostGlassbox } from './glassbox';
-import { GENERATED, REPO_ROOT } from './test-seed';
+import { hostGlassbox } from '@glassbox/host';
+import { GENERATED, REPO_ROOT } from './seed';
 
 export const RECORDED = ['02-gone-drift-errors', '03-large-outputs'] as const;
 export const SNAPSHOT_DIR = join(REPO_ROOT, 'fixtures', 'snapshots');

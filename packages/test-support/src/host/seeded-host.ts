@@ -1,10 +1,8 @@
 // Test support for the host's tests: a host over a seeded folder, and one HTTP request to a UI server.
 import { request } from 'node:http';
 import { defaultAgents } from '@glassbox/agents';
-import { hostGlassbox } from './glassbox';
-import { EngineHost } from './host';
-import { IndexCatalog } from './index-catalog';
-import type { Seeded } from './test-seed';
+import { hostGlassbox, EngineHost, IndexCatalog } from '@glassbox/host';
+import type { Seeded } from './seed';
 
 /** A host over the seeded projects folder with the default engine and agents, indexing inline (no worker threads). */
 export function seededHost(s: Seeded, options: { mode?: 'browser' | 'electron'; repoMap?: Record<string, string>; watch?: boolean; onCatalog?: (catalog: IndexCatalog) => void } = {}): EngineHost {

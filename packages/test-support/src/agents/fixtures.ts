@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { CORPUS } from '../paths';
 
-const CORPUS = join(dirname(fileURLToPath(import.meta.url)), '../../../../fixtures/corpus');
 
 /** One transcript a real client wrote, and the project as its run left it (for the proofs). */
 export interface ConformanceFixture {
@@ -29,13 +28,19 @@ function claudeCode(): ConformanceFixture[] {
     .map((d) => ({ name: d, path: join(root, d, 'transcript.jsonl'), repoRoot: join(root, d, 'project-after') }));
 }
 
-/** Codex CLI: every rollout of every run. */
+/** Codex CLI: every rollout of every run, and the published rollouts of the 2025 generation (0.57, 0.58: no project). */
 function codex(): ConformanceFixture[] {
   const root = join(CORPUS, 'codex');
-  return readdirSync(root)
+  const generated = readdirSync(root)
     .filter((d) => /^\d\d-/.test(d))
     .sort()
     .flatMap((d) => walk(join(root, d, 'sessions'), (n) => n.startsWith('rollout-') && n.endsWith('.jsonl')).sort().map((p, i) => ({ name: `${d}#${i + 1}`, path: p, repoRoot: join(root, d, 'project-after') })));
+  const published = join(CORPUS, 'public/MoonLadderStudios__MoonMind');
+  const public2025 = readdirSync(published)
+    .filter((n) => n.startsWith('rollout-') && n.endsWith('.jsonl'))
+    .sort()
+    .map((n) => ({ name: `MoonMind ${n.slice(8, 18)}`, path: join(published, n), repoRoot: null }));
+  return [...generated, ...public2025];
 }
 
 /** Gemini CLI: the main chat of every run and version the harness generated (the one with most messages). */
