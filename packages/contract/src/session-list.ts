@@ -2,9 +2,9 @@
 import type { JobProgress } from './jobs';
 import type { RetentionView, KeptView } from './keeping';
 
-export type SessionSort = 'activity' | 'size' | 'context' | 'reclaimable';
+export type SessionSort = 'activity' | 'size' | 'context' | 'reclaimable' | 'cost';
 
-export const SESSION_SORTS: readonly SessionSort[] = ['activity', 'size', 'context', 'reclaimable'];
+export const SESSION_SORTS: readonly SessionSort[] = ['activity', 'size', 'context', 'reclaimable', 'cost'];
 
 /** One line of the session browser. Figures are from the index (or a scan) so the list opens at once. */
 export interface SessionRow {
@@ -13,6 +13,8 @@ export interface SessionRow {
   /** The projects-folder name (the slug), and a readable project name from the working directory. */
   projectDir: string;
   project: string;
+  /** The agent whose session it is, as its client is called ("Claude Code", "Codex", "Gemini CLI"). */
+  agent?: string;
   cwd: string | null;
   title: string | null;
   /** ISO time of the last record, else of the file's mtime. */

@@ -44,6 +44,12 @@ describe('engine host', () => {
     // Titles match, and the index's full-text search over prompts and paths too (02 mentions low-stock).
     expect(found.sessions.map((s) => s.path)).toContain(seeded.sessions['01-superseded-reads']);
     expect(found.sessions.map((s) => s.path)).not.toContain(seeded.sessions['05-autocompact']);
+    // By cost, dearest first; each row names its agent.
+    const byCost = await okValue<SessionsListResult>(host.handle('sessions:list', { sort: 'cost' }));
+    const costs = byCost.sessions.map((s) => s.costUsd ?? -1);
+    expect(costs.every((c) => c > 0)).toBe(true);
+    expect([...costs].sort((a, b) => b - a)).toEqual(costs);
+    expect(new Set(byCost.sessions.map((s) => s.agent))).toEqual(new Set(['Claude Code']));
   });
 
   it('opens a session: gone, drift and superseded segments, each with its proof in words', async () => {
