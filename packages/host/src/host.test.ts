@@ -336,3 +336,19 @@ describe('engine host', () => {
 function firstJsonl(dir: string): string {
   return readdirSync(join(REPO_ROOT, dir)).find((n) => n.endsWith('.jsonl')) as string;
 }
+
+describe('the window layout', () => {
+  it('keeps the session list width across a restart, and refuses one out of range', async () => {
+    seeded = seedConfigDir(['01-superseded-reads']);
+    host = createHost(seeded.env, { watch: false, samplesDir: null });
+    await host.start();
+    expect(await okValue(host.handle('window:layout', {}))).toEqual({ sidebarWidth: null });
+    expect(await okValue(host.handle('window:layout', { sidebarWidth: 377.4 }))).toEqual({ sidebarWidth: 377 });
+    const refused = await host.handle('window:layout', { sidebarWidth: 5 });
+    expect(refused.ok).toBe(false);
+    host.close();
+    host = createHost(seeded.env, { watch: false, samplesDir: null });
+    await host.start();
+    expect(await okValue(host.handle('window:layout', {}))).toEqual({ sidebarWidth: 377 });
+  });
+});

@@ -14,6 +14,7 @@ import type {
   SnapshotView,
 } from '@glassbox/contract';
 import { pickTransport } from './api';
+import { nextRows } from './list-rows';
 
 type GroupBy = 'class' | 'source';
 type CentreView = 'treemap' | 'conversation' | 'cost';
@@ -276,8 +277,7 @@ export const useApp = create<AppState>()((set, get) => ({
     const { sessions, selectedPath } = get();
     if (change.version > get().listVersion) set({ listVersion: change.version });
     const before = sessions.find((s) => s.path === change.path);
-    const rest = sessions.filter((s) => s.path !== change.path);
-    const next = change.row ? [...rest, change.row] : rest;
+    const next = nextRows(sessions, change);
     // Only growth flashes: the first indexing pass reports every file as new.
     set({ sessions: next, ...(change.reason === 'appended' ? { flashed: { ...get().flashed, [change.path]: Date.now() } } : {}) });
     // Re-sort and re-filter through the host so the list matches the query.
