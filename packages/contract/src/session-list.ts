@@ -83,6 +83,8 @@ export interface SessionsListResult {
   total?: number;
   /** Where the host looked, for the empty state. */
   roots: string[];
+  /** The agents whose folders were searched, as their clients are called (for "no Claude Code, Codex or Gemini CLI session found"). */
+  agents?: string[];
   progress: IndexProgress;
   /** The host's list version when this answer was made (see HostSync): a window that later hears a newer one reloads. */
   version: number;
@@ -91,7 +93,11 @@ export interface SessionsListResult {
 }
 
 export interface SampleSession {
+  /** The sample's folder name (stable, for tests and links). */
   name: string;
+  /** What it shows, in a few plain words ("A file deleted after it was read"). */
+  title: string;
+  /** One plain sentence on what to look at in it. */
   description: string;
   path: string;
 }

@@ -10,6 +10,8 @@ export interface SessionCatalog {
   roots(): string[];
   /** Every known session (main-thread files, not subagent files); a catalog may sort and search itself. */
   list(sort?: SessionSort, search?: string): SessionRow[];
+  /** The agents whose folders are searched, by their clients' names. */
+  agentNames?(): string[];
   /** Re-reads the roots; only changed files are summarised again. */
   refresh(onProgress: (p: IndexProgress) => void, signal?: AbortSignal): Promise<void>;
   /** Whether the list holds this exact path (the host lets the person open what the list shows). */

@@ -60,6 +60,10 @@ export class IndexCatalog implements SessionCatalog {
     return this.index.roots.filter((r) => !this.index.viewRoots.includes(r));
   }
 
+  agentNames(): string[] {
+    return this.agents.agents.map((a) => a.format.label);
+  }
+
   notices(): string[] {
     return [...this.index.notices];
   }

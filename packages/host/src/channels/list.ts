@@ -16,7 +16,7 @@ export function listHandlers(host: HostContext): HandlersFor<'sessions:list' | '
         all.filter((r) => matchesQuery(r, query) || deep.has(r.path)),
         a.sort ?? 'activity',
       ).map((r) => (query ? { ...r, matched: whyMatched(r, query, deep) ?? 'text in the session' } : r));
-      return ok({ sessions: host.withLineage(rows), total: all.length, roots: host.catalog.roots(), progress: host.progress(), version, samples: host.samples.sessions });
+      return ok({ sessions: host.withLineage(rows), total: all.length, roots: host.catalog.roots(), agents: host.catalog.agentNames?.() ?? [], progress: host.progress(), version, samples: host.samples.sessions });
     },
     'sessions:refresh': async () => {
       void host.refresh();
