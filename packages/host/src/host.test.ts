@@ -125,10 +125,11 @@ describe('engine host', () => {
 
     const written = await okValue<ForkWritten>(host.handle('fork:write', { path, classes }));
     expect(existsSync(written.path)).toBe(true);
-    // No folder is mapped and the recorded cwd is not on this machine (unless a harness run made it): no command that would fail.
+    // No folder is mapped and the recorded cwd is not on this machine (unless a harness run made it): the
+    // file is named, to run from wherever the project is now.
     const cwd = '/tmp/cc-harness-work/01-superseded-reads/project';
-    expect(written.resumeCommand).toBe(existsSync(cwd) ? `cd ${cwd} && claude --resume ${written.sessionId}` : null);
-    expect(written.resumeNote ?? '').toMatch(existsSync(cwd) ? /^$/ : /is not on this machine: map it/);
+    expect(written.resumeCommand).toBe(existsSync(cwd) ? `cd ${cwd} && claude --resume ${written.sessionId}` : `claude --resume ${written.path}`);
+    expect(written.resumeNote ?? '').toMatch(existsSync(cwd) ? /^$/ : /is not on this machine: run this from the folder that holds the project now$/);
     expect(sha(path)).toBe(before);
     const lines = (p: string) => readFileSync(p, 'utf8').split('\n').filter((l) => l !== '');
     expect(validateFork(lines(path), lines(written.path)).ok).toBe(true);
