@@ -1,8 +1,8 @@
-// The list, the landing and the empty state at 800, 1280 and 1920 px, light and dark, into
-// apps/desktop/e2e/artifacts/ for people to look at.
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// The list, the landing, an open session, the dead-only map and the empty state at 800, 1280 and
+// 1920 px, light and dark, into apps/desktop/e2e/artifacts/ for people to look at.
 import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, openApp, row, test } from './fixtures';
 
 const HERE = join(dirname(fileURLToPath(import.meta.url)), 'artifacts');
@@ -20,17 +20,24 @@ for (const width of [800, 1280, 1920] as const) {
       await expect(page.getByTestId('treemap').locator('[data-class="gone"]').first()).toBeVisible();
       await page.mouse.move(0, 0);
       await page.screenshot({ path: join(HERE, `list-session-${width}-${theme}.png`) });
+      await page.getByTestId('dead-only').check();
+      await expect(page.getByTestId('treemap').locator('.tm-tile[data-class="live"]')).toHaveCount(0);
+      await page.screenshot({ path: join(HERE, `list-dead-only-${width}-${theme}.png`) });
+      // Nothing runs off the right edge, and no job covers the window (they sit at the foot of the list).
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await expect(page.locator('.columns > .centre [data-testid=jobs]')).toHaveCount(0);
     });
   }
 }
 test.describe('empty', () => {
   test.use({ scenarios: [], samples: true });
-  for (const width of [800, 1920] as const) {
-    test(`empty shots at ${width}`, async ({ page, app }) => {
+  for (const [width, theme] of [[800, 'light'], [1280, 'dark'], [1920, 'light']] as const) {
+    test(`empty shots at ${width}, ${theme}`, async ({ page, app }) => {
       await page.setViewportSize({ width, height: 860 });
+      await page.emulateMedia({ colorScheme: theme });
       await page.goto(app.url);
       await expect(page.getByTestId('empty-sessions')).toBeVisible({ timeout: 30_000 });
-      await page.screenshot({ path: join(HERE, `list-empty-${width}-light.png`) });
+      await page.screenshot({ path: join(HERE, `list-empty-${width}-${theme}.png`) });
     });
   }
 });

@@ -8,8 +8,8 @@ export function AgentBadge({ agent }: { agent: string }) {
   );
 }
 
-/** The clients' names, shortened where the list is narrow ("Gemini CLI" reads as Gemini). */
-const SHORT: Record<string, string> = { 'Gemini CLI': 'Gemini' };
+/** The clients' names, shortened where the list is narrow ("Codex CLI" reads as Codex, "Gemini CLI" as Gemini). */
+const SHORT: Record<string, string> = { 'Codex CLI': 'Codex', 'Gemini CLI': 'Gemini' };
 
 function slug(agent: string): string {
   return agent.toLowerCase().replace(/[^a-z0-9]+/g, '-');
