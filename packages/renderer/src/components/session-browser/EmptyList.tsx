@@ -19,7 +19,7 @@ export function NoSessions() {
 }
 
 /** "Claude Code, Codex or Gemini CLI", from the agents the host searched. */
-export function agentList(agents: readonly string[]): string {
+function agentList(agents: readonly string[]): string {
   if (agents.length <= 1) return agents[0] ?? 'agent';
   return `${agents.slice(0, -1).join(', ')} or ${agents[agents.length - 1] ?? ''}`;
 }
