@@ -23,9 +23,8 @@ for (const width of [800, 1280, 1920] as const) {
       await page.getByTestId('dead-only').check();
       await expect(page.getByTestId('treemap').locator('.tm-tile[data-class="live"]')).toHaveCount(0);
       await page.screenshot({ path: join(HERE, `list-dead-only-${width}-${theme}.png`) });
-      // Nothing runs off the right edge, and no job covers the window (they sit at the foot of the list).
+      // Nothing runs off the right edge.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-      await expect(page.locator('.columns > .centre [data-testid=jobs]')).toHaveCount(0);
     });
   }
 }

@@ -29,7 +29,8 @@ export function ExpiringBanner({ rows }: { rows: readonly SessionRow[] }) {
     void useApp.getState().loadSessions();
   };
   return (
-    <div className="expiring" role="status" data-testid="expiring-banner">
+    // Announced politely, but not a second "status" beside the list's own line.
+    <div className="expiring" aria-live="polite" data-testid="expiring-banner">
       {soon.length >= MANY ? (
         <>
           <span>
