@@ -160,6 +160,9 @@ test('the fork wizard writes a fork that validates and then appears in the list'
   await expect(page.getByTestId('open-fork')).toBeFocused();
   const forkRow = page.locator(`[data-testid=session-row][data-session-id="${forkId}"]`);
   await expect(forkRow).toBeVisible();
+  // Revealed and selected: the wizard's Done opened it, and the list brought its row into view.
+  await expect(forkRow).toHaveClass(/selected/);
+  await expect(forkRow).toBeInViewport();
   await expect(forkRow.locator('.tag.fork')).toBeVisible();
   await expect(forkRow.getByTestId('row-fork-of')).toContainText('fork of');
   await expect(row(page, s).getByTestId('row-forks')).toHaveText('1 fork');
@@ -282,45 +285,72 @@ test.describe('with no sessions but the bundled samples', () => {
     const bundled = readdirSync(GENERATED).filter((n) => existsSync(join(GENERATED, n, 'manifest.json')));
     await expect(samples).toHaveCount(bundled.length);
     await shot(page, '08-empty-with-samples');
-    await samples.filter({ hasText: '02-gone-drift-errors' }).click();
+    // In plain words, not the recording's jargon.
+    await expect(page.locator('[data-testid=sample][data-name="02-gone-drift-errors"]')).toHaveText('Files deleted or changed after being read');
+    await expect(page.getByTestId('empty-sessions')).toContainText('Claude Code, Codex CLI or Gemini CLI');
+    await page.locator('[data-testid=sample][data-name="02-gone-drift-errors"]').click();
     // Samples carry the project as it was after the session, so gone and drift are provable.
     await expect(page.getByTestId('treemap').locator('[data-class="gone"]').first()).toBeVisible();
     await expect(page.getByTestId('treemap').locator('[data-class="stale-drift"]').first()).toBeVisible();
   });
 });
 
-test('the session list works from the keyboard', async ({ page, app }) => {
-  await openApp(page, app);
-  // The first Tab stop is the skip link.
-  await page.keyboard.press('Tab');
-  await expect(page.getByRole('link', { name: 'Skip to the treemap' })).toBeFocused();
-  await page.keyboard.press('/');
-  // Down from the search box: into the tree, on its first session (project, session, project, …).
-  await page.keyboard.press('ArrowDown');
-  const tree = page.getByRole('tree');
-  await expect(tree).toBeFocused();
-  // The active item's attribute, read again until it holds (the key press re-renders the tree).
-  const activeAttr = (name: string) => async () => page.locator(`#${await tree.getAttribute('aria-activedescendant')}`).getAttribute(name);
-  await expect.poll(activeAttr('data-testid')).toBe('session-row');
-  await page.keyboard.press('ArrowDown');
-  await expect.poll(activeAttr('aria-level')).toBe('1');
-  await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('Enter');
-  await expect(page.locator('[data-testid=session-row].selected')).toHaveCount(1);
-  await expect(page.getByTestId('treemap').locator('.tm-tile').first()).toBeVisible();
-  // Left goes up to the project, left again closes it; right opens it again.
-  await tree.focus();
-  await page.keyboard.press('ArrowLeft');
-  await page.keyboard.press('ArrowLeft');
-  await expect(page.getByTestId('session-row')).toHaveCount(2);
-  await page.keyboard.press('ArrowRight');
-  await expect(page.getByTestId('session-row')).toHaveCount(3);
-  // One list sorted as a whole: the largest file first, whatever its project.
-  await page.getByLabel('Sort sessions').selectOption('size');
-  await page.getByTestId('by-project').uncheck();
-  await expect(page.getByTestId('project-head')).toHaveCount(0);
-  const sizes = await page.getByTestId('session-row').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-bytes'))));
-  expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+test.describe('with a project of two sessions', () => {
+  test.use({ scenarios: ['01-superseded-reads', '06-fork-session'] });
+  test('the session list works from the keyboard', async ({ page, app }) => {
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    await page.goto(app.url);
+    // 06 holds two sessions (the client's own fork): one project header over them; 01 is alone, without one.
+    await expect(page.getByTestId('session-row')).toHaveCount(3);
+    await expect(page.getByTestId('project-head')).toHaveCount(1);
+    await expect(row(page, app.scenarios['01-superseded-reads']!).getByTestId('row-project')).toHaveText('01-superseded-reads/project');
+    await expect(page.getByTestId('agent-badge').first()).toHaveText('Claude Code');
+    // The first Tab stop is the skip link.
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Skip to the treemap' })).toBeFocused();
+    await page.keyboard.press('/');
+    // Down from the search box: into the tree, on its first session.
+    await page.keyboard.press('ArrowDown');
+    const tree = page.getByRole('tree');
+    await expect(tree).toBeFocused();
+    // The active item's attribute, read again until it holds (the key press re-renders the tree).
+    const activeAttr = (name: string) => async () => page.locator(`#${await tree.getAttribute('aria-activedescendant')}`).getAttribute(name);
+    await expect.poll(activeAttr('data-testid')).toBe('session-row');
+    // Home, then down to the project's header (first or after the lone row, by activity).
+    await page.keyboard.press('Home');
+    if ((await activeAttr('data-testid')()) !== 'project-head') await page.keyboard.press('ArrowDown');
+    await expect.poll(activeAttr('data-testid')).toBe('project-head');
+    await expect.poll(activeAttr('aria-level')).toBe('1');
+    // Left closes the project, right opens it again.
+    await page.keyboard.press('ArrowLeft');
+    await expect(page.getByTestId('session-row')).toHaveCount(1);
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('session-row')).toHaveCount(3);
+    // Down into the project, Enter opens that session.
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(activeAttr('aria-level')).toBe('2');
+    const opened = await activeAttr('data-path')();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('[data-testid=session-row].selected')).toHaveAttribute('data-path', opened ?? '');
+    await expect(page.getByTestId('treemap').locator('.tm-tile').first()).toBeVisible();
+    // Left from a row goes up to its project.
+    await tree.focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(activeAttr('data-testid')).toBe('project-head');
+    // One list sorted as a whole: the largest file first, whatever its project.
+    await page.getByLabel('Sort sessions').selectOption('size');
+    await page.getByTestId('by-project').uncheck();
+    await expect(page.getByTestId('project-head')).toHaveCount(0);
+    const sizes = await page.getByTestId('session-row').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-bytes'))));
+    expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+    // By cost, dearest first.
+    await page.getByLabel('Sort sessions').selectOption('cost');
+    await expect(async () => {
+      const costs = await page.getByTestId('row-cost').evaluateAll((els) => els.map((e) => Number((e.textContent ?? '').replace(/[^0-9.]/g, ''))));
+      expect(costs.length).toBe(3);
+      expect(costs).toEqual([...costs].sort((a, b) => b - a));
+    }).toPass();
+  });
 });
 
 test('what a response added is shown on the chart and selected in the treemap; the conversation finds and shows segments', async ({ page, app }) => {

@@ -74,7 +74,7 @@ export const test = base.extend<Options & { app: App }>({
       await buildLargeTranscript(sources, join(dirname(first.path), `${randomUUID()}.jsonl`), bigSessionMb * 1024 * 1024);
     }
     const child: ChildProcess = spawn(process.execPath, [join(REPO_ROOT, 'apps/cli/bin/glassbox.mjs'), 'ui', '--no-open', ...repoArgs], {
-      env: { ...process.env, CLAUDE_CONFIG_DIR: configDir, CODEX_HOME: join(dir, 'codex'), GLASSBOX_DATA_DIR: dataDir, GLASSBOX_SAMPLES_DIR: samples ? GENERATED : join(dir, 'no-samples') },
+      env: { ...process.env, CLAUDE_CONFIG_DIR: configDir, CODEX_HOME: join(dir, 'codex'), GEMINI_CLI_HOME: join(dir, 'gemini'), GLASSBOX_DATA_DIR: dataDir, GLASSBOX_SAMPLES_DIR: samples ? GENERATED : join(dir, 'no-samples') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';

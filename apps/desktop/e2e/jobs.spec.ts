@@ -28,6 +28,12 @@ test('a big session opens with its progress, Cancel stops it, and the app goes o
   await expect(job).toBeVisible();
   await expect(job.getByRole('progressbar')).toBeVisible();
   await expect(job).toContainText(/reading the session: [\d.]+ MB of \d+ MB/);
+  // At the foot of the session list, in the layout: it covers nothing of the window.
+  const nav = await page.getByRole('navigation', { name: 'Sessions' }).boundingBox();
+  const at = await job.boundingBox();
+  if (!nav || !at) throw new Error('not laid out');
+  expect(at.x).toBeGreaterThanOrEqual(nav.x);
+  expect(at.x + at.width).toBeLessThanOrEqual(nav.x + nav.width + 1);
   // The engine answers while it reads: the host's info comes back at once.
   const info = await app.invoke<{ mode: string }>('host:info', {});
   expect(info.mode).toBe('browser');

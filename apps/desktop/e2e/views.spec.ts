@@ -34,7 +34,9 @@ for (const width of [1024, 1440] as const) {
       await treemap.locator('[data-class="gone"]').first().click();
       await expect(page.getByTestId('class-badge')).toHaveText('gone');
       // A tooltip near the bottom edge stays inside the treemap, as it is laid out now (a selection
-      // brings the inspector's column below 1280 px, so the map is measured again).
+      // brings the inspector's column below 1280 px, so the map is measured again; a short window
+      // scrolls the centre rather than drawing the map under the chart, so it is brought into view).
+      await treemap.scrollIntoViewIfNeeded();
       const now = await treemap.boundingBox();
       if (!now) throw new Error('the treemap is not laid out');
       // The tile drawn lowest and furthest right: its tooltip would fall off the bottom edge.

@@ -12,7 +12,9 @@ export function resumeCommand(sessionRef: string, cwd: string | null): string {
 /**
  * From the recorded working directory the id is enough. From a mapped folder (a moved checkout) the
  * session is named by its file, which the client accepts from anywhere; by id it would not find it
- * there. When neither folder exists there is no command that works, and the note says so.
+ * there. When neither folder exists here the file is named too, and the note says to run the command
+ * from wherever the project's files are now (the client opens a session named by its file from any
+ * folder; the folder only decides where its tools run): a line to copy, not a dead end.
  */
 export function resumeInstruction(p: ResumePlace): ResumeInstruction {
   if (!p.cwd) return { command: resumeCommand(p.sessionId, null), folder: null, note: 'no working directory is recorded: run it from the project folder' };
@@ -26,11 +28,11 @@ export function resumeInstruction(p: ResumePlace): ResumeInstruction {
     };
   }
   return {
-    command: null,
+    command: resumeCommand(p.sessionPath, null),
     folder: null,
     note: mapped
-      ? `neither ${p.cwd} nor the folder it is mapped to (${mapped}) exists on this machine: map the project to a folder that exists, then resume ${p.sessionPath}`
-      : `${p.cwd} is not on this machine: map it to the folder that holds the project now (--repo, or "Map it to a folder…" in the app), then resume ${p.sessionPath}`,
+      ? `neither ${p.cwd} nor the folder it is mapped to (${mapped}) is on this machine: run this from the folder that holds the project now`
+      : `${p.cwd} is not on this machine: run this from the folder that holds the project now`,
   };
 }
 

@@ -2,7 +2,7 @@
 import type { Result } from './results';
 import type {
   AutoKeepArgs, ConversationView, CostView, FileOpenArgs, FileOpened, ForkArgs, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkRemoved, ForkVerified, ForkWritten, HostInfo, HostSync, IndexProgress, JobCancelArgs, JobCancelled, JobProgress, KeepArgs, KeepResultView, RepoMapArgs, RestoreArgs, RestoredView, RetentionInfo, SegmentDetail, SessionPathArgs,
-  SegmentDetailArgs, SessionExport, SessionExportArgs, SessionRow, SessionsListArgs, SessionsListResult, SnapshotArgs, SnapshotView,
+  SegmentDetailArgs, SessionExport, SessionExportArgs, SessionRow, SessionsListArgs, SessionsListResult, SnapshotArgs, SnapshotView, WindowLayout, WindowLayoutArgs,
 } from './values';
 import type { CompactionFindArgs, CompactionFindResult, CompactionItemArgs, CompactionItemText, CompactionsArgs, CompactionsView } from './compactions';
 import type { ProxyView } from './proxy';
@@ -40,6 +40,8 @@ export interface InvokeMap {
   'proxy:conversations': { args: Record<string, never>; result: ProxyView };
   /** Cost over every indexed session by day, month, project, session or model (ccusage's reports). */
   'usage:report': { args: UsageReportArgs; result: UsageReportView };
+  /** The window's layout (the session list's width): read with no argument, saved with one. */
+  'window:layout': { args: WindowLayoutArgs; result: WindowLayout };
 }
 export type InvokeChannel = keyof InvokeMap;
 export type ArgsOf<C extends InvokeChannel> = InvokeMap[C]['args'];
@@ -106,6 +108,7 @@ const invokeChannels = [
   'compaction:find',
   'proxy:conversations',
   'usage:report',
+  'window:layout',
 ] as const;
 const eventChannels = ['index:progress', 'session:changed', 'app:command', 'job:progress', 'host:sync'] as const;
 

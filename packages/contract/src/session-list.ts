@@ -2,9 +2,9 @@
 import type { JobProgress } from './jobs';
 import type { RetentionView, KeptView } from './keeping';
 
-export type SessionSort = 'activity' | 'size' | 'context' | 'reclaimable';
+export type SessionSort = 'activity' | 'size' | 'context' | 'reclaimable' | 'cost';
 
-export const SESSION_SORTS: readonly SessionSort[] = ['activity', 'size', 'context', 'reclaimable'];
+export const SESSION_SORTS: readonly SessionSort[] = ['activity', 'size', 'context', 'reclaimable', 'cost'];
 
 /** One line of the session browser. Figures are from the index (or a scan) so the list opens at once. */
 export interface SessionRow {
@@ -13,6 +13,8 @@ export interface SessionRow {
   /** The projects-folder name (the slug), and a readable project name from the working directory. */
   projectDir: string;
   project: string;
+  /** The agent whose session it is, as its client is called ("Claude Code", "Codex", "Gemini CLI"). */
+  agent?: string;
   cwd: string | null;
   title: string | null;
   /** ISO time of the last record, else of the file's mtime. */
@@ -83,6 +85,8 @@ export interface SessionsListResult {
   total?: number;
   /** Where the host looked, for the empty state. */
   roots: string[];
+  /** The agents whose folders were searched, as their clients are called (for "no Claude Code, Codex or Gemini CLI session found"). */
+  agents?: string[];
   progress: IndexProgress;
   /** The host's list version when this answer was made (see HostSync): a window that later hears a newer one reloads. */
   version: number;
@@ -91,7 +95,11 @@ export interface SessionsListResult {
 }
 
 export interface SampleSession {
+  /** The sample's folder name (stable, for tests and links). */
   name: string;
+  /** What it shows, in a few plain words ("A file deleted after it was read"). */
+  title: string;
+  /** One plain sentence on what to look at in it. */
   description: string;
   path: string;
 }

@@ -5,7 +5,7 @@ import type { ArgsOf, InvokeChannel } from './channels';
 import { compactionFindArgs, compactionItemArgs, compactionsArgs } from './compactions';
 import { usageReportArgs } from './usage';
 import { EXPORT_FORMAT_VIEWS, type SessionExportArgs } from './session-views';
-import { SESSION_SORTS, type ForkArgs, type SessionSort, type SessionsListArgs, type SnapshotArgs } from './values';
+import { SESSION_SORTS, SIDEBAR_MAX_PX, SIDEBAR_MIN_PX, type ForkArgs, type SessionSort, type SessionsListArgs, type SnapshotArgs } from './values';
 
 const MAX_PATH = 4096;
 /** An API model id, with an optional context suffix such as `[1m]`. */
@@ -220,6 +220,16 @@ export const VALIDATORS: { [C in InvokeChannel]: Validator<C> } = {
   'compaction:item': compactionItemArgs,
   'compaction:find': compactionFindArgs,
   'usage:report': usageReportArgs,
+  'window:layout': (raw) => {
+    const o = obj(raw ?? {});
+    if (typeof o === 'string') return o;
+    const extra = onlyKeys(o, ['sidebarWidth']);
+    if (extra) return extra;
+    const w = o['sidebarWidth'];
+    if (w === undefined) return {};
+    if (typeof w !== 'number' || !Number.isFinite(w) || w < SIDEBAR_MIN_PX || w > SIDEBAR_MAX_PX) return `sidebarWidth must be a number of pixels from ${SIDEBAR_MIN_PX} to ${SIDEBAR_MAX_PX}`;
+    return { sidebarWidth: Math.round(w) };
+  },
 };
 
 /** At most this many sessions in one keep request (the window keeps one; "keep all" goes through auto-keep or the CLI). */

@@ -8,3 +8,4 @@ export * from './fork-values';
 export * from './keeping';
 export * from './jobs';
 export * from './host-info';
+export * from './window-layout';

@@ -1,5 +1,5 @@
 import type { UsageQuery, UsageReport } from '@glassbox/engine';
-import type { IndexProgress, RetentionFolder, SessionRow } from '@glassbox/contract';
+import type { IndexProgress, RetentionFolder, SessionRow, SessionSort } from '@glassbox/contract';
 
 /**
  * Where the session browser's rows come from. The seam for the store's SQLite index: the host asks
@@ -9,7 +9,9 @@ import type { IndexProgress, RetentionFolder, SessionRow } from '@glassbox/contr
 export interface SessionCatalog {
   roots(): string[];
   /** Every known session (main-thread files, not subagent files); a catalog may sort and search itself. */
-  list(sort?: 'activity' | 'size' | 'context' | 'reclaimable', search?: string): SessionRow[];
+  list(sort?: SessionSort, search?: string): SessionRow[];
+  /** The agents whose folders are searched, by their clients' names. */
+  agentNames?(): string[];
   /** Re-reads the roots; only changed files are summarised again. */
   refresh(onProgress: (p: IndexProgress) => void, signal?: AbortSignal): Promise<void>;
   /** Whether the list holds this exact path (the host lets the person open what the list shows). */
@@ -63,7 +65,7 @@ export function whyMatched(row: SessionRow, query: string, deep: Pick<ReadonlySe
   return deep.has(row.path) ? 'text in the session' : undefined;
 }
 
-export function sortRows(rows: SessionRow[], sort: 'activity' | 'size' | 'context' | 'reclaimable'): SessionRow[] {
+export function sortRows(rows: SessionRow[], sort: SessionSort): SessionRow[] {
   const key = (r: SessionRow): number => {
     switch (sort) {
       case 'activity':
@@ -74,6 +76,9 @@ export function sortRows(rows: SessionRow[], sort: 'activity' | 'size' | 'contex
         return r.contextTokens ?? r.estimatedTokens;
       case 'reclaimable':
         return r.reclaimableShare;
+      case 'cost':
+        // A session without a price (unknown model, no usage) goes after every priced one.
+        return r.costUsd ?? -1;
     }
   };
   // Each row's key once (a date parsed per comparison costs more than the sort itself at thousands of rows).

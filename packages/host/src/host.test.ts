@@ -44,6 +44,12 @@ describe('engine host', () => {
     // Titles match, and the index's full-text search over prompts and paths too (02 mentions low-stock).
     expect(found.sessions.map((s) => s.path)).toContain(seeded.sessions['01-superseded-reads']);
     expect(found.sessions.map((s) => s.path)).not.toContain(seeded.sessions['05-autocompact']);
+    // By cost, dearest first; each row names its agent.
+    const byCost = await okValue<SessionsListResult>(host.handle('sessions:list', { sort: 'cost' }));
+    const costs = byCost.sessions.map((s) => s.costUsd ?? -1);
+    expect(costs.every((c) => c > 0)).toBe(true);
+    expect([...costs].sort((a, b) => b - a)).toEqual(costs);
+    expect(new Set(byCost.sessions.map((s) => s.agent))).toEqual(new Set(['Claude Code']));
   });
 
   it('opens a session: gone, drift and superseded segments, each with its proof in words', async () => {
@@ -119,10 +125,11 @@ describe('engine host', () => {
 
     const written = await okValue<ForkWritten>(host.handle('fork:write', { path, classes }));
     expect(existsSync(written.path)).toBe(true);
-    // No folder is mapped and the recorded cwd is not on this machine (unless a harness run made it): no command that would fail.
+    // No folder is mapped and the recorded cwd is not on this machine (unless a harness run made it): the
+    // file is named, to run from wherever the project is now.
     const cwd = '/tmp/cc-harness-work/01-superseded-reads/project';
-    expect(written.resumeCommand).toBe(existsSync(cwd) ? `cd ${cwd} && claude --resume ${written.sessionId}` : null);
-    expect(written.resumeNote ?? '').toMatch(existsSync(cwd) ? /^$/ : /is not on this machine: map it/);
+    expect(written.resumeCommand).toBe(existsSync(cwd) ? `cd ${cwd} && claude --resume ${written.sessionId}` : `claude --resume ${written.path}`);
+    expect(written.resumeNote ?? '').toMatch(existsSync(cwd) ? /^$/ : /is not on this machine: run this from the folder that holds the project now$/);
     expect(sha(path)).toBe(before);
     const lines = (p: string) => readFileSync(p, 'utf8').split('\n').filter((l) => l !== '');
     expect(validateFork(lines(path), lines(written.path)).ok).toBe(true);
@@ -330,3 +337,19 @@ describe('engine host', () => {
 function firstJsonl(dir: string): string {
   return readdirSync(join(REPO_ROOT, dir)).find((n) => n.endsWith('.jsonl')) as string;
 }
+
+describe('the window layout', () => {
+  it('keeps the session list width across a restart, and refuses one out of range', async () => {
+    seeded = seedConfigDir(['01-superseded-reads']);
+    host = createHost(seeded.env, { watch: false, samplesDir: null });
+    await host.start();
+    expect(await okValue(host.handle('window:layout', {}))).toEqual({ sidebarWidth: null });
+    expect(await okValue(host.handle('window:layout', { sidebarWidth: 377.4 }))).toEqual({ sidebarWidth: 377 });
+    const refused = await host.handle('window:layout', { sidebarWidth: 5 });
+    expect(refused.ok).toBe(false);
+    host.close();
+    host = createHost(seeded.env, { watch: false, samplesDir: null });
+    await host.start();
+    expect(await okValue(host.handle('window:layout', {}))).toEqual({ sidebarWidth: 377 });
+  });
+});

@@ -13,11 +13,12 @@ const LIVE_MS = 5 * 60 * 1000;
 
 const STAGE: Record<string, string> = { discover: 'Looking for sessions', list: 'Listing', summary: 'Reading', analysis: 'Analysing' };
 
-const SORT: Record<SessionSort, 'activity' | 'size' | 'tokens' | 'reclaimable'> = {
+const SORT: Record<SessionSort, 'activity' | 'size' | 'tokens' | 'reclaimable' | 'cost'> = {
   activity: 'activity',
   size: 'size',
   context: 'tokens',
   reclaimable: 'reclaimable',
+  cost: 'cost',
 };
 
 /**
@@ -57,6 +58,10 @@ export class IndexCatalog implements SessionCatalog {
   /** The agents' folders (not Glassbox's own folder of archive copies, whose rows the list admits by itself). */
   roots(): string[] {
     return this.index.roots.filter((r) => !this.index.viewRoots.includes(r));
+  }
+
+  agentNames(): string[] {
+    return this.agents.agents.map((a) => a.format.label);
   }
 
   notices(): string[] {
@@ -187,6 +192,7 @@ export class IndexCatalog implements SessionCatalog {
       path: r.path,
       projectDir: r.project,
       project: (r.cwd && lastSegment(r.cwd)) || r.project,
+      agent: this.clientOf(r.agent),
       cwd: r.cwd,
       title: r.title ?? (r.firstPrompt === null ? null : firstLine(r.firstPrompt).slice(0, 140)),
       lastActivity: r.lastActivity,

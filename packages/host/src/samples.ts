@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SampleSession } from '@glassbox/contract';
+import { SAMPLE_BLURBS } from './sample-blurbs';
 
 export interface SampleSet {
   sessions: SampleSession[];
@@ -26,7 +27,8 @@ export function loadSamples(dir: string | null): SampleSet {
     const id = manifest.session_ids?.[0];
     const path = id ? join(folder, 'claude-project', `${id}.jsonl`) : join(folder, 'transcript.jsonl');
     if (!existsSync(path)) continue;
-    out.sessions.push({ name, description: firstSentence(manifest.description ?? name), path });
+    const blurb = SAMPLE_BLURBS[name];
+    out.sessions.push({ name, title: blurb?.title ?? name, description: blurb?.description ?? firstSentence(manifest.description ?? name), path });
     const after = manifest.project_after;
     if (after?.maps_cwd && after.dir && existsSync(join(folder, after.dir))) out.repoMap[after.maps_cwd] = join(folder, after.dir);
   }

@@ -6,7 +6,6 @@ import { WindowView } from './components/WindowView';
 import { Inspector } from './components/Inspector';
 import { ShortcutSheet } from './components/ShortcutSheet';
 import { ForkWizard } from './components/ForkWizard';
-import { JobsBar } from './components/JobsBar';
 import { ProxyPanel } from './components/ProxyPanel';
 import { CostReports } from './components/CostReports';
 import { useApp } from './store';
@@ -23,6 +22,7 @@ export function App() {
   useEffect(() => {
     const st = useApp.getState();
     void st.loadSessions();
+    void st.loadLayout();
     const offProgress = st.api.on('index:progress', (p) => {
       useApp.getState().applyProgress(p);
       if (p.phase === 'done') void useApp.getState().loadSessions();
@@ -101,11 +101,14 @@ export function App() {
   const inspectorOpen = useApp((s) => s.inspectorOpen);
   const selectedSegment = useApp((s) => s.selectedSegmentId);
   const inspectorWidth = useApp((s) => s.inspectorWidth);
+  const sidebarWidth = useApp((s) => s.sidebarWidth);
+  // Until a session is open the inspector has nothing to say: the centre takes its column.
+  const noSession = useApp((s) => s.selectedPath === null);
   const setInspector = useApp((s) => s.setInspector);
   const [proxyOpen, setProxyOpen] = useState(false);
   const [costsOpen, setCostsOpen] = useState(false);
   return (
-    <div className="app" style={{ '--insp-w': `${inspectorWidth}px` } as CSSProperties}>
+    <div className="app" style={{ '--insp-w': `${inspectorWidth}px`, ...(sidebarWidth === null ? {} : { '--side-w': `${sidebarWidth}px` }) } as CSSProperties}>
       <a className="skip-link" href="#main" onClick={(e) => {
         e.preventDefault();
         const target = document.querySelector<HTMLElement>('[data-testid=treemap] [role=listbox]') ?? document.querySelector<HTMLElement>('[data-testid=session-list]');
@@ -178,15 +181,14 @@ export function App() {
           </button>
         </div>
       ) : null}
-      <JobsBar />
       {proxyOpen ? <ProxyPanel onClose={() => setProxyOpen(false)} /> : null}
       {costsOpen ? <CostReports onClose={() => setCostsOpen(false)} /> : null}
-      <div className={`columns${inspectorOpen ? '' : ' no-inspector'}${selectedSegment ? '' : ' nothing-selected'}`}>
+      <div className={`columns${inspectorOpen && !noSession ? '' : ' no-inspector'}${selectedSegment ? '' : ' nothing-selected'}`}>
         <SessionBrowser inert={wizardOpen} />
         <div className="centre" inert={wizardOpen}>
           <WindowView />
         </div>
-        {inspectorOpen ? <Inspector inert={wizardOpen} /> : null}
+        {inspectorOpen && !noSession ? <Inspector inert={wizardOpen} /> : null}
       </div>
       {wizardOpen ? <ForkWizard /> : null}
       <ShortcutSheet />

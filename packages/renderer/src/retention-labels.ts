@@ -40,3 +40,39 @@ export function retentionLabel(retention: RetentionView | null, kept: KeptView |
     title: `${retention.client} deletes this session on ${retention.expiresAt.slice(0, 10)} unless it is written to again (${retention.decidedBy}). ${keptTitle}`,
   };
 }
+
+/** A row's own mark: only what sets it apart (deleted soon, kept, the archive's copy); the usual date is its project's. */
+export function rowRetentionLabel(retention: RetentionView | null, kept: KeptView | null, now = Date.now()): RetentionLabel | null {
+  const label = retentionLabel(retention, kept, now);
+  return label && label.tone !== 'plain' ? label : null;
+}
+
+interface Retained {
+  path: string;
+  retention: RetentionView | null;
+  kept: KeptView | null;
+}
+
+/**
+ * The one note a project's header carries: when its client next deletes one of its sessions (those
+ * the archive holds as they are do not count); null when it deletes none.
+ */
+export function projectRetentionLabel(rows: readonly Retained[], now = Date.now()): RetentionLabel | null {
+  let next: RetentionView | null = null;
+  for (const r of rows) {
+    if (!r.retention?.expiresAt || r.kept?.current === true) continue;
+    if (!next?.expiresAt || Date.parse(r.retention.expiresAt) < Date.parse(next.expiresAt)) next = r.retention;
+  }
+  if (!next?.expiresAt) return null;
+  const at = Date.parse(next.expiresAt);
+  return {
+    text: `next deleted by ${next.client} ${untilLabel(at, now)}`,
+    tone: at - now < SOON_MS ? 'warn' : 'plain',
+    title: `${next.client} deletes each session of this project some time after its last activity (${next.decidedBy}); the first to go is deleted on ${next.expiresAt.slice(0, 10)}.`,
+  };
+}
+
+/** The sessions the client deletes soon that the archive does not hold as they are: the list's banner names them once. */
+export function expiringSoon<R extends Retained>(rows: readonly R[], now = Date.now()): R[] {
+  return rows.filter((r) => retentionLabel(r.retention, r.kept, now)?.tone === 'warn' && !r.kept?.gone);
+}

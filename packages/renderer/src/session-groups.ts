@@ -13,7 +13,10 @@ export interface Group {
  * One line of the virtualised list: a project header or a session. `id` is made once per list: the
  * cursor's index and the virtualiser's keys read it for every line at each keystroke.
  */
-export type ListItem = { kind: 'group'; id: string; group: Group; collapsed: boolean } | { kind: 'row'; id: string; row: SessionRow; group: Group | null };
+export type ListItem =
+  | { kind: 'group'; id: string; group: Group; collapsed: boolean }
+  /** `group`: the project header the row is under; `project`: the project named on the row itself, when it is its project's only session (no header for one row). */
+  | { kind: 'row'; id: string; row: SessionRow; group: Group | null; project: string | null };
 
 /**
  * Projects in the order of their first row in the sorted list (so a group stands where its best session
@@ -57,14 +60,22 @@ function labelGroups(groups: Group[]): void {
   }
 }
 
-/** The lines to draw: headers and their rows (grouped), or the rows alone in list order (flat). */
+/**
+ * The lines to draw: headers and their rows (grouped), or the rows alone in list order (flat). A project
+ * of one session has no header: its row names the project (a header per row doubles a list of loners).
+ */
 export function listItems(rows: readonly SessionRow[], groups: readonly Group[] | null, collapsed: Readonly<Record<string, boolean>>): ListItem[] {
-  if (!groups) return rows.map((row) => ({ kind: 'row', id: `row-${row.path}`, row, group: null }));
+  if (!groups) return rows.map((row) => ({ kind: 'row', id: `row-${row.path}`, row, group: null, project: null }));
   const out: ListItem[] = [];
   for (const group of groups) {
+    const [only] = group.rows;
+    if (group.rows.length === 1 && only) {
+      out.push({ kind: 'row', id: `row-${only.path}`, row: only, group: null, project: group.label });
+      continue;
+    }
     const shut = collapsed[group.key] ?? false;
     out.push({ kind: 'group', id: `grp-${group.key}`, group, collapsed: shut });
-    if (!shut) for (const row of group.rows) out.push({ kind: 'row', id: `row-${row.path}`, row, group });
+    if (!shut) for (const row of group.rows) out.push({ kind: 'row', id: `row-${row.path}`, row, group, project: null });
   }
   return out;
 }

@@ -13,7 +13,9 @@ import type {
   SessionSort,
   SnapshotView,
 } from '@glassbox/contract';
+import { SIDEBAR_MAX_PX, SIDEBAR_MIN_PX } from '@glassbox/contract';
 import { pickTransport } from './api';
+import { nextRows } from './list-rows';
 
 type GroupBy = 'class' | 'source';
 type CentreView = 'treemap' | 'conversation' | 'cost';
@@ -29,6 +31,8 @@ export interface AppState {
   // Session browser
   sessions: SessionRow[];
   roots: string[];
+  /** The agents whose folders the host searched, by their clients' names. */
+  agents: string[];
   samples: SampleSession[];
   progress: IndexProgress;
   query: string;
@@ -54,6 +58,8 @@ export interface AppState {
   model: string | null;
   /** Draw the system prompt, tools and memory (reported minus transcript) in the treemap. */
   showUnattributed: boolean;
+  /** The treemap shows only dead segments, each sized by what removing it frees. */
+  deadOnly: boolean;
   /** Segments marked in the treemap from elsewhere (a turn of the chart, the conversation). */
   highlightIds: string[];
   /** What the centre shows: the treemap, the conversation read in order, or the cost. */
@@ -69,6 +75,8 @@ export interface AppState {
   // Inspector
   inspectorOpen: boolean;
   inspectorWidth: number;
+  /** The session list's width as the person dragged it (kept by the host); null: the window's default. */
+  sidebarWidth: number | null;
   selectedSegmentId: string | null;
   detail: SegmentDetail | null;
   detailLoading: boolean;
@@ -88,6 +96,7 @@ export interface AppState {
   setWithInferred(v: boolean): void;
   setModel(m: string | null): void;
   setShowUnattributed(v: boolean): void;
+  setDeadOnly(v: boolean): void;
   selectSegment(id: string | null): Promise<void>;
   openFile(args: FileOpenArgs): Promise<void>;
   applyChange(change: SessionChanged): void;
@@ -102,6 +111,10 @@ export interface AppState {
   showSegment(id: string, where: 'treemap' | 'conversation'): void;
   setGroupByProject(v: boolean): void;
   setInspector(open: boolean, width?: number): void;
+  /** Sets the session list's width; `save` keeps it for the next start (at the end of a drag, not each move). */
+  setSidebarWidth(width: number, save: boolean): void;
+  /** Reads the kept layout from the host (once, at start). */
+  loadLayout(): Promise<void>;
   notify(n: Notice | null): void;
   mapRepo(cwd: string, folder: string): Promise<boolean>;
 }
@@ -137,6 +150,7 @@ export const useApp = create<AppState>()((set, get) => ({
   api: pickTransport(),
   sessions: [],
   roots: [],
+  agents: [],
   samples: [],
   progress: { phase: 'idle', done: 0, total: 0 },
   query: '',
@@ -155,6 +169,7 @@ export const useApp = create<AppState>()((set, get) => ({
   withInferred: false,
   model: null,
   showUnattributed: false,
+  deadOnly: false,
   selectedSegmentId: null,
   detail: null,
   detailLoading: false,
@@ -168,6 +183,7 @@ export const useApp = create<AppState>()((set, get) => ({
   openedAs: null,
   inspectorOpen: true,
   inspectorWidth: 360,
+  sidebarWidth: null,
 
   async loadSessions() {
     const seq = ++listSeq;
@@ -177,7 +193,7 @@ export const useApp = create<AppState>()((set, get) => ({
     if (!r.ok) return set({ notice: { kind: 'error', message: r.error.message, ...(r.error.hint ? { hint: r.error.hint } : {}) }, listLoaded: true });
     // A change announced after this answer was made has been applied already: this answer is older, ask again.
     if (r.value.version < get().listVersion) return void get().loadSessions();
-    set({ sessions: r.value.sessions, listTotal: r.value.total ?? r.value.sessions.length, roots: r.value.roots, samples: r.value.samples, listLoaded: true, listVersion: r.value.version });
+    set({ sessions: r.value.sessions, listTotal: r.value.total ?? r.value.sessions.length, roots: r.value.roots, agents: r.value.agents ?? [], samples: r.value.samples, listLoaded: true, listVersion: r.value.version });
     get().applyProgress(r.value.progress);
   },
   setQuery(q) {
@@ -230,6 +246,9 @@ export const useApp = create<AppState>()((set, get) => ({
   setShowUnattributed(v) {
     set({ showUnattributed: v, zoom: [] });
   },
+  setDeadOnly(v) {
+    set({ deadOnly: v, zoom: [] });
+  },
 
   async selectSegment(id) {
     const seq = ++detailSeq;
@@ -276,8 +295,7 @@ export const useApp = create<AppState>()((set, get) => ({
     const { sessions, selectedPath } = get();
     if (change.version > get().listVersion) set({ listVersion: change.version });
     const before = sessions.find((s) => s.path === change.path);
-    const rest = sessions.filter((s) => s.path !== change.path);
-    const next = change.row ? [...rest, change.row] : rest;
+    const next = nextRows(sessions, change);
     // Only growth flashes: the first indexing pass reports every file as new.
     set({ sessions: next, ...(change.reason === 'appended' ? { flashed: { ...get().flashed, [change.path]: Date.now() } } : {}) });
     // Re-sort and re-filter through the host so the list matches the query.
@@ -314,6 +332,16 @@ export const useApp = create<AppState>()((set, get) => ({
   },
   notify(n) {
     set({ notice: n });
+  },
+  setSidebarWidth(width, save) {
+    const w = Math.round(Math.max(SIDEBAR_MIN_PX, Math.min(SIDEBAR_MAX_PX, width)));
+    set({ sidebarWidth: w });
+    if (save) void get().api.invoke('window:layout', { sidebarWidth: w });
+  },
+  async loadLayout() {
+    const r = await get().api.invoke('window:layout', {});
+    // A width dragged before the answer came is the newer one.
+    if (r.ok && r.value.sidebarWidth !== null && get().sidebarWidth === null) set({ sidebarWidth: r.value.sidebarWidth });
   },
   async mapRepo(cwd, folder) {
     const r = await get().api.invoke('repo:map', { cwd, folder });

@@ -76,6 +76,20 @@ describe('treemap layout on real snapshots', () => {
     expectInsideAndApart(layout.tiles, 800, 500);
   });
 
+  it('dead only: just the segments a fork could remove, each sized by what removing it frees', async () => {
+    const snap = await snapshotOf('02-gone-drift-errors');
+    const leaves = leavesOf(snap, 'class', true, true);
+    const dead = snap.segments.filter((s) => s.class !== 'live' && s.evictableTokens > 0);
+    expect(dead.length).toBeGreaterThan(0);
+    expect(leaves.map((l) => l.id).sort()).toEqual(dead.map((s) => s.id).sort());
+    for (const l of leaves) expect(l.tokens).toBe(Math.max(1, dead.find((s) => s.id === l.id)?.evictableTokens ?? 0));
+    // The map is laid out again over them alone: they fill the box, and none is live or the remainder.
+    const layout = layoutTreemap(leaves, { width: 800, height: 500, zoom: [], groupBy: 'class' });
+    expect(layout.tiles.every((t) => t.cls !== 'live' && t.cls !== 'unattributed')).toBe(true);
+    expect(layout.tiles.reduce((a, t) => a + area(t), 0)).toBeGreaterThan(800 * 500 * 0.8);
+    expectInsideAndApart(layout.tiles, 800, 500);
+  });
+
   it('never overlaps tiles and keeps every edge inside the box, at several sizes and groupings', async () => {
     for (const name of ['02-gone-drift-errors', '03-large-outputs']) {
       const snap = await snapshotOf(name);

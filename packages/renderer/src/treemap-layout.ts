@@ -65,10 +65,15 @@ export const MIN_OUTLINE_AREA = 900;
 /** Each dead segment is drawn at least this share of the whole (see layoutTreemap). */
 export const DEAD_FLOOR_SHARE = 0.006;
 
-export function leavesOf(snapshot: ClassifiedSnapshot, groupBy: 'class' | 'source', withUnattributed = true): TreeLeaf[] {
-  const out: TreeLeaf[] = snapshot.segments.map((s) => ({
+/**
+ * The treemap's leaves. `deadOnly`: only the segments a fork could remove, each sized by what removing
+ * it frees (its evictable tokens, not its whole size), so the map answers "where is the waste" at a glance.
+ */
+export function leavesOf(snapshot: ClassifiedSnapshot, groupBy: 'class' | 'source', withUnattributed = true, deadOnly = false): TreeLeaf[] {
+  const shown = deadOnly ? snapshot.segments.filter((s) => s.class !== 'live' && s.evictableTokens > 0) : snapshot.segments;
+  const out: TreeLeaf[] = shown.map((s) => ({
     id: s.id,
-    tokens: Math.max(1, s.tokens),
+    tokens: Math.max(1, deadOnly ? s.evictableTokens : s.tokens),
     cls: s.class,
     g1: groupBy === 'class' ? s.class : s.source.type,
     g2: s.source.label || s.source.type,
@@ -76,7 +81,7 @@ export function leavesOf(snapshot: ClassifiedSnapshot, groupBy: 'class' | 'sourc
     pathLike: isPathSource(s.source.type),
   }));
   const rest = snapshot.context.unattributedTokens;
-  if (rest > 0 && withUnattributed) {
+  if (rest > 0 && withUnattributed && !deadOnly) {
     out.push({
       id: 'unattributed',
       tokens: rest,

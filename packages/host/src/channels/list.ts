@@ -20,7 +20,7 @@ export function listHandlers(host: HostContext): HandlersFor<'sessions:list' | '
         const snippet = deep.get(r.path);
         return { ...r, matched: whyMatched(r, query, deep) ?? 'text in the session', ...(snippet && snippet.length > 0 ? { snippet } : {}) };
       });
-      return ok({ sessions: host.withLineage(rows), total: all.length, roots: host.catalog.roots(), progress: host.progress(), version, samples: host.samples.sessions });
+      return ok({ sessions: host.withLineage(rows), total: all.length, roots: host.catalog.roots(), agents: host.catalog.agentNames?.() ?? [], progress: host.progress(), version, samples: host.samples.sessions });
     },
     'sessions:refresh': async () => {
       void host.refresh();

@@ -1,14 +1,20 @@
 /** The host's settings the window reads and changes: what it serves, its state now, and where a recorded folder is here. */
 import { isAbsolute } from 'node:path';
-import { checkMappingFolder } from '@glassbox/store';
+import { checkMappingFolder, readSettings, writeSettings } from '@glassbox/store';
 import { fail, ok } from '@glassbox/contract';
 import type { HostContext } from './context';
 import type { HandlersFor } from './handlers';
 
-export function settingsHandlers(host: HostContext): HandlersFor<'host:info' | 'host:sync' | 'repo:map'> {
+export function settingsHandlers(host: HostContext): HandlersFor<'host:info' | 'host:sync' | 'repo:map' | 'window:layout'> {
   return {
     'host:info': async () => ok(host.info()),
     'host:sync': async () => ok(host.sync()),
+    'window:layout': async (a) => {
+      const { problem: _problem, ...now } = readSettings(host.dataDir);
+      if (a.sidebarWidth === undefined) return ok({ sidebarWidth: now.sidebarWidth });
+      writeSettings(host.dataDir, { ...now, sidebarWidth: a.sidebarWidth });
+      return ok({ sidebarWidth: a.sidebarWidth });
+    },
     'repo:map': async (a) => {
       let folder: string | null = null;
       if (a.folder !== null) {

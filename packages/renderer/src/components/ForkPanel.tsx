@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { ResumeLine } from './ResumeLine';
 import { visibleText } from '@glassbox/core';
 import type { ForkPayload, ForkVerified, ForkWritten, IpcError, SnapshotView } from '@glassbox/contract';
 import { ago, humanBytes } from '../format';
@@ -190,7 +191,7 @@ function OutcomeView({ outcome }: { outcome: Outcome }) {
         <p>
           The original was written back as a new session <code>{u.sessionId}</code> beside the fork; the fork and the original are unchanged.
         </p>
-        {u.resumeCommand ? <code>{u.resumeCommand}</code> : <p className="warn">{u.resumeNote}</p>}
+        <ResumeLine command={u.resumeCommand} note={u.resumeNote} />
       </div>
     );
   }

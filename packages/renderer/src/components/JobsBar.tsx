@@ -4,13 +4,13 @@ import type { JobProgress } from '@glassbox/contract';
 import { useApp } from '../store';
 import './JobsBar.css';
 
-/** A job that failed or was cancelled stays in view this long, saying how it ended; one that is done goes sooner. */
+/** A job that failed or was cancelled stays in view this long, saying how it ended; one that is done goes at once (its result is in view). */
 const LINGER_MS = 2500;
-const DONE_MS = 900;
 
 /**
  * The long jobs of the engine (opening a big session, indexing, writing a fork), each with its
- * progress and a Cancel button. Self-contained: it listens to `job:progress` and asks `job:cancel`;
+ * progress and a Cancel button, at the foot of the session list: in the layout, so it never covers a
+ * control (a floating toast covered the chart, and at 800 px the inspector). Self-contained: it listens to `job:progress` and asks `job:cancel`;
  * the request that started a job answers on its own (a cancelled one with code `cancelled`).
  */
 export function JobsBar() {
@@ -24,13 +24,18 @@ export function JobsBar() {
   useEffect(() => {
     const timers = new Set<ReturnType<typeof setTimeout>>();
     const off = api.on('job:progress', (p) => {
+      if (p.state === 'done') {
+        ended.current.add(p.id);
+        setJobs(({ [p.id]: _done, ...rest }) => rest);
+        return;
+      }
       setJobs((all) => ({ ...all, [p.id]: p }));
       if (p.state !== 'running') {
         ended.current.add(p.id);
         const t = setTimeout(() => {
           timers.delete(t);
           setJobs(({ [p.id]: _gone, ...rest }) => rest);
-        }, p.state === 'done' ? DONE_MS : LINGER_MS);
+        }, LINGER_MS);
         timers.add(t);
       }
     });
@@ -64,8 +69,8 @@ export function JobsBar() {
       {list.map((j) => (
         <div key={j.id} className={`job ${j.state}`} data-testid="job" data-kind={j.kind} data-state={j.state}>
           <div className="job-text">
-            <strong>{visibleText(j.label)}</strong>
-            <span className="dim"> {status(j)}</span>
+            <strong title={visibleText(j.label)}>{visibleText(j.label)}</strong>
+            <span className="dim">{status(j)}</span>
           </div>
           {/* Only while it runs: a finished job has no bar (a half-full bar beside "done" reads as unfinished). */}
           {j.state === 'running' ? (

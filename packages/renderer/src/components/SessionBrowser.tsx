@@ -1,11 +1,16 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { visibleText } from '@glassbox/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SessionSort } from '@glassbox/contract';
 import { groupRows, listItems } from '../session-groups';
 import { useApp } from '../store';
-import { EmptySessions, NoMatch } from './session-browser/EmptyList';
+import { NoMatch, NoSessions } from './session-browser/EmptyList';
 import { IndexStatus } from './session-browser/IndexStatus';
+import { JobsBar } from './JobsBar';
+import { ExpiringBanner } from './session-browser/ExpiringBanner';
+import { SidebarResizer } from './session-browser/SidebarResizer';
+import { RetentionText } from './retention/RetentionMark';
+import { projectRetentionLabel } from '../retention-labels';
 import { domId, itemId, sizeOf } from './session-browser/list-layout';
 import { SessionRowView } from './session-browser/SessionRowView';
 import { useListCursor } from './session-browser/use-list-cursor';
@@ -15,6 +20,7 @@ const SORTS: { value: SessionSort; label: string }[] = [
   { value: 'size', label: 'File size' },
   { value: 'context', label: 'Context tokens' },
   { value: 'reclaimable', label: 'Reclaimable %' },
+  { value: 'cost', label: 'Cost' },
 ];
 
 /** Sessions grouped by project (or one list), virtualised: only the lines in view are in the page. */
@@ -35,6 +41,7 @@ export function SessionBrowser({ inert }: { inert?: boolean }) {
   const [collapsed, setCollapsed] = useState<Record<string, boolean>>({});
   const searchRef = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
+  const navRef = useRef<HTMLElement>(null);
 
   const groups = useMemo(() => (byProject ? groupRows(sessions) : null), [sessions, byProject]);
   const items = useMemo(() => listItems(sessions, groups, collapsed), [sessions, groups, collapsed]);
@@ -66,18 +73,42 @@ export function SessionBrowser({ inert }: { inert?: boolean }) {
     toggle,
     open: (path) => void openSession(path),
   });
-  // Stable, so rows that did not change are not drawn again while the list scrolls.
-  const openRow = useCallback(
-    (path: string) => {
-      setCursor(`row-${path}`);
-      void openSession(path);
-    },
-    [openSession, setCursor],
-  );
+  // A click opens the line the press was on: the list may re-order (the index refining rows, a live
+  // session moving up) between press and release, and then the release lands on another line, or the
+  // click on the list itself. Keyed by the line's id, not its place.
+  const pressed = useRef<string | null>(null);
+  const lineAt = (target: EventTarget | null) => (target instanceof Element ? target.closest<HTMLElement>('[data-line]')?.dataset['line'] : undefined) ?? null;
+  const onListClick = (e: MouseEvent) => {
+    const id = pressed.current ?? lineAt(e.target);
+    pressed.current = null;
+    if (!id) return;
+    setCursor(id);
+    if (id.startsWith('row-')) void openSession(id.slice('row-'.length));
+    else if (id.startsWith('grp-')) toggle(id.slice('grp-'.length));
+  };
+
+  // The open session's row is brought into view once per session opened, its project opened if it was
+  // closed, and the cursor put on it: a fork the wizard just wrote is found and selected this way, as
+  // soon as its row is in the list.
+  const revealed = useRef<string | null>(null);
+  useEffect(() => {
+    if (!selectedPath || revealed.current === selectedPath) return;
+    const id = `row-${selectedPath}`;
+    const at = items.findIndex((i) => i.id === id);
+    if (at < 0) {
+      const shut = groups?.find((g) => collapsed[g.key] && g.rows.some((r) => r.path === selectedPath));
+      if (shut) setCollapsed((c) => ({ ...c, [shut.key]: false }));
+      return;
+    }
+    revealed.current = selectedPath;
+    setCursor(id);
+    v.scrollToIndex(at, { align: 'auto' });
+  }, [selectedPath, items, groups, collapsed, setCursor, v]);
 
   const activeItem = items[active];
   return (
-    <nav className="browser" aria-label="Sessions" inert={inert}>
+    <nav className="browser" aria-label="Sessions" inert={inert} ref={navRef}>
+      <SidebarResizer listRef={navRef} />
       <div className="browser-head">
         <h2>Sessions</h2>
         <span className="count">{listTotal || ''}</span>
@@ -114,13 +145,16 @@ export function SessionBrowser({ inert }: { inert?: boolean }) {
           <input type="checkbox" checked={byProject} onChange={(e) => setByProject(e.target.checked)} data-testid="by-project" /> by project
         </label>
       </div>
-      {listLoaded && sessions.length === 0 ? query ? <NoMatch query={query} total={listTotal} /> : <EmptySessions /> : null}
+      <ExpiringBanner rows={sessions} />
+      {listLoaded && sessions.length === 0 ? query ? <NoMatch query={query} total={listTotal} /> : <NoSessions /> : null}
       <div
         className="session-list"
         hidden={listLoaded && sessions.length === 0}
         ref={listRef}
         tabIndex={0}
         onKeyDown={onListKey}
+        onPointerDown={(e) => (pressed.current = lineAt(e.target))}
+        onClick={onListClick}
         onFocus={() => {
           if (active < 0 && items.length > 0) moveTo(items.findIndex((i) => i.kind === 'row'));
         }}
@@ -134,23 +168,25 @@ export function SessionBrowser({ inert }: { inert?: boolean }) {
             const item = items[vi.index];
             if (!item) return null;
             const isCursor = vi.index === active;
-            const style = { transform: `translateY(${vi.start}px)`, height: vi.size };
             if (item.kind === 'row') {
               return (
                 <SessionRowView
                   key={vi.key}
                   id={domId(item)}
+                  line={item.id}
+                  index={vi.index}
                   row={item.row}
-                  level={groups ? 2 : 1}
+                  level={item.group ? 2 : 1}
+                  project={item.project}
                   top={vi.start}
-                  height={vi.size}
                   selected={item.row.path === selectedPath}
                   cursor={isCursor}
                   flash={(flashed[item.row.path] ?? 0) > Date.now() - 2500}
-                  onOpen={openRow}
+                  measure={v.measureElement}
                 />
               );
             }
+            const note = item.kind === 'group' ? projectRetentionLabel(item.group.rows) : null;
             return item.kind === 'group' ? (
               <div
                 key={vi.key}
@@ -158,25 +194,30 @@ export function SessionBrowser({ inert }: { inert?: boolean }) {
                 role="treeitem"
                 aria-level={1}
                 aria-expanded={!item.collapsed}
+                ref={v.measureElement}
+                data-index={vi.index}
                 className={`project-head${isCursor ? ' cursor' : ''}`}
-                style={style}
+                style={{ transform: `translateY(${vi.start}px)` }}
                 title={item.group.cwd === null ? undefined : visibleText(item.group.cwd)}
                 data-testid="project-head"
-                onClick={() => {
-                  setCursor(itemId(item));
-                  toggle(item.group.key);
-                }}
+                data-line={item.id}
               >
                 <span className="caret" aria-hidden="true">
                   {item.collapsed ? '▸' : '▾'}
                 </span>
                 <span className="project-name">{visibleText(item.group.label)}</span>
                 <span className="dim">{item.group.rows.length}</span>
+                {note ? (
+                  <span className="project-note">
+                    <RetentionText label={note} />
+                  </span>
+                ) : null}
               </div>
             ) : null;
           })}
         </div>
       </div>
+      <JobsBar />
       <IndexStatus done={progress.done} total={progress.total} phase={progress.phase} stage={progress.current} sessions={listTotal} shown={sessions.length} query={query} />
     </nav>
   );

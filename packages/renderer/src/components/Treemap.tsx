@@ -35,6 +35,7 @@ export function Treemap({ snapshot }: { snapshot: ClassifiedSnapshot }) {
   const selectSegment = useApp((s) => s.selectSegment);
   const highlight = useApp((s) => s.highlightIds);
   const showUnattributed = useApp((s) => s.showUnattributed);
+  const deadOnly = useApp((s) => s.deadOnly);
   const boxRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [size, setSize] = useState({ width: 0, height: 0 });
@@ -50,7 +51,7 @@ export function Treemap({ snapshot }: { snapshot: ClassifiedSnapshot }) {
     return () => ro.disconnect();
   }, []);
 
-  const leaves = useMemo(() => leavesOf(snapshot, groupBy, showUnattributed), [snapshot, groupBy, showUnattributed]);
+  const leaves = useMemo(() => leavesOf(snapshot, groupBy, showUnattributed, deadOnly), [snapshot, groupBy, showUnattributed, deadOnly]);
   const highlighted = useMemo(() => new Set(highlight), [highlight]);
   const base = useMemo(() => layoutTreemap(leaves, { width: size.width, height: size.height, zoom, groupBy }), [leaves, size.width, size.height, zoom, groupBy]);
   const baseIds = useMemo(() => new Set(base.tiles.map((t) => t.id)), [base]);
@@ -137,7 +138,7 @@ export function Treemap({ snapshot }: { snapshot: ClassifiedSnapshot }) {
           className="tm-tiles"
           role="listbox"
           tabIndex={0}
-          aria-label={`Treemap of the resident context, ${layout.tiles.length} blocks. Arrow keys move between neighbouring blocks, Enter selects, Escape goes up a level.`}
+          aria-label={`Treemap of ${deadOnly ? 'the dead segments, sized by what removing each frees' : 'the resident context'}, ${layout.tiles.length} blocks. Arrow keys move between neighbouring blocks, Enter selects, Escape goes up a level.`}
           aria-activedescendant={focusedIndex >= 0 ? optionId(focusedIndex) : undefined}
           onKeyDown={onKey}
           onFocus={() => {
@@ -148,7 +149,7 @@ export function Treemap({ snapshot }: { snapshot: ClassifiedSnapshot }) {
         </div>
         {hover ? <HoverRing tile={hover.tile} /> : null}
         {hover ? <Tooltip hover={hover} width={size.width} height={size.height} /> : null}
-        {layout.tiles.length === 0 && size.width > 0 ? <div className="tm-empty">Nothing resident to show.</div> : null}
+        {layout.tiles.length === 0 && size.width > 0 ? <div className="tm-empty" data-testid="treemap-empty">{deadOnly ? 'Nothing in this window is provably dead: a fork would remove nothing.' : 'Nothing resident to show.'}</div> : null}
       </div>
     </div>
   );
@@ -191,8 +192,8 @@ const TileLayer = memo(function TileLayer({
             style={{ left: t.x0, top: t.y0, width: w, height: h, background: fill, color: textOn(fill) }}
           >
             {w > 40 && h > 16 ? (
-              <span className="tm-label">
-                {shownName}
+              <span className={`tm-label${t.pathLike ? ' path' : ''}`}>
+                <span className="tm-name">{shownName}</span>
                 {label.rest ? <span className="tm-dir"> {label.rest}</span> : null}
               </span>
             ) : null}{' '}

@@ -15,6 +15,7 @@ import { TurnsChart } from './TurnsChart';
 import { ForkActions, Lineage } from './ForkPanel';
 import { KeepAction } from './retention/KeepAction';
 import { CompactionEntry } from './CompactionEntry';
+import { EmptySessions } from './session-browser/EmptyList';
 
 /** The inferred classes the switch turns on (elision has its own step: it needs thresholds). */
 const INFERRED_SWITCHED = INFERRED_CLASSES.filter((c) => c !== 'elided');
@@ -27,7 +28,15 @@ export function WindowView() {
   const error = useApp((s) => s.viewError);
   const selectedPath = useApp((s) => s.selectedPath);
   const centre = useApp((s) => s.centreView);
+  const noSessions = useApp((s) => s.listLoaded && s.listTotal === 0 && s.query === '');
 
+  if (!selectedPath && noSessions) {
+    return (
+      <main className="window empty-pane" id="main">
+        <EmptySessions />
+      </main>
+    );
+  }
   if (!selectedPath) {
     return (
       <main className="window empty-pane" id="main">
@@ -62,7 +71,7 @@ export function WindowView() {
       <WindowHeader view={view} />
       <Tabs />
       {centre === 'treemap' ? (
-        <div className="tab-panel" role="tabpanel" id="panel-treemap" aria-labelledby="tab-treemap">
+        <div className="tab-panel treemap-panel" role="tabpanel" id="panel-treemap" aria-labelledby="tab-treemap">
           <TreemapControls view={view} />
           <div className="tm-row">
             <Treemap snapshot={view.snapshot} />
@@ -224,6 +233,8 @@ function TreemapControls({ view }: { view: SnapshotView }) {
   const setWithInferred = useApp((s) => s.setWithInferred);
   const showUnattributed = useApp((s) => s.showUnattributed);
   const setShowUnattributed = useApp((s) => s.setShowUnattributed);
+  const deadOnly = useApp((s) => s.deadOnly);
+  const setDeadOnly = useApp((s) => s.setDeadOnly);
   const c = snapshot.context;
   const present = new Set<SegmentClass>(snapshot.segments.map((s) => s.class));
   return (
@@ -250,10 +261,13 @@ function TreemapControls({ view }: { view: SnapshotView }) {
             </span>
           ))}
         </nav>
+        <label className="check" title="Only what a fork could remove, each block sized by the tokens removing it frees">
+          <input type="checkbox" checked={deadOnly} onChange={(e) => setDeadOnly(e.target.checked)} data-testid="dead-only" /> dead only
+        </label>
         <label className="check">
           <input type="checkbox" checked={withInferred} onChange={(e) => setWithInferred(e.target.checked)} /> inferred <em>{INFERRED_SWITCHED.join(', ')}</em>
         </label>
-        {c.unattributedTokens > 0 ? (
+        {c.unattributedTokens > 0 && !deadOnly ? (
           <label className="check" title="The reported total minus what the transcript accounts for: drawn in the context bar above, or as a tile here">
             <input type="checkbox" checked={showUnattributed} onChange={(e) => setShowUnattributed(e.target.checked)} data-testid="toggle-unattributed" /> system prompt &amp; tools as a tile
           </label>
@@ -262,7 +276,7 @@ function TreemapControls({ view }: { view: SnapshotView }) {
           {[...SEGMENT_CLASSES, 'unattributed' as const].map((k) =>
             k === 'unattributed' ? (
               c.unattributedTokens > 0 && showUnattributed ? <LegendItem key={k} k={k} /> : null
-            ) : present.has(k) || k === 'live' ? (
+            ) : present.has(k) || (k === 'live' && !deadOnly) ? (
               <LegendItem key={k} k={k} />
             ) : null,
           )}
@@ -331,8 +345,9 @@ function RepoLine({ snapshot, repoNote }: { snapshot: ClassifiedSnapshot; repoNo
   if (!cwd) return null;
   const missing = !snapshot.session.repoExists;
   return (
-    <div className={`repo-line${missing ? ' missing' : ''}`}>
-      <span className="dim">working directory</span> <code title={visibleText(repoNote)}>{middle(visibleText(repoNote), 110)}</code>
+    <div className={`repo-line cwd-line${missing ? ' missing' : ''}`} data-testid="cwd-line">
+      {/* The whole path, wrapped anywhere (a Windows path has no spaces to break at): cut, it hides which folder it is. */}
+      <span className="dim">working directory</span> <code>{visibleText(repoNote)}</code>
       {missing ? <span className="warn" title="Without the project's files, nothing can be proven gone or drifted."> — not on this machine</span> : null}
       {editing ? (
         <form
@@ -355,13 +370,6 @@ function RepoLine({ snapshot, repoNote }: { snapshot: ClassifiedSnapshot; repoNo
       )}
     </div>
   );
-}
-
-/** Long paths keep their start and their end. */
-function middle(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const half = Math.floor((max - 1) / 2);
-  return `${text.slice(0, half)}…${text.slice(-half)}`;
 }
 
 /** Subagents have windows of their own: linked here, opened like sessions. */

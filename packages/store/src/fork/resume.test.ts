@@ -17,11 +17,13 @@ describe('the resume command', () => {
     expect(r.note).toContain('/home/a/proj is not on this machine');
   });
 
-  it('prints no command when neither folder exists, and says so', () => {
+  it('names the file when neither folder exists, to run from wherever the project is now (no flag to learn)', () => {
     const r = resumeInstruction({ ...base, isDir: dirs() });
-    expect(r.command).toBeNull();
-    expect(r.note).toBe('neither /home/a/proj nor the folder it is mapped to (/srv/proj) exists on this machine: map the project to a folder that exists, then resume /cfg/projects/-home-a-proj/f00d.jsonl');
-    expect(resumeInstruction({ ...base, mapped: null, isDir: dirs() }).note).toMatch(/^\/home\/a\/proj is not on this machine: map it/);
+    expect(r.command).toBe('claude --resume /cfg/projects/-home-a-proj/f00d.jsonl');
+    expect(r.note).toBe('neither /home/a/proj nor the folder it is mapped to (/srv/proj) is on this machine: run this from the folder that holds the project now');
+    const unmapped = resumeInstruction({ ...base, mapped: null, isDir: dirs() });
+    expect(unmapped.note).toBe('/home/a/proj is not on this machine: run this from the folder that holds the project now');
+    expect(unmapped.note).not.toMatch(/--/);
   });
 
   it('quotes folders the shell would split', () => {

@@ -7,9 +7,11 @@ import { ensurePrivateFolder } from './private-folder';
 export interface GlassboxSettings {
   /** Keep every session in the archive automatically while the app runs (see keep/auto-keep.ts). */
   autoKeep: boolean;
+  /** The window's session list width in pixels, as last dragged (null: the window's default). */
+  sidebarWidth: number | null;
 }
 
-const DEFAULTS: GlassboxSettings = { autoKeep: false };
+const DEFAULTS: GlassboxSettings = { autoKeep: false, sidebarWidth: null };
 
 /** The settings; a missing or unreadable file gives the defaults (and `problem` says why, for the latter). */
 export function readSettings(dataDir: string): GlassboxSettings & { problem: string | null } {
@@ -21,12 +23,14 @@ export function readSettings(dataDir: string): GlassboxSettings & { problem: str
     return { ...DEFAULTS, problem: code === 'ENOENT' ? null : `${join(dataDir, 'settings.json')} could not be read (${code ?? (error as Error).message}); the defaults apply` };
   }
   const o = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
-  return { autoKeep: o['autoKeep'] === true, problem: null };
+  const width = o['sidebarWidth'];
+  return { autoKeep: o['autoKeep'] === true, sidebarWidth: typeof width === 'number' && Number.isFinite(width) && width > 0 ? width : null, problem: null };
 }
 
 /** Saves settings atomically (a crash leaves the old file or the new one, never half of one). */
 export function writeSettings(dataDir: string, settings: GlassboxSettings): void {
   ensurePrivateFolder(dataDir);
-  const saved: GlassboxSettings = { autoKeep: settings.autoKeep };
+  // A setting left at its default is not written: the file says only what a person chose.
+  const saved: Partial<GlassboxSettings> = { autoKeep: settings.autoKeep, ...(settings.sidebarWidth === null ? {} : { sidebarWidth: settings.sidebarWidth }) };
   replaceFileAtomic(join(dataDir, 'settings.json'), JSON.stringify(saved, null, 2) + '\n');
 }

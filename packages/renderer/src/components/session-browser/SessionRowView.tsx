@@ -3,52 +3,77 @@ import type { SessionRow } from '@glassbox/contract';
 import { formatUsd, visibleText } from '@glassbox/core';
 import { ago, humanBytes, humanTokens, pct } from '../../format';
 import { sessionTitle } from '../../labels';
-import { RetentionMark } from '../retention/RetentionMark';
+import { retentionLabel, rowRetentionLabel } from '../../retention-labels';
+import { RetentionText } from '../retention/RetentionMark';
+import { AgentBadge } from './AgentBadge';
 import { SearchSnippet } from './SearchSnippet';
 
-/** One session in the list: its title, links to forks, keeping, and figures (memoised: the list scrolls a lot). */
+/**
+ * One session in the list: its title (two lines at most), its agent, links to forks, what sets its
+ * keeping apart, and figures that wrap rather than being cut. Memoised: the list scrolls a lot. A click
+ * is the list's to handle (by the row under the press: the list may re-order between press and release).
+ */
 export const SessionRowView = memo(function SessionRowView({
   id,
+  line,
+  index,
   row,
   level,
+  project,
   top,
-  height,
   selected,
   cursor,
   flash,
-  onOpen,
+  measure,
 }: {
   id: string;
+  /** Its line's id in the list (`row-<path>`): what a click on it opens. */
+  line: string;
+  /** Its line in the virtualised list, for the measuring of its height. */
+  index: number;
   row: SessionRow;
   level: number;
+  /** The project named on the row, when it has no header of its own. */
+  project: string | null;
   top: number;
-  height: number;
   selected: boolean;
   cursor: boolean;
   flash: boolean;
-  onOpen: (path: string) => void;
+  measure: (el: HTMLElement | null) => void;
 }) {
   const ctx = row.contextTokens ?? row.estimatedTokens;
   const title = sessionTitle(row.title, { project: row.project, lastActivity: row.lastActivity });
   const untitled = title !== visibleText((row.title ?? '').split('\n')[0]?.trim() ?? '');
+  const keeping = rowRetentionLabel(row.retention, row.kept);
+  const usual = keeping ? null : retentionLabel(row.retention, row.kept);
   return (
     <div
       id={id}
+      ref={measure}
+      data-index={index}
+      data-line={line}
       className={`session-row${level === 1 ? ' flat' : ''}${selected ? ' selected' : ''}${cursor ? ' cursor' : ''}${flash ? ' flash' : ''}`}
       role="treeitem"
       aria-level={level}
       aria-selected={selected}
-      style={{ transform: `translateY(${top}px)`, height }}
+      style={{ transform: `translateY(${top}px)` }}
       data-path={row.path}
       data-session-id={row.id}
       data-bytes={row.bytes}
       data-testid="session-row"
-      onClick={() => onOpen(row.path)}
-      title={`${visibleText(row.path)}\n${humanBytes(row.bytes)}`}
+      title={`${visibleText(row.path)}\n${humanBytes(row.bytes)}${usual ? `\n${usual.text}` : ''}`}
     >
       <div className="row-title">
         {row.live ? <span className="live-dot" title="written to in the last few minutes" /> : null}
         <span className={`title-text${untitled ? ' untitled' : ''}`}>{title}</span>
+      </div>
+      <div className="row-meta row-tags">
+        {row.agent ? <AgentBadge agent={row.agent} /> : null}
+        {project ? (
+          <span className="row-project" data-testid="row-project">
+            {visibleText(project)}
+          </span>
+        ) : null}
         {row.fork ? <span className="tag fork">fork</span> : null}
         {row.forks.length > 0 ? (
           <span className="tag" title={row.forks.map((f) => f.sessionId).join('\n')} data-testid="row-forks">
@@ -64,12 +89,12 @@ export const SessionRowView = memo(function SessionRowView({
           </span>
         </div>
       ) : null}
-      {row.retention || row.kept ? (
+      {keeping ? (
         <div className="row-meta">
-          <RetentionMark retention={row.retention} kept={row.kept} />
+          <RetentionText label={keeping} />
         </div>
       ) : null}
-      <div className="row-meta">
+      <div className="row-meta row-figures">
         <span>{ago(row.lastActivity)}</span>
         <span title={row.contextTokens === null ? 'estimated' : 'provider-reported'}>{humanTokens(ctx)} ctx</span>
         {row.problem ? (

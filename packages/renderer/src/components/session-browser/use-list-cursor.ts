@@ -1,4 +1,4 @@
-import { useMemo, useState, type KeyboardEvent } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { ListItem } from '../../session-groups';
 import { itemId } from './list-layout';
 
@@ -17,13 +17,21 @@ interface CursorInput {
  * The list's keyboard cursor, as in a tree: up and down move, Home and End jump, right and left open
  * and close a project (left from a row goes to its project), Enter or space opens. The active line
  * is the cursor's, else the open session's row.
+ *
+ * The cursor is a line's id, not an index: when the list refreshes under it (the index refines rows as
+ * it reads them; a live session moves up) it stays on the same session. While its line is not in the
+ * list for a moment (a row re-read, a project regrouped) the cursor waits at the index it last had,
+ * and comes back to its session when that returns, instead of falling back to the top.
  */
 export function useListCursor({ items, selectedPath, scrollTo, toggle, open }: CursorInput) {
   const [cursor, setCursor] = useState<string | null>(null);
   const indexOf = useMemo(() => new Map(items.map((item, i) => [itemId(item), i])), [items]);
   const cursorIndex = cursor ? (indexOf.get(cursor) ?? -1) : -1;
   const selectedIndex = selectedPath ? (indexOf.get(`row-${selectedPath}`) ?? -1) : -1;
-  const active = cursorIndex >= 0 ? cursorIndex : selectedIndex;
+  const last = useRef(-1);
+  const held = cursor !== null && cursorIndex < 0 && last.current >= 0 ? Math.min(last.current, items.length - 1) : -1;
+  const active = cursorIndex >= 0 ? cursorIndex : held >= 0 ? held : selectedIndex;
+  if (cursorIndex >= 0) last.current = cursorIndex;
   const moveTo = (i: number) => {
     const item = items[Math.max(0, Math.min(items.length - 1, i))];
     if (!item) return;
