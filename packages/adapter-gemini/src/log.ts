@@ -1,6 +1,7 @@
 import { isObject, parseObject, str, type JsonObject, type Problem, type UsageRecord } from '@glassbox/core';
 import { neutralUsage, tokensOfReply } from './usage';
 import { emptyMeta, mergeMeta, recordKind, type ChatMeta, type Place, type PlacedMessage } from './records';
+import { replySignature, type ReplySignature } from './reply-match';
 
 /** A full-replace record (`{"$set": {"messages": […]}}`): what it did to the history. */
 export interface Replacement {
@@ -37,6 +38,8 @@ export class LogReplay {
   private readonly usage = new Map<string, UsageRecord>();
   /** Ids of every message written, in or out of the history now. */
   readonly seen = new Set<string>();
+  /** What each reply with usage looked like when recorded: a rewrite that re-ids it is matched back by this. */
+  readonly signatures = new Map<string, ReplySignature>();
   /** The subagent chat each call ran (`toolCalls[].agentId`), from every record: a rewrite drops the field. */
   readonly agentOfCall = new Map<string, string>();
 
@@ -94,6 +97,7 @@ export class LogReplay {
     const t = tokensOfReply(m.message['tokens']);
     if (!t) return;
     const ts = str(m.message['timestamp']);
+    this.signatures.set(m.id, replySignature(m.message));
     this.usage.set(m.id, { messageId: m.id, model: str(m.message['model']) ?? 'unknown', line: m.at.line, usage: neutralUsage(t), isSidechain: false, ...(ts ? { timestamp: ts } : {}) });
   }
 

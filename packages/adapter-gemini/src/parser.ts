@@ -8,6 +8,7 @@ import { emptyMeta, type ChatMeta, type PlacedMessage } from './records';
 import type { Generation } from './rules';
 import { GEMINI_BYTES_PER_TOKEN } from './tokens';
 import { buildWindow } from './window';
+import { matchRewrittenReplies, type ReplySignature } from './reply-match';
 
 /** The neutral session, and what only Gemini has. */
 export interface GeminiSession extends Session {
@@ -97,10 +98,10 @@ export class GeminiParser implements TranscriptLineParser {
     if (log.meta.sessionId === null) {
       this.problems.push({ code: 'not_a_transcript', severity: 'error', file: this.path, line: 1, message: `${this.path}:1: no session record (sessionId, projectHash): not a Gemini CLI chat log` });
     }
-    return this.session(log.meta, log.history(), 'log', log.replacements, log.usageSeen(), log.seen.size, log.agentOfCall);
+    return this.session(log.meta, log.history(), 'log', log.replacements, log.usageSeen(), log.seen.size, log.agentOfCall, log.signatures);
   }
 
-  private session(meta: ChatMeta, history: PlacedMessage[], generation: Generation | null, replacements: Replacement[], usageSeen: UsageRecord[] = [], messagesSeen = history.length, agentOfCall: ReadonlyMap<string, string> = new Map()): GeminiSession {
+  private session(meta: ChatMeta, history: PlacedMessage[], generation: Generation | null, replacements: Replacement[], usageSeen: UsageRecord[] = [], messagesSeen = history.length, agentOfCall: ReadonlyMap<string, string> = new Map(), signatures: ReadonlyMap<string, ReplySignature> = new Map()): GeminiSession {
     const cwd = findCwd(meta, history);
     const w = buildWindow(history, generation ?? 'log', cwd, agentOfCall);
     for (const o of w.orphans) this.problems.push({ code: 'orphan_tool_result', severity: 'info', file: this.path, line: o.line, message: `${this.path}:${o.line}: a function response (${o.id}) whose call is not in the history` });
@@ -132,6 +133,17 @@ export class GeminiParser implements TranscriptLineParser {
       if (n.kind !== 'assistant' || n.usage) continue;
       const u = seenById.get(n.uuid);
       if (!u) continue;
+      n.usage = u.usage;
+      if (u.model !== 'unknown') n.model = u.model;
+      delete n.synthetic;
+      w.replies.push(u);
+    }
+    // Masking and compression (0.61) rewrite the history under new ids: such a reply gets its usage
+    // from the recorded reply with the same calls (or text), so it is counted in its turn.
+    const claimed = new Set(w.replies.map((r) => r.messageId));
+    for (const [uuid, u] of matchRewrittenReplies(nodes, history, usageSeen, signatures, claimed)) {
+      const n = nodes.get(uuid);
+      if (!n) continue;
       n.usage = u.usage;
       if (u.model !== 'unknown') n.model = u.model;
       delete n.synthetic;
