@@ -10,6 +10,9 @@ import { GEMINI_BYTES_PER_TOKEN } from './tokens';
 import { buildWindow } from './window';
 import { matchRewrittenReplies, type ReplySignature } from './reply-match';
 
+/** As much of the first prompt as the window keeps of a prompt's text. */
+const FIRST_PROMPT_CHARS = 200;
+
 /** The neutral session, and what only Gemini has. */
 export interface GeminiSession extends Session {
   generation: Generation | null;
@@ -164,7 +167,8 @@ export class GeminiParser implements TranscriptLineParser {
       version: null,
       gitBranch: null,
       title: meta.summary ?? null,
-      firstPrompt: w.firstPrompt,
+      // What the client's list shows (a log's first recorded prompt, which a rewrite may have folded away).
+      firstPrompt: generation === 'log' ? (this.log.firstPrompt?.slice(0, FIRST_PROMPT_CHARS) ?? w.firstPrompt) : w.firstPrompt,
       firstTimestamp: meta.startTime ?? this.log.firstTimestamp,
       lastTimestamp: meta.lastUpdated ?? this.log.lastTimestamp,
       nodes,

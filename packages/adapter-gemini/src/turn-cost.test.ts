@@ -7,7 +7,7 @@ import { computeCost } from '@glassbox/analysis';
 import { describe, expect, it } from 'vitest';
 import { parseChatLines } from './parse-lines';
 import { GEMINI_PRICES } from './prices';
-import { fixture, fixtures, linesOf, mainChat, type Fixture } from './test-support/corpus';
+import { fixture, fixtures, linesOf, mainChat, type Fixture } from '@glassbox/test-support/gemini/corpus';
 
 /** The client's requests of the main agent for each step that made any (a step may only edit files). */
 function clientRequestsPerPrompt(f: Fixture): number[] {
