@@ -252,6 +252,12 @@ export interface AgentLocator {
    * was appended since. An agent without it is read whole again after every change.
    */
   follow?(path: string, options?: LoadOptions): SessionFollower;
+  /**
+   * A session's own files kept in folders named by its id elsewhere than beside its transcript
+   * (Gemini CLI: `chats/<id>/`, `tool-outputs/session-<id>/`): a fork carries a copy of each into the
+   * same folders for its own id. Without it, a fork carries only a `format.source.sideFolder`.
+   */
+  readonly sideFiles?: SessionSideFiles;
   /** When the agent's own client deletes sessions, for agents whose client does (Claude Code). */
   readonly retention?: AgentRetention;
   /**
@@ -260,6 +266,20 @@ export interface AgentLocator {
    * folders). Without it: a random v4 id, `<id>.jsonl` beside the source.
    */
   readonly naming?: SessionNaming;
+}
+
+/** Where a session's side files are, for a session file and id (AgentLocator.sideFiles). */
+export interface SessionSideFiles {
+  /**
+   * The folders, each under a stable name (the first segment of a carried file's `rel` in a fork's
+   * manifest): where they are for the session `sessionId` written at `sessionPath` (they may not exist).
+   */
+  folders(sessionPath: string, sessionId: string): { name: string; path: string }[];
+  /**
+   * The files in those folders the transcript names (a masked output's full text), which a fork of it
+   * must carry: one that is missing refuses the fork, naming it. Reads the transcript.
+   */
+  referenced(sessionPath: string, sessionId: string): string[];
 }
 
 /** Where and under which name a new session of an agent is written, as its own client would write it. */

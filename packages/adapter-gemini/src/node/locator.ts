@@ -8,6 +8,7 @@ import { chatRoots, describeChat, discoverChats, geminiHomes } from './discover'
 import { isChatFileName, isSessionUuid } from './names';
 import { geminiNaming } from './naming';
 import { readChatFile } from './read-file';
+import { geminiSideFiles } from './side-files';
 
 /**
  * The subagent chats of a session: `chats/<session id>/*.json[l]` beside its main chat. 0.61 names
@@ -45,7 +46,8 @@ function load(path: string, options: LoadOptions = {}): LoadedSession {
 /**
  * Gemini CLI's Node side: the project folders under `<home>/.gemini/tmp/` of each home
  * (`GEMINI_CLI_HOME`, else `~`), the chats the client would list there, and reading them (a log
- * streamed, a document whole). A fork is written beside its source under a name of the client's kind.
+ * streamed, a document whole). A fork is written beside its source under a name of the client's kind,
+ * with copies of its subagent chats and saved tool outputs in the folders named by its own id.
  */
 export const geminiLocator: AgentLocator = {
   format: geminiFormat,
@@ -62,4 +64,5 @@ export const geminiLocator: AgentLocator = {
     return isSessionUuid(id) ? listFolder(folder).filter(isChatFileName).map((f) => join(folder, f)) : [];
   },
   naming: geminiNaming,
+  sideFiles: geminiSideFiles,
 };
