@@ -312,8 +312,12 @@ export interface AgentRetention {
   configFolderOf(sessionPath: string): string | null;
   /** The files that belong to a session besides its transcript (folders listed whether or not they exist). */
   layoutOf(sessionPath: string): SessionLayout;
-  /** Where a part of a kept session goes back for a session file at `sessionPath`; null for a name it does not know. */
-  placeOf(sessionPath: string, partName: string): { path: string; kind: SessionPart['kind'] } | null;
+  /**
+   * Where a part of a kept session goes back for a session file at `sessionPath` (of session
+   * `sessionId`, when the caller knows it: a file name may not hold the whole id); null for a name it
+   * does not know.
+   */
+  placeOf(sessionPath: string, partName: string, sessionId?: string): { path: string; kind: SessionPart['kind'] } | null;
 }
 
 /** Where a session's other files live: each part is a folder or file with a stable name in the archive. */

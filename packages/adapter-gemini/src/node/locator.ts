@@ -9,6 +9,7 @@ import { isChatFileName, isSessionUuid } from './names';
 import { geminiNaming } from './naming';
 import { readChatFile } from './read-file';
 import { geminiSideFiles } from './side-files';
+import { geminiRetention } from './retention';
 
 /**
  * The subagent chats of a session: `chats/<session id>/*.json[l]` beside its main chat. 0.61 names
@@ -65,4 +66,5 @@ export const geminiLocator: AgentLocator = {
   },
   naming: geminiNaming,
   sideFiles: geminiSideFiles,
+  retention: geminiRetention(),
 };
