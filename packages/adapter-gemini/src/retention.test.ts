@@ -66,6 +66,13 @@ describe('the rule', () => {
     expect(sessionRetentionRule([user('{ "general": { /* keep a week */ "sessionRetention": { "maxAge": "7d" } } }')])).toMatchObject({ kind: 'deletes', days: 7 });
   });
 
+  it('as the real 0.61 client did on a 13-hour-old chat (harness FINDINGS §8): 2h with a 1h minimum deletes it; 2h alone is disabled; 2d keeps it', () => {
+    const hours = (r: ReturnType<typeof sessionRetentionRule>) => (r.kind === 'deletes' ? r.days * 24 : Infinity);
+    expect(hours(sessionRetentionRule([user(retention({ maxAge: '2h', minRetention: '1h' }))]))).toBeLessThan(13);
+    expect(sessionRetentionRule([user(retention({ maxAge: '2h' }))]).kind).toBe('never');
+    expect(hours(sessionRetentionRule([user(retention({ maxAge: '2d' }))]))).toBeGreaterThan(13);
+  });
+
   it('the expiry is the file time plus maxAge', () => {
     expect(expiryOf(1_000, sessionRetentionRule([user(retention({ maxAge: '1d' }))]))).toBe(1_000 + 86_400_000);
   });
