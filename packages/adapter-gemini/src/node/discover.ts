@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { headLines, pathList } from '@glassbox/file-io';
@@ -38,7 +38,10 @@ export function describeChat(path: string, parentKnown = false): Omit<Discovered
     const parentId = basename(folder);
     return { agent: GEMINI, path, project, kind: 'subagent', parentPath: parentKnown ? null : findMainChat(chats, parentId), agentId: name.replace(/\.jsonl?$/i, ''), sessionId: parentId };
   }
-  return { agent: GEMINI, path, project, kind: 'session', parentPath: null, agentId: null, sessionId: sessionIdInHead(path) ?? shortIdOfName(name) ?? name.replace(/\.jsonl?$/i, '') };
+  // A chat that is not there (a kept session about to be restored) has an id its name gives only the
+  // first 8 characters of: unknown ('') rather than a prefix, which would not be the session's id.
+  const fromName = existsSync(path) ? (shortIdOfName(name) ?? name.replace(/\.jsonl?$/i, '')) : '';
+  return { agent: GEMINI, path, project, kind: 'session', parentPath: null, agentId: null, sessionId: sessionIdInHead(path) ?? fromName };
 }
 
 /** The session id a chat names in its first record (a log) or its opening keys (a document). */
