@@ -232,6 +232,12 @@ export interface AgentLocator {
    * without it, a name ending in one of `format.source.extensions`.
    */
   isSessionFileName?(name: string): boolean;
+  /**
+   * Whether a file name is one only this agent's client gives its sessions (Gemini CLI's
+   * `session-<minute>-<short id>.json[l]`): a file no adapter recognises by content is then read by
+   * this agent, whose parser says what is wrong with it. Optional.
+   */
+  claimsFileName?(name: string): boolean;
   /** What a file opened from anywhere is (a session or a subagent file), from its path alone. */
   describe(path: string): Omit<DiscoveredFile, 'root'>;
   /**
