@@ -128,7 +128,9 @@ export function writeFork(given: WriteForkOptions): WriteForkResult {
   const madeFolders = makeFolders(dir);
   let written = false;
   try {
-    sweepInterrupted(archive, [dir, fileHistoryParentOf(options.sourcePath)]);
+    // Also where the agent's side folders are staged (Gemini CLI's tool-outputs/).
+    const sideParents = (agent.locator.sideFiles?.folders(forkPath, forkId) ?? []).map((f) => dirname(f.path)).filter((p) => p !== dir);
+    sweepInterrupted(archive, [dir, fileHistoryParentOf(options.sourcePath), ...new Set(sideParents)]);
     const mode = modeOf(options.sourcePath);
     for (let attempt = 1; ; attempt++) {
       job.throwIfCancelled();
