@@ -51,7 +51,8 @@ export class GeminiParser implements TranscriptLineParser {
     if (this.mode === 'undecided') {
       if (text.trim() === '') return;
       const look = firstLook([text]);
-      const docStart = text.trim() === '{';
+      // A JSON value over many lines: a chat document, or (`[`) an older /chat save file, named as such.
+      const docStart = text.trim() === '{' || text.trim() === '[';
       if (docStart || look.kind === 'document') this.mode = 'document';
       else if (look.kind === 'log') this.mode = 'log';
       else {

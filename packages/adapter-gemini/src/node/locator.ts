@@ -5,7 +5,7 @@ import type { AgentLocator, LoadedSession, LoadOptions } from '@glassbox/core';
 import { geminiFormat } from '../agent';
 import type { GeminiSession } from '../parser';
 import { chatRoots, describeChat, discoverChats, geminiHomes } from './discover';
-import { isChatFileName, isMainChatName, isSessionUuid } from './names';
+import { isChatFileName, isClientFileName, isSessionUuid } from './names';
 import { geminiNaming } from './naming';
 import { readChatFile } from './read-file';
 import { geminiSideFiles } from './side-files';
@@ -55,7 +55,7 @@ export const geminiLocator: AgentLocator = {
   roots: (env, home) => chatRoots(geminiHomes(env, home || homedir())),
   discover: discoverChats,
   isSessionFileName: isChatFileName,
-  claimsFileName: isMainChatName,
+  claimsFileName: isClientFileName,
   describe: describeChat,
   load,
   parseFile: (path, options) => readChatFile(path, { ...(options?.progress ? { progress: options.progress } : {}), ...(options?.onBytes ? { onBytes: options.onBytes } : {}) }),
