@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chatRoots, discoverChats } from './discover';
 import { geminiConfigFolderOf, geminiRetention, systemSettingsPath } from './retention';
-import { fixture } from '../test-support/corpus';
+import { fixture } from '@glassbox/test-support/gemini/corpus';
 
 function home(scenario: string, version: string): string {
   const h = mkdtempSync(join(tmpdir(), 'gemini-retention-'));

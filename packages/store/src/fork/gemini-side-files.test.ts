@@ -14,7 +14,7 @@ import type { ForkAction } from '@glassbox/core';
 import { ForkError } from '../shared/atomic';
 import { undoFork } from './ops';
 import { planFromFile } from './plan-lines';
-import { REPO_ROOT } from './test-support';
+import { REPO_ROOT } from '@glassbox/test-support/store/fork';
 import { writeFork } from './writer';
 
 const TEST_AGENTS = defaultAgents();

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAgents } from '@glassbox/agents';
-import { REPO_ROOT } from '../fork/test-support';
+import { REPO_ROOT } from '@glassbox/test-support/store/fork';
 import { keepSession } from './keep';
 import { KeptArchive } from './kept-archive';
 import { findKept } from './find';
