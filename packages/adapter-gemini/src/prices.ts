@@ -1,7 +1,7 @@
 import type { ModelPrice, PriceTable } from '@glassbox/core';
 
 /** Google prices the Pro models higher for a request whose prompt is longer than this many tokens. */
-export const LONG_PROMPT_TOKENS = 200_000;
+const LONG_PROMPT_TOKENS = 200_000;
 
 /**
  * Gemini API list prices (paid tier, USD per million tokens) for the models Gemini CLI uses: its

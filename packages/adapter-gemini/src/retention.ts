@@ -11,12 +11,12 @@
  */
 import type { RetentionRule, RetentionSource } from '@glassbox/core';
 
-export const DEFAULT_MAX_AGE = '30d';
+const DEFAULT_MAX_AGE = '30d';
 const DEFAULT_MIN_RETENTION = '1d';
 const DAY_MS = 86_400_000;
 const UNIT_MS: Record<string, number> = { h: 3_600_000, d: DAY_MS, w: 7 * DAY_MS, m: 30 * DAY_MS };
 
-export type GeminiSettingsScope = 'system-defaults' | 'user' | 'workspace' | 'system';
+type GeminiSettingsScope = 'system-defaults' | 'user' | 'workspace' | 'system';
 
 /** One settings file as read: its text, or null when it does not exist. */
 export interface GeminiSettingsText {

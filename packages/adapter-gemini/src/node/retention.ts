@@ -16,7 +16,7 @@ export function systemSettingsPath(env: Readonly<Record<string, string | undefin
 }
 
 /** `system-defaults.json` beside the system settings, unless GEMINI_CLI_SYSTEM_DEFAULTS_PATH names a file. */
-export function systemDefaultsPath(env: Readonly<Record<string, string | undefined>> = process.env, platform: NodeJS.Platform = process.platform): string {
+function systemDefaultsPath(env: Readonly<Record<string, string | undefined>> = process.env, platform: NodeJS.Platform = process.platform): string {
   return env['GEMINI_CLI_SYSTEM_DEFAULTS_PATH'] ?? join(dirname(systemSettingsPath(env, platform)), 'system-defaults.json');
 }
 

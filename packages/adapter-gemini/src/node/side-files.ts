@@ -4,8 +4,8 @@ import type { SessionSideFiles } from '@glassbox/core';
 import { isSessionUuid } from './names';
 
 /** The folder names a fork's manifest files its carried files under (the first segment of their `rel`). */
-export const SUBAGENT_CHATS = 'chats';
-export const TOOL_OUTPUTS = 'tool-outputs';
+const SUBAGENT_CHATS = 'chats';
+const TOOL_OUTPUTS = 'tool-outputs';
 
 /** `<project folder>` of a main chat at `<project folder>/chats/<name>`. */
 function projectFolderOf(sessionPath: string): string {
@@ -28,7 +28,7 @@ function folders(sessionPath: string, sessionId: string): { name: string; path: 
 }
 
 /** A path into a session's tool-output folder as the chat's text names it (either separator, JSON-escaped or not). */
-export function toolOutputNeedle(sessionId: string): RegExp {
+function toolOutputNeedle(sessionId: string): RegExp {
   const id = sessionId.replace(/[^0-9a-zA-Z-]/g, '');
   return new RegExp(`tool-outputs(?:/|\\\\{1,2})session-${id}(?:/|\\\\{1,2})([A-Za-z0-9_.-]{1,255})`, 'g');
 }
