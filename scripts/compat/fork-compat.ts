@@ -27,14 +27,18 @@ import { agentForFile } from '@glassbox/file-io';
 /** The agents these tests fork and read with (the shells make the same registry). */
 const TEST_AGENTS = defaultAgents();
 
-// `--agent codex [rollout files…]` checks Codex forks instead (codex-compat.ts); Claude Code is the default.
+// `--agent codex [rollout files…]` checks Codex forks instead (codex-compat.ts), `--agent gemini` Gemini CLI
+// forks (gemini-compat.ts); Claude Code is the default.
 const agentAt = process.argv.indexOf('--agent');
 const agent = agentAt >= 0 ? process.argv[agentAt + 1] : 'claude-code';
 if (agent === 'codex') {
   const { runCodexCompat } = await import('./codex-compat');
   process.exit(runCodexCompat(process.argv.slice(2).filter((_a, i) => i !== agentAt - 2 && i !== agentAt - 1)));
+} else if (agent === 'gemini') {
+  const { runGeminiCompat } = await import('./gemini-compat');
+  process.exit(runGeminiCompat(process.argv.slice(2)));
 } else if (agent !== 'claude-code') {
-  console.error(`test:compat: unknown agent ${agent ?? '(none)'}; use --agent claude-code or --agent codex`);
+  console.error(`test:compat: unknown agent ${agent ?? '(none)'}; use --agent claude-code, codex or gemini`);
   process.exit(2);
 }
 

@@ -10,7 +10,8 @@
 // by content and part by part. Passes when: both resumed (the CLI reports each one's own id), the
 // fork's id differs from the original's, the original's bytes are untouched by B, the system
 // instruction, tools and generation config are equal, and every part is equal except
-// functionResponse outputs the fork made shorter (a tombstone in place of a payload).
+// functionResponse outputs the fork made shorter (a tombstone in place of a payload), and the paths
+// of saved outputs, which a fork may point at its own copies (tool-outputs/session-<fork id>/).
 // Exit 0 = equivalent; the verdict (JSON) is printed and written to <out>/fork-check.json.
 
 import crypto from 'node:crypto';
@@ -29,10 +30,28 @@ function responseOutput(p) {
   return JSON.stringify(r);
 }
 
+/**
+ * A fork names its own copies of the session's saved outputs (`tool-outputs/session-<fork id>/…`, where
+ * the original names `session-<original id>`): in the fork's request those paths are read back as the
+ * original's before comparing, and counted.
+ */
+function unrenameOutputPaths(part, renamed) {
+  if (!renamed) return { part, count: 0 };
+  const text = JSON.stringify(part);
+  let count = 0;
+  const re = new RegExp(`(tool-outputs(?:/|\\\\\\\\)session-)${renamed.fork}(?=/|\\\\)`, 'g');
+  const back = text.replace(re, (_m, head) => {
+    count++;
+    return `${head}${renamed.original}`;
+  });
+  return { part: count > 0 ? JSON.parse(back) : part, count };
+}
+
 /** Part-by-part differences between the original's request (a) and the fork's (b). */
-export function compareRequests(a, b) {
+export function compareRequests(a, b, renamed = null) {
   const problems = [];
   const shortened = [];
+  let outputPathsRenamed = 0;
   for (const key of ['systemInstruction', 'tools', 'generationConfig', 'toolConfig']) {
     if (JSON.stringify(a[key] ?? null) !== JSON.stringify(b[key] ?? null)) problems.push(`${key} differs`);
   }
@@ -45,6 +64,9 @@ export function compareRequests(a, b) {
     const pb = cb[i].parts ?? [];
     if (pa.length !== pb.length) { problems.push(`content ${i}: ${pa.length} parts vs ${pb.length}`); continue; }
     for (let j = 0; j < pa.length; j++) {
+      const un = unrenameOutputPaths(pb[j], renamed);
+      outputPathsRenamed += un.count;
+      pb[j] = un.part;
       if (JSON.stringify(pa[j]) === JSON.stringify(pb[j])) continue;
       const oa = responseOutput(pa[j]);
       const ob = responseOutput(pb[j]);
@@ -56,7 +78,7 @@ export function compareRequests(a, b) {
       problems.push(`content ${i} part ${j} differs: ${JSON.stringify(pa[j]).slice(0, 160)} vs ${JSON.stringify(pb[j]).slice(0, 160)}`);
     }
   }
-  return { problems, shortened };
+  return { problems, shortened, outputPathsRenamed };
 }
 
 async function listSessions(cli, home, cwd) {
@@ -117,13 +139,13 @@ export async function forkCheck({ original, fork, cli: short = DEFAULT_CLI, cwd,
   if (!originalUntouched) problems.push('resuming the fork changed the original\'s file');
   const listedIds = listed.join('\n');
   if (!listedIds.includes(fi.sessionId) || !listedIds.includes(oi.sessionId)) problems.push(`--list-sessions does not list both sessions: ${listed.join(' | ')}`);
-  let cmp = { problems: [], shortened: [] };
-  if (ra && rb) cmp = compareRequests(ra, rb);
+  let cmp = { problems: [], shortened: [], outputPathsRenamed: 0 };
+  if (ra && rb) cmp = compareRequests(ra, rb, { fork: fi.sessionId, original: oi.sessionId });
   problems.push(...cmp.problems);
   const verdict = {
     cli: cli.version, original, fork, originalId: oi.sessionId, forkId: fi.sessionId,
     resumed: { original: a.resumed, fork: b.resumed }, resumedAs: { original: a.resumedAs, fork: b.resumedAs },
-    originalUntouched, listingWroteOriginal, listed, shortened: cmp.shortened, problems, equivalent: problems.length === 0, out,
+    originalUntouched, listingWroteOriginal, listed, shortened: cmp.shortened, outputPathsRenamed: cmp.outputPathsRenamed, problems, equivalent: problems.length === 0, out,
   };
   fs.writeFileSync(path.join(out, 'fork-check.json'), JSON.stringify(verdict, null, 2));
   return verdict;

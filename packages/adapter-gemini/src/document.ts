@@ -1,5 +1,6 @@
 import { isObject, type JsonObject, type Problem } from '@glassbox/core';
 import { byteLength } from './hash';
+import { firstLook, RESTORE_POINT, SAVED_CHAT } from './recognise';
 import { emptyMeta, mergeMeta, type ChatMeta, type Place, type PlacedMessage } from './records';
 
 /** A line of the file as the reader gave it. */
@@ -36,7 +37,11 @@ export function parseDocument(lines: readonly DocLine[], path: string): ParsedDo
     return refused(path, at, `the chat document is incomplete or damaged (${(error as Error).message}); it may be half-written by a running Gemini CLI — nothing of it was read`, 'document_incomplete');
   }
   if (!isObject(value) || typeof value['sessionId'] !== 'string') {
-    return refused(path, lines[0]?.line ?? 1, 'this JSON document is not a Gemini CLI chat (no sessionId)');
+    // Another file of the client's (a restore point, a /chat save) is named for what it is.
+    const look = firstLook(lines.slice(0, 12).map((l) => l.text));
+    const other = look.kind === 'other' && (look.what === RESTORE_POINT || look.what === SAVED_CHAT) ? look.what : null;
+    const what = other ? `this is ${other}` : 'this JSON document is not a Gemini CLI chat (no sessionId)';
+    return refused(path, lines[0]?.line ?? 1, what);
   }
   const meta = emptyMeta();
   mergeMeta(meta, value);

@@ -1,6 +1,9 @@
 import { isObject, parseObject, str, type JsonObject, type Problem, type UsageRecord } from '@glassbox/core';
 import { neutralUsage, tokensOfReply } from './usage';
 import { emptyMeta, mergeMeta, recordKind, type ChatMeta, type Place, type PlacedMessage } from './records';
+import { replySignature, type ReplySignature } from './reply-match';
+import { partsOf, partsText } from './parts';
+import { ignoredUserText, SESSION_CONTEXT_TAG } from './rules';
 
 /** A full-replace record (`{"$set": {"messages": […]}}`): what it did to the history. */
 export interface Replacement {
@@ -37,6 +40,14 @@ export class LogReplay {
   private readonly usage = new Map<string, UsageRecord>();
   /** Ids of every message written, in or out of the history now. */
   readonly seen = new Set<string>();
+  /** What each reply with usage looked like when recorded: a rewrite that re-ids it is matched back by this. */
+  readonly signatures = new Map<string, ReplySignature>();
+  /**
+   * The first prompt the log recorded, in or out of the history now: what the client's session list
+   * shows for a chat without a summary (its loader takes the first user text it meets that it would
+   * resume), which a later rewrite may have folded away.
+   */
+  firstPrompt: string | null = null;
   /** The subagent chat each call ran (`toolCalls[].agentId`), from every record: a rewrite drops the field. */
   readonly agentOfCall = new Map<string, string>();
 
@@ -88,12 +99,14 @@ export class LogReplay {
   private put(m: PlacedMessage): void {
     this.messages.set(m.id, m);
     this.seen.add(m.id);
+    this.notePrompt(m.message);
     if (m.message['type'] !== 'gemini') return;
     const calls = m.message['toolCalls'];
     if (Array.isArray(calls)) for (const c of calls) if (isObject(c) && typeof c['id'] === 'string' && typeof c['agentId'] === 'string') this.agentOfCall.set(c['id'], c['agentId']);
     const t = tokensOfReply(m.message['tokens']);
     if (!t) return;
     const ts = str(m.message['timestamp']);
+    this.signatures.set(m.id, replySignature(m.message));
     this.usage.set(m.id, { messageId: m.id, model: str(m.message['model']) ?? 'unknown', line: m.at.line, usage: neutralUsage(t), isSidechain: false, ...(ts ? { timestamp: ts } : {}) });
   }
 
@@ -117,7 +130,10 @@ export class LogReplay {
       list.forEach((m, i) => {
         if (isObject(m) && typeof m['id'] === 'string') next.set(m['id'], { id: m['id'], message: m, at, inList: i });
       });
-      for (const m of next.values()) this.seen.add(m.id);
+      for (const m of next.values()) {
+        this.seen.add(m.id);
+        this.notePrompt(m.message);
+      }
       const dropped = before.filter((id) => !next.has(id));
       const added = [...next.keys()].filter((id) => !this.messages.has(id));
       this.replacements.push({ at, dropped, added, leafBefore: before[before.length - 1] ?? null });
@@ -126,6 +142,14 @@ export class LogReplay {
     }
     const { messages: _messages, ...rest } = fields;
     mergeMeta(this.meta, rest);
+  }
+
+  private notePrompt(message: JsonObject): void {
+    if (this.firstPrompt !== null || message['type'] !== 'user') return;
+    const content = message['content'];
+    const text = (typeof content === 'string' ? content : partsText(partsOf(content).filter((p) => typeof p['text'] === 'string'))).trim();
+    if (ignoredUserText(text) || text.startsWith(SESSION_CONTEXT_TAG)) return;
+    this.firstPrompt = text;
   }
 
   private stamp(ts: string | undefined): void {

@@ -8,6 +8,10 @@ import { emptyMeta, type ChatMeta, type PlacedMessage } from './records';
 import type { Generation } from './rules';
 import { GEMINI_BYTES_PER_TOKEN } from './tokens';
 import { buildWindow } from './window';
+import { matchRewrittenReplies, type ReplySignature } from './reply-match';
+
+/** As much of the first prompt as the window keeps of a prompt's text. */
+const FIRST_PROMPT_CHARS = 200;
 
 /** The neutral session, and what only Gemini has. */
 export interface GeminiSession extends Session {
@@ -47,7 +51,8 @@ export class GeminiParser implements TranscriptLineParser {
     if (this.mode === 'undecided') {
       if (text.trim() === '') return;
       const look = firstLook([text]);
-      const docStart = text.trim() === '{';
+      // A JSON value over many lines: a chat document, or (`[`) an older /chat save file, named as such.
+      const docStart = text.trim() === '{' || text.trim() === '[';
       if (docStart || look.kind === 'document') this.mode = 'document';
       else if (look.kind === 'log') this.mode = 'log';
       else {
@@ -97,10 +102,10 @@ export class GeminiParser implements TranscriptLineParser {
     if (log.meta.sessionId === null) {
       this.problems.push({ code: 'not_a_transcript', severity: 'error', file: this.path, line: 1, message: `${this.path}:1: no session record (sessionId, projectHash): not a Gemini CLI chat log` });
     }
-    return this.session(log.meta, log.history(), 'log', log.replacements, log.usageSeen(), log.seen.size, log.agentOfCall);
+    return this.session(log.meta, log.history(), 'log', log.replacements, log.usageSeen(), log.seen.size, log.agentOfCall, log.signatures);
   }
 
-  private session(meta: ChatMeta, history: PlacedMessage[], generation: Generation | null, replacements: Replacement[], usageSeen: UsageRecord[] = [], messagesSeen = history.length, agentOfCall: ReadonlyMap<string, string> = new Map()): GeminiSession {
+  private session(meta: ChatMeta, history: PlacedMessage[], generation: Generation | null, replacements: Replacement[], usageSeen: UsageRecord[] = [], messagesSeen = history.length, agentOfCall: ReadonlyMap<string, string> = new Map(), signatures: ReadonlyMap<string, ReplySignature> = new Map()): GeminiSession {
     const cwd = findCwd(meta, history);
     const w = buildWindow(history, generation ?? 'log', cwd, agentOfCall);
     for (const o of w.orphans) this.problems.push({ code: 'orphan_tool_result', severity: 'info', file: this.path, line: o.line, message: `${this.path}:${o.line}: a function response (${o.id}) whose call is not in the history` });
@@ -137,6 +142,17 @@ export class GeminiParser implements TranscriptLineParser {
       delete n.synthetic;
       w.replies.push(u);
     }
+    // Masking and compression (0.61) rewrite the history under new ids: such a reply gets its usage
+    // from the recorded reply with the same calls (or text), so it is counted in its turn.
+    const claimed = new Set(w.replies.map((r) => r.messageId));
+    for (const [uuid, u] of matchRewrittenReplies(nodes, history, usageSeen, signatures, claimed)) {
+      const n = nodes.get(uuid);
+      if (!n) continue;
+      n.usage = u.usage;
+      if (u.model !== 'unknown') n.model = u.model;
+      delete n.synthetic;
+      w.replies.push(u);
+    }
     this.stats.mirrorBytes = [...nodes.values()].reduce((n, x) => n + x.mirrorBytes, 0);
     const inWindow = new Set(w.replies.map((r) => r.messageId));
     const prunedUsage = usageSeen.filter((u) => !inWindow.has(u.messageId));
@@ -152,7 +168,8 @@ export class GeminiParser implements TranscriptLineParser {
       version: null,
       gitBranch: null,
       title: meta.summary ?? null,
-      firstPrompt: w.firstPrompt,
+      // What the client's list shows (a log's first recorded prompt, which a rewrite may have folded away).
+      firstPrompt: generation === 'log' ? (this.log.firstPrompt?.slice(0, FIRST_PROMPT_CHARS) ?? w.firstPrompt) : w.firstPrompt,
       firstTimestamp: meta.startTime ?? this.log.firstTimestamp,
       lastTimestamp: meta.lastUpdated ?? this.log.lastTimestamp,
       nodes,

@@ -1,5 +1,10 @@
 import { isObject, parseObject, type JsonObject, type Recognition } from '@glassbox/core';
 
+/** A `checkpoints/` file: the restore point the interactive client makes before a file edit (`/restore`). */
+export const RESTORE_POINT = 'a Gemini CLI restore point (checkpoints/, for /restore), not a session chat';
+/** A `checkpoint-<tag>.json` file: a conversation saved with `/chat save <tag>`. */
+export const SAVED_CHAT = 'a conversation saved with Gemini CLI’s /chat save (checkpoint-<tag>.json), not a session chat';
+
 /** What the first record or lines of a file say it is. */
 export type FirstLook =
   | { kind: 'log' }
@@ -20,9 +25,14 @@ export function firstLook(head: readonly string[]): FirstLook {
   if (first.trim() === '{') {
     const keys = lines.slice(1, 8).map((l) => /^\s*"([^"]+)"\s*:/.exec(l)?.[1]).filter((k): k is string => k !== undefined);
     if (keys.includes('sessionId') && keys.includes('projectHash')) return { kind: 'document' };
+    // The client's other files of this shape (both `JSON.stringify(…, null, 2)`; checkpointUtils.ts, logger.ts).
+    if (keys[0] === 'history' && /^\s*"(clientHistory|toolCall|commitHash)"\s*:/m.test(lines.join('\n'))) return { kind: 'other', what: RESTORE_POINT };
+    if (keys[0] === 'history') return { kind: 'other', what: SAVED_CHAT };
     if (keys.length > 0) return { kind: 'other', what: 'a JSON document that is not a Gemini CLI chat' };
     return { kind: 'unknown' };
   }
+  // Older `/chat save` files are the bare history: a list of `{role, parts}`.
+  if (first.trim() === '[' && lines[1]?.trim() === '{' && /^\s*"(role|parts)"\s*:/.test(lines[2] ?? '')) return { kind: 'other', what: SAVED_CHAT };
   const r = parseObject(first);
   if (!r) {
     // A long first record cut by the caller's head, or a torn line: look for the session keys.

@@ -91,4 +91,23 @@ describe('prices', () => {
     const u: Usage = { inputTokens: 1000, outputTokens: 100, cacheCreationTokens: 0, cacheReadTokens: 9000, cacheCreation5mTokens: 0, cacheCreation1hTokens: 0 };
     expect(usageCost(u, findPrice('gemini-2.5-pro', GEMINI_PRICES) as NonNullable<ReturnType<typeof findPrice>>)).toBeCloseTo((1000 * 1.25 + 9000 * 0.125 + 100 * 10) / 1e6, 12);
   });
+
+  it('a prompt above 200k tokens (cached included) is priced at the long-prompt tier of the Pro models, and only of them', () => {
+    const at = (input: number, cached: number): Usage => ({ inputTokens: input, outputTokens: 1000, cacheCreationTokens: 0, cacheReadTokens: cached, cacheCreation5mTokens: 0, cacheCreation1hTokens: 0 });
+    const cost = (model: string, u: Usage) => usageCost(u, findPrice(model, GEMINI_PRICES) as NonNullable<ReturnType<typeof findPrice>>);
+    // 200,000 exactly is still the base tier; one token more and every token is dearer.
+    expect(cost('gemini-2.5-pro', at(50_000, 150_000))).toBeCloseTo((50_000 * 1.25 + 150_000 * 0.125 + 1000 * 10) / 1e6, 12);
+    expect(cost('gemini-2.5-pro', at(50_001, 150_000))).toBeCloseTo((50_001 * 2.5 + 150_000 * 0.25 + 1000 * 15) / 1e6, 12);
+    expect(cost('gemini-3.1-pro-preview', at(250_000, 0))).toBeCloseTo((250_000 * 4 + 1000 * 18) / 1e6, 12);
+    expect(cost('gemini-2.5-flash', at(250_000, 0))).toBeCloseTo((250_000 * 0.3 + 1000 * 2.5) / 1e6, 12);
+  });
+
+  it('the compression fixture’s 600k-token reply is priced at the long-prompt tier', () => {
+    const f = fixture('03-compression', '0.61');
+    const s = parseChatLines(linesOf(mainChat(f)), { path: mainChat(f) });
+    const big = replies(s).filter((r) => prompt(r.usage) > 200_000);
+    expect(big.length).toBeGreaterThan(0);
+    const p = findPrice(f.manifest.model, GEMINI_PRICES) as NonNullable<ReturnType<typeof findPrice>>;
+    for (const r of big) expect(usageCost(r.usage, p)).toBeCloseTo((r.usage.inputTokens * 2.5 + r.usage.cacheReadTokens * 0.25 + r.usage.outputTokens * 15) / 1e6, 12);
+  });
 });

@@ -77,7 +77,7 @@ export function computeCost(session: Session, subagents: Session[], table: Price
     .filter((n): n is ChainNode => !!n && n.kind === 'prompt' && !n.isSidechain);
   const turns: CostReport['turns'] = [];
   const mainThread = mainKept.filter((r) => !r.isSidechain);
-  const { perTurn, beforeFirst } = byTurn(prompts, mainThread);
+  const { perTurn, beforeFirst } = byTurn(prompts, mainThread, turnInWindow(session));
   for (let i = 0; i < prompts.length; i++) {
     turns.push({ turn: i + 1, prompt: prompts[i]?.promptText ?? '', line: prompts[i]?.line ?? 0, ...lineOf(perTurn[i] ?? []) });
   }
@@ -102,12 +102,26 @@ export function computeCost(session: Session, subagents: Session[], table: Price
  * lines, which the parser gives in file order: a long session has thousands of prompts and replies,
  * and a filter per prompt cost their product on every append of a live session.
  */
-function byTurn(prompts: readonly ChainNode[], responses: readonly Response[]): { perTurn: Response[][]; beforeFirst: Response[] } {
+function byTurn(prompts: readonly ChainNode[], all: readonly Response[], inWindow: ReadonlyMap<string, number>): { perTurn: Response[][]; beforeFirst: Response[] } {
   const lines = prompts.map((p) => p.line);
   const perTurn: Response[][] = prompts.map(() => []);
   const beforeFirst: Response[] = [];
+  // A reply on a prompt's own line (a record holding a whole history: Gemini CLI's full replace)
+  // has no place among the lines: it is put in the turn the window shows it in.
+  const promptLines = new Set(lines);
+  const responses: Response[] = [];
+  for (const r of all) {
+    const turn = promptLines.has(r.line) ? inWindow.get(r.key) : undefined;
+    if (turn === undefined) responses.push(r);
+    else if (turn < 0) beforeFirst.push(r);
+    else perTurn[turn]?.push(r);
+  }
   for (let i = 1; i < lines.length; i++) {
-    if ((lines[i] as number) <= (lines[i - 1] as number)) return byTurnEach(lines, responses);
+    if ((lines[i] as number) <= (lines[i - 1] as number)) {
+      const each = byTurnEach(lines, responses);
+      each.perTurn.forEach((rs, t) => perTurn[t]?.push(...rs));
+      return { perTurn, beforeFirst: [...beforeFirst, ...each.beforeFirst] };
+    }
   }
   for (const r of responses) {
     // The last prompt whose line is before the response's.
@@ -124,6 +138,22 @@ function byTurn(prompts: readonly ChainNode[], responses: readonly Response[]): 
     else perTurn[lo - 1]?.push(r);
   }
   return { perTurn, beforeFirst };
+}
+
+/**
+ * The turn each main-thread reply of the window is in, by its place in the window (-1: before the
+ * first prompt), keyed like a response.
+ */
+function turnInWindow(session: Session): Map<string, number> {
+  const out = new Map<string, number>();
+  let turn = -1;
+  for (const u of session.order) {
+    const n = session.nodes.get(u);
+    if (!n || n.isSidechain) continue;
+    if (n.kind === 'prompt') turn++;
+    else if (n.kind === 'assistant' && n.usage) out.set(`${n.messageId ?? n.uuid}:${n.requestId ?? ''}`, turn);
+  }
+  return out;
 }
 
 /** The same, prompt by prompt, for prompts out of file order (never seen from the parsers; kept exact). */

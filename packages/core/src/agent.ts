@@ -238,6 +238,12 @@ export interface AgentLocator {
    * without it, a name ending in one of `format.source.extensions`.
    */
   isSessionFileName?(name: string): boolean;
+  /**
+   * Whether a file name is one only this agent's client gives its sessions (Gemini CLI's
+   * `session-<minute>-<short id>.json[l]`): a file no adapter recognises by content is then read by
+   * this agent, whose parser says what is wrong with it. Optional.
+   */
+  claimsFileName?(name: string): boolean;
   /** What a file opened from anywhere is (a session or a subagent file), from its path alone. */
   describe(path: string): Omit<DiscoveredFile, 'root'>;
   /**
@@ -258,6 +264,12 @@ export interface AgentLocator {
    * was appended since. An agent without it is read whole again after every change.
    */
   follow?(path: string, options?: LoadOptions): SessionFollower;
+  /**
+   * A session's own files kept in folders named by its id elsewhere than beside its transcript
+   * (Gemini CLI: `chats/<id>/`, `tool-outputs/session-<id>/`): a fork carries a copy of each into the
+   * same folders for its own id. Without it, a fork carries only a `format.source.sideFolder`.
+   */
+  readonly sideFiles?: SessionSideFiles;
   /** When the agent's own client deletes sessions, for agents whose client does (Claude Code). */
   readonly retention?: AgentRetention;
   /**
@@ -266,6 +278,20 @@ export interface AgentLocator {
    * folders). Without it: a random v4 id, `<id>.jsonl` beside the source.
    */
   readonly naming?: SessionNaming;
+}
+
+/** Where a session's side files are, for a session file and id (AgentLocator.sideFiles). */
+export interface SessionSideFiles {
+  /**
+   * The folders, each under a stable name (the first segment of a carried file's `rel` in a fork's
+   * manifest): where they are for the session `sessionId` written at `sessionPath` (they may not exist).
+   */
+  folders(sessionPath: string, sessionId: string): { name: string; path: string }[];
+  /**
+   * The files in those folders the transcript names (a masked output's full text), which a fork of it
+   * must carry: one that is missing refuses the fork, naming it. Reads the transcript.
+   */
+  referenced(sessionPath: string, sessionId: string): string[];
 }
 
 /** Where and under which name a new session of an agent is written, as its own client would write it. */
@@ -298,8 +324,12 @@ export interface AgentRetention {
   configFolderOf(sessionPath: string): string | null;
   /** The files that belong to a session besides its transcript (folders listed whether or not they exist). */
   layoutOf(sessionPath: string): SessionLayout;
-  /** Where a part of a kept session goes back for a session file at `sessionPath`; null for a name it does not know. */
-  placeOf(sessionPath: string, partName: string): { path: string; kind: SessionPart['kind'] } | null;
+  /**
+   * Where a part of a kept session goes back for a session file at `sessionPath` (of session
+   * `sessionId`, when the caller knows it: a file name may not hold the whole id); null for a name it
+   * does not know.
+   */
+  placeOf(sessionPath: string, partName: string, sessionId?: string): { path: string; kind: SessionPart['kind'] } | null;
 }
 
 /** Where a session's other files live: each part is a folder or file with a stable name in the archive. */

@@ -28,11 +28,16 @@ export function headLines(path: string): string[] {
 }
 
 /**
- * The agent that wrote a file, from its first lines; when no adapter recognises it, the first agent
- * reads it (its parser then reports what is wrong, with file and line).
+ * The agent that wrote a file, from its first lines; when no adapter recognises it, the agent whose
+ * client alone names files so (`claimsFileName`: a Gemini CLI `session-<minute>-<id>.json`), else the
+ * first agent, reads it (its parser then reports what is wrong, with file and line).
  */
 export function agentForFile(registry: AgentRegistry, path: string): Agent {
-  return agentForLines(registry, headLines(path));
+  const head = headLines(path);
+  const known = registry.recognise(head.slice(0, HEAD_LINES)).agent;
+  if (known) return known;
+  const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+  return registry.agents.find((a) => a.locator.claimsFileName?.(name) === true) ?? registry.byId(null);
 }
 
 /** The same for lines held in memory (the file's, in order): the agent that recognises its first lines. */

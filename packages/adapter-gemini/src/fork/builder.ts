@@ -1,6 +1,7 @@
 import { parseObject, type AppliedAction, type ForkAction, type ForkBuilder, type ForkOutcome, type ForkPrepared, type JsonObject, type RefusedAction, type TombstoneFill } from '@glassbox/core';
 import { byteLength } from '../hash';
 import { messagesIn, outputCopies, removedOf, renameSession, targetsOf, type OutputCopy } from './rewrite';
+import { renameOutputPaths } from './output-paths';
 
 /** How a chat file is laid out: a JSONL log (0.39+) or one pretty-printed JSON document (up to 0.38). */
 export type ChatLayout = 'log' | 'document';
@@ -103,6 +104,15 @@ export class GeminiForkBuilder implements ForkBuilder {
       renamed.add(line);
     });
     for (const line of new Set([...changed, ...renamed])) this.out.set(line, JSON.stringify(records.get(line)));
+    // The paths of saved outputs name the fork's copies (output-paths.ts): the same bytes otherwise.
+    const oldId = [...this.originalIds][0] ?? '';
+    this.lines.forEach((text, i) => {
+      if (text === undefined) return;
+      const line = i + 1;
+      const before = this.out.get(line) ?? text;
+      const after = renameOutputPaths(before, oldId, this.newSessionId);
+      if (after !== before) this.out.set(line, after);
+    });
     return { ...result, touchedLines: [...changed].sort((a, b) => a - b) };
   }
 
@@ -132,7 +142,9 @@ export class GeminiForkBuilder implements ForkBuilder {
     );
     const old = renameSession(root, this.newSessionId);
     if (old !== null) this.originalIds.add(old);
-    const forkLines = JSON.stringify(root, null, 2).split('\n');
+    const forkLines = JSON.stringify(root, null, 2)
+      .split('\n')
+      .map((l) => (old === null ? l : renameOutputPaths(l, old, this.newSessionId)));
     if (forkLines.length !== this.lines.length) {
       return { applied: [], refused: this.actions.map((action) => ({ action, code: 'document_layout', message: `the rewritten document has ${forkLines.length} lines against the original's ${this.lines.length}` })), touchedLines: [] };
     }
@@ -140,7 +152,9 @@ export class GeminiForkBuilder implements ForkBuilder {
     const touched: number[] = [];
     const renamedLine = this.lines.findIndex((l) => /^ {2}"sessionId": /.test(l)) + 1;
     forkLines.forEach((l, i) => {
-      if (l !== this.lines[i] && i + 1 !== renamedLine) touched.push(i + 1);
+      const was = this.lines[i] ?? '';
+      // A line whose only change is a saved output's path is not one the fork's actions touched.
+      if (l !== was && i + 1 !== renamedLine && (old === null || renameOutputPaths(was, old, this.newSessionId) !== l)) touched.push(i + 1);
     });
     // Each applied action's line: the first that now holds its tombstone (a string is one line of the layout).
     const lineOf = (a: AppliedAction) => {

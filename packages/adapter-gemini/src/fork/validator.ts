@@ -3,6 +3,7 @@ import { parseChatLines } from '../parse-lines';
 import type { GeminiSession } from '../parser';
 import { layoutOf } from './builder';
 import { allOutputCopies, renameSession } from './rewrite';
+import { renameOutputPaths } from './output-paths';
 
 const MAX_LISTED = 5;
 
@@ -14,7 +15,7 @@ const TITLES: Record<CheckId, string> = {
   history: 'the same messages, in the same order, as the client would load them',
   calls: 'every call still has its response',
   'every-copy': 'a shortened output is shortened in every copy (the client sends more than one)',
-  untouched: 'no line changed but the outputs removed and the session id',
+  untouched: 'no line changed but the outputs removed and the session id (in saved outputs’ paths too)',
 };
 
 /**
@@ -49,9 +50,11 @@ export class GeminiForkValidator implements ForkValidator {
     const f = parseChatLines(this.fork, { path: 'fork' });
     for (const p of f.problems) if (p.severity === 'error') fail('parses', p.message.replace(/^fork:/, 'line'), p.line);
     if (f.id === '' || f.id === o.id) fail('session-id', f.id === '' ? 'the fork names no session id' : `the fork has the original's session id ${o.id}`);
-    const touched = this.compareLines(o.id, f.id, fail);
+    // Saved outputs' paths name the fork's own copies: read back as the original's before comparing.
+    const fork = o.id && f.id ? this.fork.map((l) => renameOutputPaths(l, f.id, o.id)) : this.fork;
+    const touched = this.compareLines(o.id, f.id, fork, fail);
     this.compareHistory(o, f, fail);
-    this.compareCopies(fail);
+    this.compareCopies(fork, fail);
     if (this.options.touchedLines) {
       const given = [...this.options.touchedLines].sort((a, b) => a - b).join(',');
       if (given !== touched.join(',')) fail('untouched', `the writer reports lines ${given || 'none'} as changed; the fork changes ${touched.join(',') || 'none'}`);
@@ -61,13 +64,13 @@ export class GeminiForkValidator implements ForkValidator {
   }
 
   /** Lines that differ: each must differ only in output strings or the session id. Returns those with outputs changed. */
-  private compareLines(oldId: string, newId: string, fail: (id: CheckId, detail: string, line?: number) => void): number[] {
+  private compareLines(oldId: string, newId: string, forkLines: readonly string[], fail: (id: CheckId, detail: string, line?: number) => void): number[] {
     const touched: number[] = [];
-    if (this.original.length !== this.fork.length) fail('untouched', `the fork has ${this.fork.length} lines against the original's ${this.original.length}`);
+    if (this.original.length !== forkLines.length) fail('untouched', `the fork has ${forkLines.length} lines against the original's ${this.original.length}`);
     const document = layoutOf(this.original.find((l) => l.trim() !== '')) === 'document';
-    for (let i = 0; i < Math.min(this.original.length, this.fork.length); i++) {
+    for (let i = 0; i < Math.min(this.original.length, forkLines.length); i++) {
       const a = this.original[i] as string;
-      const b = this.fork[i] as string;
+      const b = forkLines[i] as string;
       if (a === b) continue;
       const line = i + 1;
       if (document) {
@@ -107,12 +110,12 @@ export class GeminiForkValidator implements ForkValidator {
   }
 
   /** For each call: its outputs in the fork are all the original's, or all replaced (by one tombstone). */
-  private compareCopies(fail: (id: CheckId, detail: string, line?: number) => void): void {
+  private compareCopies(forkLines: readonly string[], fail: (id: CheckId, detail: string, line?: number) => void): void {
     const ids = new Set<string>();
     const idPattern = /"functionResponse":\{"id":"([^"]+)"|"id": ?"([^"]+)"/g;
-    for (const l of this.fork) for (const m of l.matchAll(idPattern)) ids.add((m[1] ?? m[2]) as string);
+    for (const l of forkLines) for (const m of l.matchAll(idPattern)) ids.add((m[1] ?? m[2]) as string);
     const originalValue = valueOf(this.original);
-    const forkValue = valueOf(this.fork);
+    const forkValue = valueOf(forkLines);
     if (!originalValue || !forkValue) return;
     for (const id of ids) {
       const before = originalValue.flatMap((r) => allOutputCopies(r, id));

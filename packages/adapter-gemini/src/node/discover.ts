@@ -1,10 +1,11 @@
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { headLines, pathList } from '@glassbox/file-io';
 import { parseObject, type DiscoveredFile } from '@glassbox/core';
 import { GEMINI } from '../identity';
 import { readChatFile } from './read-file';
+import { lastUpdatedOf } from './last-updated';
 import { isChatFileName, isMainChatName, isSessionUuid, shortIdOfName } from './names';
 
 /** A chat this small may be a resume's start-up stub: it is read to see whether it holds anything to resume. */
@@ -37,7 +38,10 @@ export function describeChat(path: string, parentKnown = false): Omit<Discovered
     const parentId = basename(folder);
     return { agent: GEMINI, path, project, kind: 'subagent', parentPath: parentKnown ? null : findMainChat(chats, parentId), agentId: name.replace(/\.jsonl?$/i, ''), sessionId: parentId };
   }
-  return { agent: GEMINI, path, project, kind: 'session', parentPath: null, agentId: null, sessionId: sessionIdInHead(path) ?? shortIdOfName(name) ?? name.replace(/\.jsonl?$/i, '') };
+  // A chat that is not there (a kept session about to be restored) has an id its name gives only the
+  // first 8 characters of: unknown ('') rather than a prefix, which would not be the session's id.
+  const fromName = existsSync(path) ? (shortIdOfName(name) ?? name.replace(/\.jsonl?$/i, '')) : '';
+  return { agent: GEMINI, path, project, kind: 'session', parentPath: null, agentId: null, sessionId: sessionIdInHead(path) ?? fromName };
 }
 
 /** The session id a chat names in its first record (a log) or its opening keys (a document). */
@@ -67,6 +71,25 @@ interface Found {
   file: Omit<DiscoveredFile, 'root'>;
   root: string;
   mtimeMs: number;
+  /** The chat's own `lastUpdated` (ms), else its modification time. */
+  updatedMs: number;
+}
+
+/** A project folder named by the root's SHA-256 (≤ 0.28); 0.29+ name theirs by a slug and copy the old one. */
+const HASHED_FOLDER = /^[0-9a-f]{64}$/;
+
+/**
+ * Which of two copies of one session the list keeps: the later `lastUpdated` (the client's rule
+ * within a folder); on a tie a log (0.39+ migrate a document into a log beside it), then the slug
+ * folder the current client resumes from over the hashed one it was copied from, then the later file.
+ */
+function newer(a: Found, b: Found): boolean {
+  if (a.updatedMs !== b.updatedMs) return a.updatedMs > b.updatedMs;
+  const log = (f: Found) => f.file.path.endsWith('.jsonl');
+  if (log(a) !== log(b)) return log(a);
+  const slug = (f: Found) => !HASHED_FOLDER.test(f.file.project);
+  if (slug(a) !== slug(b)) return slug(a);
+  return a.mtimeMs > b.mtimeMs;
 }
 
 /**
@@ -74,8 +97,8 @@ interface Found {
  * directly in `<project>/chats/`, subagents one folder down. Left out, as the client leaves them out:
  * a chat with nothing to resume (the start-up stub a resume in another minute writes), and all but
  * one copy of a session (the same id in a hashed folder copied to its slug folder by 0.29+, or a
- * `.json` migrated to `.jsonl` beside it by 0.39+): the one written last is kept, a log before a
- * document on a tie.
+ * `.json` migrated to `.jsonl` beside it by 0.39+): the one with the later `lastUpdated` is kept,
+ * as the client keeps it (`newer` has the ties).
  */
 export function discoverChats(roots: readonly string[]): DiscoveredFile[] {
   const mains: Found[] = [];
@@ -88,12 +111,12 @@ export function discoverChats(roots: readonly string[]): DiscoveredFile[] {
         const st = stat(path);
         if (st?.isFile() && isMainChatName(name)) {
           if (!resumable(path, st.size)) continue;
-          mains.push({ file: describeChat(path), root, mtimeMs: st.mtimeMs });
+          mains.push({ file: describeChat(path), root, mtimeMs: st.mtimeMs, updatedMs: lastUpdatedOf(path) ?? st.mtimeMs });
         } else if (st?.isDirectory() && isSessionUuid(name)) {
           for (const sub of names(path)) {
             const sp = join(path, sub);
             const sst = stat(sp);
-            if (sst?.isFile() && isChatFileName(sub)) subs.push({ file: describeChat(sp, true), root, mtimeMs: sst.mtimeMs });
+            if (sst?.isFile() && isChatFileName(sub)) subs.push({ file: describeChat(sp, true), root, mtimeMs: sst.mtimeMs, updatedMs: sst.mtimeMs });
           }
         }
       }
@@ -102,12 +125,13 @@ export function discoverChats(roots: readonly string[]): DiscoveredFile[] {
   const kept = new Map<string, Found>();
   for (const m of mains) {
     const prev = kept.get(m.file.sessionId);
-    if (!prev || m.mtimeMs > prev.mtimeMs || (m.mtimeMs === prev.mtimeMs && m.file.path.endsWith('.jsonl') && !prev.file.path.endsWith('.jsonl'))) kept.set(m.file.sessionId, m);
+    if (!prev || newer(m, prev)) kept.set(m.file.sessionId, m);
   }
   const out: DiscoveredFile[] = [...kept.values()].map((m) => ({ ...m.file, root: m.root }));
   for (const s of subs) {
     const parent = kept.get(s.file.sessionId);
-    if (!parent) continue;
+    // Only the kept copy's own subagent chats (a copied project folder has the same ones).
+    if (!parent || dirname(dirname(s.file.path)) !== dirname(parent.file.path)) continue;
     out.push({ ...s.file, parentPath: parent.file.path, root: s.root });
   }
   return out;

@@ -1,13 +1,14 @@
 // The Node side on the harness's chats: discovery (homes, one session per id, start-up stubs left out,
 // subagent chats linked), reading, and bad input (a damaged document, one being rewritten, another
 // program's JSON): each a problem naming the file and line, never a throw.
-import { cpSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chatRoots, discoverChats, geminiHomes } from './discover';
 import { geminiLocator } from './locator';
 import { readChatFile } from './read-file';
+import { lastUpdatedOf } from './last-updated';
 import { fixture, mainChat } from '@glassbox/test-support/gemini/corpus';
 
 function home(scenario: string, version: string): string {
@@ -31,6 +32,35 @@ describe('discovery', () => {
     const sub = found.find((f) => f.kind === 'subagent');
     expect(sub?.parentPath).toBe(sessions[0]?.path);
     expect(sub?.sessionId).toBe(sessions[0]?.sessionId);
+  });
+
+  it('two copies of one session: the later lastUpdated is kept, whichever file was written last', () => {
+    // An append-only log cut after its first prompt's records is that same file as it was earlier:
+    // what a hashed folder holds when 0.29+ copied it to the slug folder and the session went on there.
+    const h = home('01-reads-edits-gone', '0.61');
+    const full = discoverChats(chatRoots([h]))[0]?.path as string;
+    const lines = readFileSync(full, 'utf8').split('\n');
+    const cut = lines.findIndex((l, i) => i > 2 && l.includes('"I changed a couple'));
+    expect(cut).toBeGreaterThan(0);
+    const hashed = join(h, '.gemini/tmp', 'f'.repeat(64), 'chats');
+    mkdirSync(hashed, { recursive: true });
+    const early = join(hashed, basename(full));
+    writeFileSync(early, lines.slice(0, cut).join('\n') + '\n');
+    utimesSync(full, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    expect(statSync(early).mtimeMs).toBeGreaterThan(statSync(full).mtimeMs);
+    expect(lastUpdatedOf(full)).toBeGreaterThan(lastUpdatedOf(early) as number);
+    const sessions = discoverChats(chatRoots([h])).filter((f) => f.kind === 'session');
+    expect(sessions.map((f) => f.path)).toEqual([full]);
+  });
+
+  it('copies with the same lastUpdated: the slug folder the current client resumes from, not the hashed one', () => {
+    const h = home('01-reads-edits-gone', '0.38');
+    const slugChat = discoverChats(chatRoots([h]))[0]?.path as string;
+    cpSync(join(h, '.gemini/tmp/inventory'), join(h, '.gemini/tmp', 'a'.repeat(64)), { recursive: true });
+    const now = new Date();
+    utimesSync(join(h, '.gemini/tmp', 'a'.repeat(64), 'chats', basename(slugChat)), now, now);
+    const sessions = discoverChats(chatRoots([h])).filter((f) => f.kind === 'session');
+    expect(sessions.map((f) => f.path)).toEqual([slugChat]);
   });
 
   it('a session copied to a second project folder (0.29+ copies the hashed one) is listed once', () => {

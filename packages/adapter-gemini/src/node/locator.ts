@@ -5,9 +5,11 @@ import type { AgentLocator, LoadedSession, LoadOptions } from '@glassbox/core';
 import { geminiFormat } from '../agent';
 import type { GeminiSession } from '../parser';
 import { chatRoots, describeChat, discoverChats, geminiHomes } from './discover';
-import { isChatFileName, isSessionUuid } from './names';
+import { isChatFileName, isClientFileName, isSessionUuid } from './names';
 import { geminiNaming } from './naming';
 import { readChatFile } from './read-file';
+import { geminiSideFiles } from './side-files';
+import { geminiRetention } from './retention';
 
 /**
  * The subagent chats of a session: `chats/<session id>/*.json[l]` beside its main chat. 0.61 names
@@ -45,13 +47,15 @@ function load(path: string, options: LoadOptions = {}): LoadedSession {
 /**
  * Gemini CLI's Node side: the project folders under `<home>/.gemini/tmp/` of each home
  * (`GEMINI_CLI_HOME`, else `~`), the chats the client would list there, and reading them (a log
- * streamed, a document whole). A fork is written beside its source under a name of the client's kind.
+ * streamed, a document whole). A fork is written beside its source under a name of the client's kind,
+ * with copies of its subagent chats and saved tool outputs in the folders named by its own id.
  */
 export const geminiLocator: AgentLocator = {
   format: geminiFormat,
   roots: (env, home) => chatRoots(geminiHomes(env, home || homedir())),
   discover: discoverChats,
   isSessionFileName: isChatFileName,
+  claimsFileName: isClientFileName,
   describe: describeChat,
   load,
   parseFile: (path, options) => readChatFile(path, { ...(options?.progress ? { progress: options.progress } : {}), ...(options?.onBytes ? { onBytes: options.onBytes } : {}) }),
@@ -62,4 +66,6 @@ export const geminiLocator: AgentLocator = {
     return isSessionUuid(id) ? listFolder(folder).filter(isChatFileName).map((f) => join(folder, f)) : [];
   },
   naming: geminiNaming,
+  sideFiles: geminiSideFiles,
+  retention: geminiRetention(),
 };

@@ -11,6 +11,15 @@ export function isMainChatName(name: string): boolean {
   return MAIN.test(name);
 }
 
+/** `checkpoint-<tag>.json` (`/chat save`) and `<ISO time with - and _>-<file>-<tool>.json` (a restore point). */
+const SAVED_CHAT = /^checkpoint-.+\.json$/;
+const RESTORE_POINT = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}_\d{3}Z-.+\.json$/;
+
+/** A name only Gemini CLI gives its files: a main chat, a saved chat, a restore point (the last two are no sessions). */
+export function isClientFileName(name: string): boolean {
+  return MAIN.test(name) || SAVED_CHAT.test(name) || RESTORE_POINT.test(name);
+}
+
 /** A chat file of any kind (the watcher's filter: main chats and subagent chats). */
 export function isChatFileName(name: string): boolean {
   return CHAT.test(name);

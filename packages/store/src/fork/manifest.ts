@@ -42,7 +42,8 @@ const SHA = /^[0-9a-f]{64}$/;
 /** A fork id as Glassbox makes them (a uuid), or any plain file name without dots in front. */
 const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 const RELATIVE_PARTS = /(^|\/)\.\.?(\/|$)/;
-const SIDE_PREFIXES = ['subagents/', 'tool-results/', 'file-history/'];
+// Claude Code's session folder and checkpoint backups; Gemini CLI's subagent chats and saved outputs.
+const SIDE_PREFIXES = ['subagents/', 'tool-results/', 'file-history/', 'chats/', 'tool-outputs/'];
 
 /**
  * A side file's path relative to its session's folders, as manifests record it: forward slashes,

@@ -189,7 +189,7 @@ export function undoFork(ref: string, options: ArchiveOptions & { newSessionId?:
   const dir = dirname(path);
   const madeFolders = makeFolders(dir);
   try {
-    return restoreInto(archive, manifest, { id, path, now, format, sidecarBytes, originalFile, sha, job: options.job });
+    return restoreInto(archive, manifest, { id, path, now, format, sidecarBytes, originalFile, sha, job: options.job, folders: agent.locator.sideFiles?.folders(path, id) ?? [] });
   } catch (error) {
     removeEmptyFolders(madeFolders);
     throw error;
@@ -205,6 +205,8 @@ interface RestoreTarget {
   originalFile: string;
   sha: string;
   job: ForkJob | undefined;
+  /** The agent's side folders of the restored session, when it keeps them apart (Gemini CLI). */
+  folders: readonly { name: string; path: string }[];
 }
 
 function restoreInto(archive: Archive, manifest: ForkManifest, t: RestoreTarget): UndoResult {
@@ -251,6 +253,6 @@ function restoreInto(archive: Archive, manifest: ForkManifest, t: RestoreTarget)
     totals: { tokensFreed: 0, tombstoneTokens: 0, bytesRemoved: 0 },
     restoredFrom: manifest.forkId,
   };
-  const written = commit(archive, undoManifest, path, output.temp, sidecars);
+  const written = commit(archive, undoManifest, path, output.temp, sidecars, [], null, undefined, t.folders);
   return { sessionId: id, path, sidecarDir: written.sidecarDir, manifest: undoManifest, report };
 }

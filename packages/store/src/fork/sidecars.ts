@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { readWhole } from '@glassbox/file-io';
-import { buildForkFromLines, validateFromLines, type AgentFormat } from '@glassbox/core';
+import { buildForkFromLines, validateFromLines, type AgentFormat, type SessionSideFiles } from '@glassbox/core';
 import { ForkError } from '../shared/atomic';
 import { sha256Hex } from './archive';
 import { isSafeSideRel } from './manifest';
@@ -50,9 +50,18 @@ export function fileHistoryFolderOf(sessionPath: string): string | null {
   return join(dirname(projects), 'file-history', id);
 }
 
-/** Where a carried-over file goes for the session file at `sessionPath`, and the folder it creates. */
-export function sidecarTarget(sessionPath: string, rel: string): { folder: string; path: string } {
+/** An agent's side folders for one session (AgentLocator.sideFiles), by the name a `rel` starts with. */
+export type SideFolders = readonly { name: string; path: string }[];
+
+/**
+ * Where a carried-over file goes for the session file at `sessionPath`, and the folder it creates:
+ * into the agent's side folder its `rel` names (`folders`, for the session being written), else the
+ * folder beside the session file.
+ */
+export function sidecarTarget(sessionPath: string, rel: string, folders: SideFolders = []): { folder: string; path: string } {
   if (!isSafeSideRel(rel)) throw new ForkError('invalid', `refused the side-file path "${rel}": it must stay inside the session's folders`);
+  const named = folders.find((f) => rel.startsWith(`${f.name}/`));
+  if (named) return { folder: named.path, path: join(named.path, rel.slice(named.name.length + 1)) };
   if (rel.startsWith(FILE_HISTORY)) {
     const folder = fileHistoryFolderOf(sessionPath);
     if (folder) return { folder, path: join(folder, rel.slice(FILE_HISTORY.length)) };
@@ -103,7 +112,8 @@ function describeKind(st: Stats): string {
  * like the fork itself; everything else is copied byte for byte. Only the session's own folders are
  * read (a session file without a plain name has none), and no link is followed.
  */
-export function prepareSidecars(sessionPath: string, newSessionId: string, format: AgentFormat): SidecarFile[] {
+export function prepareSidecars(sessionPath: string, newSessionId: string, format: AgentFormat, side?: { files: SessionSideFiles; sessionId: string }): SidecarFile[] {
+  if (side) return prepareNamedFolders(sessionPath, side.files, side.sessionId);
   // Only an agent that keeps a folder named like the session file has one to carry (Claude Code).
   if (!format.source.sideFolder) return [];
   const id = plainSessionId(sessionPath);
@@ -119,6 +129,30 @@ export function prepareSidecars(sessionPath: string, newSessionId: string, forma
   const history = fileHistoryFolderOf(sessionPath);
   if (history && lstatOrNull(history)) listFiles(history, FILE_HISTORY.slice(0, -1), files, realFolder(history) ?? history, '');
   return files.map((f) => prepareOne(format, f.path, f.rel, newSessionId, readSideFile(f.path, f.base, f.baseRel.replace(/^\//, '')), f.mode));
+}
+
+/**
+ * The files of an agent's side folders for a session (Gemini CLI's subagent chats and saved outputs),
+ * copied byte for byte; every file the transcript names there must exist, or nothing is written: a
+ * fork that names a file it does not carry would send the model looking for it.
+ */
+function prepareNamedFolders(sessionPath: string, side: SessionSideFiles, sessionId: string): SidecarFile[] {
+  const missing = unreadableAsForkError(sessionPath, () => side.referenced(sessionPath, sessionId)).filter((p) => !lstatOrNull(p));
+  if (missing.length > 0) {
+    const more = missing.length > 1 ? ` (and ${missing.length - 1} more)` : '';
+    throw new ForkError('side_file_missing', `${sessionPath} names ${missing[0]}${more}, which is not there: the fork could not carry it, so nothing was written. Restore the file (or the session's tool-outputs folder) first.`);
+  }
+  const files: { rel: string; path: string; mode: number; base: string; baseRel: string }[] = [];
+  for (const f of side.folders(sessionPath, sessionId)) {
+    const st = lstatOrNull(f.path);
+    if (!st) continue;
+    refuseUnlessPlain(f.path, st, true);
+    listFiles(f.path, f.name, files, realFolder(f.path) ?? f.path, '');
+  }
+  return files.map((f) => {
+    const bytes = readSideFile(f.path, f.base, f.baseRel.replace(/^\//, ''));
+    return { rel: f.rel, original: bytes, fork: bytes, sessionIdRewritten: false, mode: f.mode };
+  });
 }
 
 /** One side file as the fork carries it: a subagent transcript (small: held in memory) gets the fork's session id. */

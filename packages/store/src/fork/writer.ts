@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import type { AgentFormat, AgentRegistry, AppliedAction, ForkAction, RefusedAction, Session, ValidationReport } from '@glassbox/core';
+import type { AgentFormat, AgentRegistry, AppliedAction, ForkAction, RefusedAction, Session, SessionSideFiles, ValidationReport } from '@glassbox/core';
 import { agentForFile } from '@glassbox/file-io';
 import { Archive, archiveDir, sha256Hex, type IncomingObject } from './archive';
 import { elidedMiddles, elisionOf } from './elision';
@@ -12,7 +12,7 @@ import { sweepLeftovers } from './leftovers';
 import { checksumFile, sameStamp, stampOfPath, type SourceStamp } from './lines';
 import type { ForkManifest, ManifestAction } from './manifest';
 import { LineOutput } from './output';
-import { fileHistoryFolderOf, prepareSidecars, sessionFolderOf, sidecarTarget, type SidecarFile } from './sidecars';
+import { fileHistoryFolderOf, prepareSidecars, sessionFolderOf, sidecarTarget, type SideFolders, type SidecarFile } from './sidecars';
 import { isInKeptView } from '../shared/kept-view-paths';
 import { makeFolders, namingOf, removeEmptyFolders } from './naming';
 
@@ -128,7 +128,9 @@ export function writeFork(given: WriteForkOptions): WriteForkResult {
   const madeFolders = makeFolders(dir);
   let written = false;
   try {
-    sweepInterrupted(archive, [dir, fileHistoryParentOf(options.sourcePath)]);
+    // Also where the agent's side folders are staged (Gemini CLI's tool-outputs/).
+    const sideParents = (agent.locator.sideFiles?.folders(forkPath, forkId) ?? []).map((f) => dirname(f.path)).filter((p) => p !== dir);
+    sweepInterrupted(archive, [dir, fileHistoryParentOf(options.sourcePath), ...new Set(sideParents)]);
     const mode = modeOf(options.sourcePath);
     for (let attempt = 1; ; attempt++) {
       job.throwIfCancelled();
@@ -137,7 +139,7 @@ export function writeFork(given: WriteForkOptions): WriteForkResult {
       // The original goes into the archive on another thread while the plan reads it.
       const copy = ArchiveCopy.start(archive, options.sourcePath, options.archiveThread);
       try {
-        const result = attemptFork({ options, format, job, archive, forkId, forkPath, mode, before, copy, attempt });
+        const result = attemptFork({ options, format, side: agent.locator.sideFiles, job, archive, forkId, forkPath, mode, before, copy, attempt });
         if (result !== 'moved') {
           written = result.status === 'written';
           return result;
@@ -157,6 +159,8 @@ export function writeFork(given: WriteForkOptions): WriteForkResult {
 interface Attempt {
   options: WriteForkOptions;
   format: AgentFormat;
+  /** The agent's side folders of a session (AgentLocator.sideFiles), when it keeps them apart from the transcript. */
+  side: SessionSideFiles | undefined;
   job: ForkJob;
   archive: Archive;
   forkId: string;
@@ -169,7 +173,7 @@ interface Attempt {
 
 /** One attempt of writeFork: its result, or 'moved' when the source changed under it (try again). */
 function attemptFork(a: Attempt): WriteForkResult | 'moved' {
-  const { options, format, job, archive, forkId, forkPath, mode, before, copy, attempt } = a;
+  const { options, format, side, job, archive, forkId, forkPath, mode, before, copy, attempt } = a;
   let plan;
   try {
     plan = options.prepare({ path: options.sourcePath, forkId });
@@ -238,7 +242,8 @@ function attemptFork(a: Attempt): WriteForkResult | 'moved' {
   let sidecars: SidecarFile[];
   try {
     job.throwIfCancelled();
-    sidecars = options.carrySidecars === false ? [] : prepareSidecars(options.sourcePath, forkId, format);
+    const originalId = run.report.original.sessionId;
+    sidecars = options.carrySidecars === false ? [] : prepareSidecars(options.sourcePath, forkId, format, side && originalId ? { files: side, sessionId: originalId } : undefined);
   } catch (error) {
     output.discard();
     dropIncoming();
@@ -248,7 +253,7 @@ function attemptFork(a: Attempt): WriteForkResult | 'moved' {
   const manifest = manifestFor(run, sourceSha, plan.cwd ?? null, options, forkId, forkPath, mode, fork, sidecars);
   // Every removed payload, and each elision's middle on its own (the object its marker names).
   const payloads = [...applied.flatMap((a) => a.removed.map((r) => r.text)), ...elidedMiddles(applied)];
-  const written = commit(archive, manifest, forkPath, output.temp, sidecars, payloads, { incoming, sha256: sourceSha }, job);
+  const written = commit(archive, manifest, forkPath, output.temp, sidecars, payloads, { incoming, sha256: sourceSha }, job, side?.folders(forkPath, forkId));
   // The original read once more: its bytes must be the ones archived (CRC-32 of the same bytes),
   // or the source moved while the fork was being written and the fork no longer matches it.
   const again = checksumFile(options.sourcePath, { job, stage: 'checking the original' });
@@ -355,6 +360,8 @@ export function commit(
   archiveFirst: readonly (Buffer | string)[] = [],
   original: { incoming: IncomingObject; sha256: string } | null = null,
   job: ForkJob = NO_JOB,
+  /** The agent's side folders for the session written (AgentLocator.sideFiles), when it has them. */
+  folders: SideFolders = [],
 ): { sidecarDir: string | null; created: string[]; repaired: number } {
   let repaired = 0;
   const staged = new Map<string, string>();
@@ -366,7 +373,7 @@ export function commit(
     for (const obj of archiveFirst) if (archive.put(obj).repaired) repaired++;
     for (const s of sidecars) if (archive.put(s.original).repaired) repaired++;
     for (const s of sidecars) {
-      const { folder, path } = sidecarTarget(forkPath, s.rel);
+      const { folder, path } = sidecarTarget(forkPath, s.rel, folders);
       let stage = staged.get(folder);
       if (!stage) {
         if (existsSync(folder)) throw new ForkError('exists', `${folder} already exists; it was left as it was and nothing was written`);

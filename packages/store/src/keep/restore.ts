@@ -74,7 +74,7 @@ export function restoreSession(kept: KeptSession, options: RestoreOptions): Rest
   const alreadyThere: string[] = [];
   const notPlaced: string[] = [];
   for (const part of m.parts) {
-    const place = retention?.placeOf(target, part.name) ?? null;
+    const place = retention?.placeOf(target, part.name, m.sessionId) ?? null;
     if (!place || place.kind !== part.kind) {
       notPlaced.push(part.name);
       continue;

@@ -102,7 +102,7 @@ function ensureCopy(archive: KeptArchive, agents: AgentRegistry, kept: KeptSessi
   const retention = agents.byId(m.agent).locator.retention;
   const files: { path: string; file: typeof m.transcript }[] = [{ path, file: m.transcript }];
   for (const part of m.parts) {
-    const place = retention?.placeOf(path, part.name);
+    const place = retention?.placeOf(path, part.name, m.sessionId);
     // Only what lives beside the transcript is read with it (subagent files); the rest stays archived.
     if (!place || place.kind !== part.kind || !place.path.startsWith(dirname(path) + '/')) continue;
     for (const f of part.files) files.push({ path: part.kind === 'folder' ? join(place.path, ...f.rel.split('/')) : place.path, file: f });

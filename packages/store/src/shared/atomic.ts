@@ -27,6 +27,7 @@ export class ForkError extends Error {
       | 'segment_not_found'
       | 'nothing_to_do'
       | 'unsafe_side_file'
+      | 'side_file_missing'
       | 'cancelled'
       | 'invalid',
     message: string,
