@@ -8,6 +8,7 @@ export type { EngineSetup, Setup } from './setup';
 export { Refusal, refusalOf } from './failures';
 export type { ForkRequest, ForkOutcome, RemovedFork, WrittenFork } from './forks';
 export { mcpWiring, elideOptions } from './forks';
+export type { ElisionSample, ElisionSamples } from './elision-samples';
 export type { AnalyzeRequest, Inspection, Lineage, Opened } from './sessions';
 export type { RetentionFacts } from './keeping';
 export { forkJob, forkWillSend, NO_JOB, type ForkJob, type FilePlan, type ForkPreview, type ForkLineage, type LineageEntry, type ResumeInstruction, type ShownSegment, type UndoResult, type VerifyResult, SessionRecall, RecallError, RECALL_DEFAULT_LINES, RECALL_MAX_LINES, type RecallEntry, type RecalledText } from '@glassbox/store/fork';

@@ -1,7 +1,7 @@
 import type { Problem, WindowFigures } from '@glassbox/core';
 import type { SnapshotHead } from '../lineage';
-import type { CompactionFindResult, CompactionItemText, CompactionsView, ConversationView, CostView, ForkPayload, ForkPreview, ForkRemoved, ForkVerified, ForkWritten, Result, SegmentDetail, SnapshotView } from '@glassbox/contract';
-import type { ForkInput, ForkResult, ForkWriteAnswer } from '../fork-views';
+import type { CompactionFindResult, CompactionItemText, CompactionsView, ConversationView, CostView, ElisionPreview, ForkPayload, ForkPreview, ForkRemoved, ForkVerified, ForkWritten, Result, SegmentDetail, SnapshotView } from '@glassbox/contract';
+import type { ElisionInput, ForkInput, ForkResult, ForkWriteAnswer } from '../fork-views';
 
 /**
  * What the host asks of the threads that do its heavy work (see pool.ts), and what they answer: plain
@@ -67,6 +67,7 @@ export type WorkRequest =
   | { op: 'conversation'; ref: SessionRef; options: AnalyzeOptions }
   | { op: 'fork-preview'; input: ForkInput }
   | { op: 'fork-write'; input: ForkInput }
+  | { op: 'elision-preview'; input: ElisionInput }
   | { op: 'fork-verify'; path: string }
   | { op: 'fork-write-original'; path: string; repoMap: Record<string, string> }
   | { op: 'fork-remove'; path: string }
@@ -87,6 +88,7 @@ interface WorkResults {
   conversation: ConversationView | 'missing';
   'fork-preview': ForkPreview;
   'fork-write': ForkWriteAnswer;
+  'elision-preview': ForkResult<ElisionPreview>;
   'fork-verify': ForkResult<ForkVerified>;
   'fork-write-original': ForkResult<ForkWritten>;
   'fork-remove': ForkResult<ForkRemoved>;
