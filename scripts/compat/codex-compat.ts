@@ -159,7 +159,8 @@ type Written = { forkPath: string; resumeCommand: string; actions: number } | { 
 
 /** `glassbox clean <source> --fork --json`, run as a user runs it (every class, spent included, nothing protected). */
 function cleanFork(source: string, file: string, home: string, archive: string, elide = false): Written {
-  const args = [join(REPO, 'apps/cli/bin/glassbox.mjs'), 'clean', source, '--fork', '--json', '--protect', '0', '--with-spent', '--min-savings', '0', '--archive', archive];
+  // Not --with-spent for the elided fork: spent claims a large one-shot output first, and a segment keeps its first class.
+  const args = [join(REPO, 'apps/cli/bin/glassbox.mjs'), 'clean', source, '--fork', '--json', '--protect', '0', ...(elide ? [] : ['--with-spent']), '--min-savings', '0', '--archive', archive];
   // The elided fork: the proven classes and elision together (over a threshold the small fixtures reach), so one fork carries tombstones and elisions.
   const classes = elide ? 'gone,stale-drift,stale-superseded,duplicate,elided' : 'gone,stale-drift,stale-superseded,duplicate,spent';
   args.push('--classes', classes, '--repo', projectAfter(file, 6) ?? dirname(source));

@@ -48,9 +48,10 @@ export function ElidedSection({ path, segmentId, elision }: { path: string; segm
   const matches = got !== null && got.payload.kind === 'elided-middle' && got.payload.sha256.startsWith(elision.sha256Prefix) && (got.hashHere === null || got.hashHere === got.payload.sha256);
   return (
     <section className="insp-section" data-testid="elided-section">
-      <h4>
-        Elided <span className="dim">(lossy, recoverable: {elision.middleLines.toLocaleString('en-US')} lines, {elision.middleChars} characters {elision.inFork ? 'left out' : 'a fork would leave out'})</span>
-      </h4>
+      <h4>Elided</h4>
+      <p className="dim small">
+        Lossy, recoverable: {elision.middleLines.toLocaleString('en-US')} lines ({elision.middleChars} characters) {elision.inFork ? 'left out of this fork, kept in the archive' : 'a fork would leave out'}.
+      </p>
       <ElisionParts head={elision.head} marker={elision.marker} tail={elision.tail} />
       {elision.inFork ? (
         <button type="button" disabled={busy || got !== null} onClick={() => void show()} data-testid="show-middle" title={got ? 'The middle is shown below' : 'Read the middle back from the archive (hash-checked)'}>
