@@ -1,34 +1,11 @@
 import { useEffect, useState } from 'react';
-import { CLASS_COLOUR, DEFAULT_ELIDE_KEEP, DEFAULT_ELIDE_OVER, visibleText } from '@glassbox/core';
-import type { ElideArgs, ElisionPreview, IpcError } from '@glassbox/contract';
+import { CLASS_COLOUR, visibleText } from '@glassbox/core';
+import type { ElisionPreview, IpcError } from '@glassbox/contract';
 import { humanTokens } from '../format';
 import { useApp } from '../store';
 import { ElisionParts } from './ElisionParts';
+import { elideArgs, type ElisionChoice } from '../elision-choice';
 import './Elision.css';
-
-/** Elision's thresholds as typed (text, so a half-typed number is not forced), on or off. */
-export interface ElisionChoice {
-  on: boolean;
-  overTokens: string;
-  keepChars: string;
-  keepLines: string;
-}
-
-export const ELISION_OFF: ElisionChoice = { on: false, overTokens: String(DEFAULT_ELIDE_OVER), keepChars: String(DEFAULT_ELIDE_KEEP.chars), keepLines: String(DEFAULT_ELIDE_KEEP.lines) };
-
-const whole = (text: string, fallback: number, min: number, max: number): number => {
-  const n = Math.round(Number(text));
-  return text.trim() === '' || !Number.isFinite(n) ? fallback : Math.max(min, Math.min(max, n));
-};
-
-/** The thresholds to send (the defaults for what is left empty), within what the host accepts. */
-export function elideArgs(c: ElisionChoice): ElideArgs {
-  return {
-    overTokens: whole(c.overTokens, DEFAULT_ELIDE_OVER, 1, 10_000_000),
-    keepChars: whole(c.keepChars, DEFAULT_ELIDE_KEEP.chars, 0, 1_000_000),
-    keepLines: whole(c.keepLines, DEFAULT_ELIDE_KEEP.lines, 0, 100_000),
-  };
-}
 
 /**
  * The wizard's elision step: off by default, labelled lossy but recoverable, its thresholds, and a

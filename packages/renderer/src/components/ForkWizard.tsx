@@ -5,7 +5,8 @@ import { CLASS_COLOUR, CLASS_LABEL, HATCHED } from '../palette';
 import { exact, humanTokens } from '../format';
 import { useApp } from '../store';
 import { useFocusTrap } from '../focus-trap';
-import { ELISION_OFF, ElisionStep, elideArgs, type ElisionChoice } from './ElisionStep';
+import { ElisionStep } from './ElisionStep';
+import { ELISION_OFF, elideArgs, type ElisionChoice } from '../elision-choice';
 
 type Step = 'classes' | 'elision' | 'preview' | 'checks' | 'written';
 const STEPS: { id: Step; label: string }[] = [
