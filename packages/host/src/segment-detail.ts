@@ -92,7 +92,7 @@ export function detailOf(
  * The parts of an elided result: read from a fork's text (head, marker line, tail as written), or for
  * a result a fork would elide, cut as the fork would cut it under the proof's own thresholds.
  */
-export function elisionOf(segment: Segment, text: string): SegmentElision | null {
+function elisionOf(segment: Segment, text: string): SegmentElision | null {
   const p = segment.proof;
   if (p?.class === 'tombstone' && p.elided) {
     const r = parseElided(text)[0];
