@@ -4,6 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ElisionPreview, ForkPayload, ForkPreview, ForkWritten, SegmentDetail, SnapshotView } from '@glassbox/contract';
 import type { EngineHost } from './host';
 import { seededHost } from './test-host';
+import { defaultAgents } from '@glassbox/agents';
+import { hostGlassbox } from './glassbox';
+import { detailOf } from './segment-detail';
+import { fileBytes } from './source-bytes';
 import { okValue, seedConfigDir, type Seeded } from './test-seed';
 
 let seeded: Seeded | null = null;
@@ -75,5 +79,24 @@ describe('elision in the window', () => {
     expect(bad.ok === false && bad.error).toMatchObject({ code: 'bad_args', message: expect.stringContaining('elide.overTokens') });
     const extra = await host.handle('fork:write', { path, classes: ['elided'], elide: { overTokens: 500, keepChars: 10, keepLines: 1, more: 1 } });
     expect(extra.ok === false && extra.error.message).toMatch(/unexpected argument "more"/);
+  });
+
+  it('shows a result the original would elide cut as the fork would cut it, its middle still in the session', () => {
+    seeded = seedConfigDir(['03-large-outputs']);
+    const path = seeded.sessions['03-large-outputs'] as string;
+    const glassbox = hostGlassbox(defaultAgents(), seeded.dataDir);
+    const opened = glassbox.sessions.open(path);
+    const snapshot = glassbox.sessions.analyze(opened.loaded, { repoRoot: Object.values(seeded.repoMap)[0] ?? null, protectTail: 0, elide: { overTokens: 500, keep: { chars: 600, lines: 10 } } });
+    const seg = snapshot.segments.find((s) => s.class === 'elided');
+    if (!seg) throw new Error('nothing elided at 500 tokens');
+    const detail = detailOf(opened.loaded.session, snapshot, seg, fileBytes(path));
+    const e = detail.elision;
+    if (!e) throw new Error('no elision parts');
+    expect(e.inFork).toBe(false);
+    expect(detail.content.startsWith(e.head)).toBe(true);
+    expect(detail.content.endsWith(e.tail)).toBe(true);
+    const middle = detail.content.slice(e.head.length, detail.content.length - e.tail.length);
+    expect(createHash('sha256').update(middle, 'utf8').digest('hex').startsWith(e.sha256Prefix)).toBe(true);
+    expect(e.marker).toBe(`[… ${e.middleLines.toLocaleString('en-US')} lines (${e.middleChars} chars) elided by glassbox — recall ${e.sha256Prefix} …]`);
   });
 });
