@@ -3,9 +3,17 @@
 // head, marker, tail and "Show the middle" from the archive, hash-checked.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { expect, openApp, row, shot, test } from './fixtures';
 
 test.use({ scenarios: ['03-large-outputs'] });
+
+/** axe-core's critical and serious violations on the page as it is (the a11y spec's rule set). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return r.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 test('the wizard elides as previewed, and the fork shows each elision with its middle back from the archive', async ({ page, app }) => {
   await openApp(page, app);
@@ -44,6 +52,7 @@ test('the wizard elides as previewed, and the fork shows each elision with its m
     previewed.push({ head, marker, tail });
   }
   await shot(page, 'elision-step');
+  expect(await seriousViolations(page)).toEqual([]);
 
   await page.getByTestId('fork-next').click();
   await expect(page.getByTestId('fork-preview')).toContainText('elided (lossy, recoverable)');
@@ -78,4 +87,5 @@ test('the wizard elides as previewed, and the fork shows each elision with its m
   const tail = (await section.getByTestId('elision-tail').textContent()) ?? '';
   expect(original).toContain(JSON.stringify(head + middle + tail).slice(1, -1));
   await shot(page, 'elision-middle');
+  expect(await seriousViolations(page)).toEqual([]);
 });
