@@ -158,9 +158,13 @@ function linesOf(path: string): string[] {
 type Written = { forkPath: string; resumeCommand: string; actions: number } | { skip: string; failed?: boolean };
 
 /** `glassbox clean <source> --fork --json`, run as a user runs it (every class, spent included, nothing protected). */
-function cleanFork(source: string, file: string, home: string, archive: string): Written {
-  const args = [join(REPO, 'apps/cli/bin/glassbox.mjs'), 'clean', source, '--fork', '--json', '--protect', '0', '--with-spent', '--min-savings', '0', '--archive', archive];
-  args.push('--classes', 'gone,stale-drift,stale-superseded,duplicate,spent', '--repo', projectAfter(file, 6) ?? dirname(source));
+function cleanFork(source: string, file: string, home: string, archive: string, elide = false): Written {
+  // Not --with-spent for the elided fork: spent claims a large one-shot output first, and a segment keeps its first class.
+  const args = [join(REPO, 'apps/cli/bin/glassbox.mjs'), 'clean', source, '--fork', '--json', '--protect', '0', ...(elide ? [] : ['--with-spent']), '--min-savings', '0', '--archive', archive];
+  // The elided fork: the proven classes and elision together (over a threshold the small fixtures reach), so one fork carries tombstones and elisions.
+  const classes = elide ? 'gone,stale-drift,stale-superseded,duplicate,elided' : 'gone,stale-drift,stale-superseded,duplicate,spent';
+  args.push('--classes', classes, '--repo', projectAfter(file, 6) ?? dirname(source));
+  if (elide) args.push('--elide-over', '120', '--elide-keep', '200');
   const run = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, CODEX_HOME: home, HOME: dirname(home) }, timeout: 600_000 });
   let out: { status?: string; forkPath?: string; resumeCommand?: string | null; validation?: { checks?: { id: string; ok: boolean }[] }; plan?: { actions?: unknown[] } };
   try {
@@ -267,12 +271,13 @@ export function runCodexCompat(given: readonly string[]): number {
     }
     const plans: [string, ForkAction[] | 'cli'][] = [
       ['planner', 'cli'],
+      ['elided', 'cli'],
       ['every output', everyOutput(session)],
     ];
     for (const [kind, actions] of plans) {
       // Written as a user gets it: the planner's fork by `glassbox clean --fork` itself, the other by
       // the same writer; both where and as Glassbox names them, in the scratch home's date folder.
-      const written = kind === 'planner' ? cleanFork(source, file, home, join(work, label, 'archive')) : writtenFork(source, actions as ForkAction[], join(work, label, 'archive'));
+      const written = actions === 'cli' ? cleanFork(source, file, home, join(work, label, 'archive'), kind === 'elided') : writtenFork(source, actions as ForkAction[], join(work, label, 'archive'));
       if ('skip' in written) {
         rows.push({ session: name, fork: kind, actions: 0, ok: written.failed ? false : null, items: '', chars: '', note: written.skip });
         continue;
@@ -303,7 +308,8 @@ export function runCodexCompat(given: readonly string[]): number {
       const onlyUnexpected = failures.length === 1 && /unexpected difference/.test(failures[0] as string);
       const perRun = !verdict.ok && onlyUnexpected ? perRunOnly(out, lines.join('\n'), fork.lines.join('\n')) : null;
       const ok = (run.status === 0 && verdict.ok === true) || perRun !== null;
-      const shortened = `${verdict.shortened?.length ?? 0} outputs shorter, nothing else differs`;
+      const elisions = fork.lines.filter((l) => l.includes(' elided by glassbox — recall ')).length;
+      const shortened = `${verdict.shortened?.length ?? 0} outputs shorter${kind === 'elided' ? ` (${elisions} elided, ${applied - elisions} tombstoned)` : ''}, nothing else differs`;
       rows.push({
         session: name,
         fork: kind,
@@ -329,6 +335,8 @@ export function runCodexCompat(given: readonly string[]): number {
   console.log('\nThe resume commands Glassbox printed, with the files as it named them:');
   for (const r of resumed) console.log(`  ${r}`);
   console.log(`\n${passed}/${checked.length} forks resumed by the real Codex client, by the printed \`codex resume <id>\` with the names as written, like their originals`);
+  const elided = checked.filter((r) => r.fork === 'elided' && /\([1-9]\d* elided/.test(r.note) || (r.fork === 'elided' && r.ok === false));
+  console.log(`of them with elisions (tombstones and elisions in one fork): ${elided.filter((r) => r.ok === true).length}/${elided.length}`);
   if (!process.env['GLASSBOX_COMPAT_KEEP']) rmSync(work, { recursive: true, force: true });
   else console.log(`kept ${work}`);
   return passed === checked.length ? 0 : 1;

@@ -5,7 +5,11 @@
  * the session's projects folder — one from the planner (every class, nothing protected), one that
  * tombstones every payload a fork may touch — and runs the cc-harness `fork-check.mjs` on each: the
  * real client resumes original and fork offline against a recording mock, and the two requests must
- * carry the same messages, only with the tombstoned payloads shorter.
+ * carry the same messages, only with the tombstoned payloads shorter. A third fork elides every result
+ * over 500 tokens (the default ends kept): it must resume the same way, only the elided payloads
+ * shorter; then `elision-recall.mjs` resumes it with `glassbox mcp` configured, the scripted model
+ * calls `recall` with a marker's ref, and the tool result the client sends back must be the
+ * archived middle, sha-256 equal, recorded in the transcript like any MCP call (docs/elision.md).
  *
  * Needs a copy of the harness with its dependencies installed (it pins @anthropic-ai/claude-code):
  *   (a copy of the cc-harness, with npm install done in it; see CONTRIBUTING.md)
@@ -18,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFork } from '@glassbox/adapter-claude-code';
+import { DEFAULT_ELIDE_KEEP } from '@glassbox/core';
 import { ForkError, planFromFile, writeFork, type PlanAction } from '@glassbox/store/fork';
 import { GENERATED, candidateActions } from '@glassbox/test-support/claude-code/fork-corpus';
 import { linesOf } from '@glassbox/test-support/store/fork';
@@ -100,6 +105,12 @@ for (const name of GENERATED.filter((n) => only === null || only.has(n))) {
         }).actions,
     },
     {
+      kind: 'elided',
+      // Elision alone, low enough that the fixtures' larger results are elided, with the default ends.
+      prepare: (path) =>
+        planFromFile(path, { agent: agentForFile(TEST_AGENTS, path), repoRoot: join(fixture, 'project-after'), classes: ['elided'], elide: { overTokens: 500, keep: DEFAULT_ELIDE_KEEP }, protectTail: 0, minimumSavings: 0 }).actions,
+    },
+    {
       kind: 'every payload',
       // Every successful tool result and Write/Edit input that a tombstone can shorten.
       prepare: (path) => {
@@ -145,7 +156,31 @@ for (const name of GENERATED.filter((n) => only === null || only.has(n))) {
       chars: verdict.chars ? `${verdict.chars.original} → ${verdict.chars.fork} (−${verdict.chars.reduction_pct}%)` : '',
       note: verdict.ok ? `${verdict.shortened?.length ?? 0} payloads shorter, nothing else differs` : (verdict.failures ?? []).join('; ').slice(0, 160),
     });
+    if (plan.kind === 'elided' && run.status === 0 && verdict.ok === true) rows.push(recallRow(name, forkPath, archiveDir, join(work, name)));
   }
+}
+
+/**
+ * The elided fork resumed with `glassbox mcp` wired in: the model's `recall` gets the archived middle
+ * back, hash-equal (elision-recall.mjs prints the verdict).
+ */
+function recallRow(session: string, forkPath: string, archiveDir: string, scratch: string): Row {
+  const run = spawnSync(process.execPath, [join(REPO, 'scripts/compat/elision-recall.mjs'), '--fork', forkPath, '--archive', archiveDir], {
+    encoding: 'utf8',
+    env: { ...process.env, CLAUDE_BIN: claude, GLASSBOX_CC_HARNESS: harness, TMPDIR: scratch },
+    timeout: 300_000,
+  });
+  let v: { hash_equal?: boolean; recorded_tool_use?: boolean; recorded_tool_result?: boolean; received_chars?: number | null; expected_sha256?: string; ref?: string };
+  try {
+    v = JSON.parse(run.stdout) as typeof v;
+  } catch {
+    return { session, fork: 'recall (mcp)', actions: 1, ok: false, messages: '', chars: '', note: `elision-recall printed no verdict (exit ${run.status}): ${run.stderr.slice(0, 160)}` };
+  }
+  const ok = run.status === 0 && v.hash_equal === true;
+  const note = ok
+    ? `recall ${v.ref ?? '?'}: ${v.received_chars ?? '?'} chars back, sha-256 equal to the archived middle; call and result recorded`
+    : `hash_equal ${String(v.hash_equal)}, recorded use ${String(v.recorded_tool_use)}, result ${String(v.recorded_tool_result)}`;
+  return { session, fork: 'recall (mcp)', actions: 1, ok, messages: '', chars: '', note };
 }
 
 const pad = (s: string, n: number): string => (s.length >= n ? s : s + ' '.repeat(n - s.length));
@@ -157,6 +192,11 @@ for (const r of rows) {
 const checked = rows.filter((r) => r.actions > 0);
 const failed = rows.filter((r) => !r.ok);
 console.log(`\n${checked.length} forks resumed by the real client: ${checked.length - failed.length} passed, ${failed.length} failed`);
+const count = (kind: string): string => {
+  const of = rows.filter((r) => r.fork === kind && r.actions > 0);
+  return `${of.filter((r) => r.ok).length}/${of.length}`;
+};
+console.log(`elided forks resumed like their originals (only the elided payloads shorter): ${count('elided')}; recall over MCP hash-equal: ${count('recall (mcp)')}`);
 if (!process.env['GLASSBOX_COMPAT_KEEP']) rmSync(work, { recursive: true, force: true });
 else console.log(`kept ${work}`);
 process.exit(failed.length > 0 ? 1 : 0);

@@ -133,6 +133,9 @@ test('the fork wizard writes a fork that validates and then appears in the list'
   await expect(page.getByTestId('pick-spent')).not.toBeChecked();
   await shot(page, '04-fork-classes');
   await page.getByTestId('fork-next').click();
+  // Elision is its own step, off by default.
+  await expect(page.getByTestId('elide-on')).not.toBeChecked();
+  await page.getByTestId('fork-next').click();
   await expect(page.getByTestId('fork-preview')).toContainText('net saved');
   // When to fork: the prompt cache's bill, from the transcript (the session ended long ago: cold).
   await expect(page.getByTestId('cache-advice')).toContainText(/The cache expired .* ago: forking now is cheaper from the first request/);

@@ -1,4 +1,4 @@
-import { IMAGE_TOKENS, type Block, type BlockKind } from '@glassbox/core';
+import { IMAGE_TOKENS, tombstoneMark, type Block, type BlockKind } from '@glassbox/core';
 import { tokensOf } from './tokens';
 import { sha256, utf8Bytes } from './hash';
 import { isObject, str, type Json } from './json';
@@ -82,5 +82,8 @@ export function outputBlock(callId: string, text: string): { block: Block; exitC
   const bytes = utf8Bytes(text);
   const block: Block = { index: 0, kind: 'tool-result', bytes, tokens: tokensOf(bytes), preview: preview(parsed.body || text), toolUseId: callId };
   if (bytes >= HASH_MIN_BYTES) block.hash = sha256(parsed.body);
+  // A fork's tombstone or elision (Glassbox's own format): never planned again, its payload recallable.
+  const mark = tombstoneMark(text);
+  if (mark) Object.assign(block, mark);
   return { block, exitCode: parsed.exitCode, running: parsed.running, truncated: parsed.truncated, body: parsed.body };
 }

@@ -1,7 +1,7 @@
 /** The channels: invoke requests with their argument and result types, push events, and the runtime lists. */
 import type { Result } from './results';
 import type {
-  AutoKeepArgs, ConversationView, CostView, FileOpenArgs, FileOpened, ForkArgs, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkRemoved, ForkVerified, ForkWritten, HostInfo, HostSync, IndexProgress, JobCancelArgs, JobCancelled, JobProgress, KeepArgs, KeepResultView, RepoMapArgs, RestoreArgs, RestoredView, RetentionInfo, SegmentDetail, SessionPathArgs,
+  AutoKeepArgs, ConversationView, CostView, FileOpenArgs, FileOpened, ElisionPreview, ElisionPreviewArgs, ForkArgs, ForkPayload, ForkPayloadArgs, ForkPreview, ForkRefArgs, ForkRemoved, ForkVerified, ForkWritten, HostInfo, HostSync, IndexProgress, JobCancelArgs, JobCancelled, JobProgress, KeepArgs, KeepResultView, RepoMapArgs, RestoreArgs, RestoredView, RetentionInfo, SegmentDetail, SessionPathArgs,
   SegmentDetailArgs, SessionExport, SessionExportArgs, SessionRow, SessionsListArgs, SessionsListResult, SnapshotArgs, SnapshotView, WindowLayout, WindowLayoutArgs,
 } from './values';
 import type { CompactionFindArgs, CompactionFindResult, CompactionItemArgs, CompactionItemText, CompactionsArgs, CompactionsView } from './compactions';
@@ -21,6 +21,8 @@ export interface InvokeMap {
   'session:export': { args: SessionExportArgs; result: SessionExport };
   'fork:preview': { args: ForkArgs; result: ForkPreview };
   'fork:write': { args: ForkArgs; result: ForkWritten };
+  /** The results elision would shorten at these thresholds, with three real elisions (head, marker, tail). */
+  'fork:elision-preview': { args: ElisionPreviewArgs; result: ElisionPreview };
   'fork:verify': { args: ForkRefArgs; result: ForkVerified };
   'fork:write-original': { args: ForkRefArgs; result: ForkWritten };
   'fork:remove': { args: ForkRefArgs; result: ForkRemoved };
@@ -92,6 +94,7 @@ const invokeChannels = [
   'session:export',
   'fork:preview',
   'fork:write',
+  'fork:elision-preview',
   'fork:verify',
   'fork:write-original',
   'fork:remove',

@@ -6,6 +6,54 @@ export interface ForkArgs {
   classes: DeadClass[];
   /** User turns at the end that are never touched. */
   protectTail?: number;
+  /** Elision's thresholds (used only when `classes` has `elided`; default: the measured ones). */
+  elide?: ElideArgs;
+}
+
+/** How elision cuts: results over `overTokens` keep at most `keepChars` characters and `keepLines` whole lines at each end. */
+export interface ElideArgs {
+  overTokens: number;
+  keepChars: number;
+  keepLines: number;
+}
+
+/** `fork:elision-preview`: what elision would do to a session at these thresholds. */
+export interface ElisionPreviewArgs {
+  path: string;
+  elide?: ElideArgs;
+  protectTail?: number;
+}
+
+/** One elision as the fork would write it, cut from the session's own text by the fork builder. */
+export interface ElisionSample {
+  segmentId: string;
+  line: number;
+  source: string;
+  /** The result's tokens, and what its head, marker and tail keep of them. */
+  tokens: number;
+  keptTokens: number;
+  head: string;
+  /** The marker line (no newline) that names the archived middle. */
+  marker: string;
+  tail: string;
+  /** The middle left out: its lines, its characters as the marker shows them ("48.1k") and the hash prefix the marker names. */
+  middleLines: number;
+  middleChars: string;
+  sha256Prefix: string;
+}
+
+export interface ElisionPreview {
+  /** The thresholds the plan was made with (the defaults filled in). */
+  elide: ElideArgs;
+  /** Results the fork would elide, the tokens they hold and what elision saves net. */
+  results: number;
+  tokens: number;
+  netTokens: number;
+  /** The largest few (three), largest first. */
+  samples: ElisionSample[];
+  /** Results over the threshold the fork cannot elide (one huge line, content blocks), with the first reason. */
+  refused: number;
+  refusedReason: string | null;
 }
 
 export interface ForkCheck {
@@ -104,4 +152,6 @@ export interface ForkPayload {
   bytes: number;
   /** Cut for display; `bytes` says how much there is. */
   truncated: boolean;
+  /** An elision's middle (the fork still holds its head and tail), or a whole removed payload. */
+  kind: 'elided-middle' | 'payload';
 }

@@ -185,4 +185,19 @@ export interface SegmentDetail {
   explanation: string;
   /** A segment that proves this one dead (the later read, the kept copy), to jump to. */
   provedBy: { segmentId: string; line: number; label: string } | null;
+  /** An elision: a fork's elided result (its middle in the archive), or a result a fork would elide, as cut. */
+  elision: SegmentElision | null;
+}
+
+/** An elided result's parts: the head and tail kept verbatim and the marker line between them. */
+export interface SegmentElision {
+  head: string;
+  marker: string;
+  tail: string;
+  /** The hash prefix the marker names, the middle's lines and its characters as the marker shows them. */
+  sha256Prefix: string;
+  middleLines: number;
+  middleChars: string;
+  /** A fork's elision: its middle is in the archive (`fork:payload` reads it back, hash-checked). False: a preview of what a fork would write. */
+  inFork: boolean;
 }

@@ -5,7 +5,7 @@ import type { ArgsOf, InvokeChannel } from './channels';
 import { compactionFindArgs, compactionItemArgs, compactionsArgs } from './compactions';
 import { usageReportArgs } from './usage';
 import { EXPORT_FORMAT_VIEWS, type SessionExportArgs } from './session-views';
-import { SESSION_SORTS, SIDEBAR_MAX_PX, SIDEBAR_MIN_PX, type ForkArgs, type SessionSort, type SessionsListArgs, type SnapshotArgs } from './values';
+import { SESSION_SORTS, SIDEBAR_MAX_PX, SIDEBAR_MIN_PX, type ElideArgs, type ElisionPreviewArgs, type ForkArgs, type SessionSort, type SessionsListArgs, type SnapshotArgs } from './values';
 
 const MAX_PATH = 4096;
 /** An API model id, with an optional context suffix such as `[1m]`. */
@@ -56,10 +56,28 @@ function none<C extends InvokeChannel>(): Validator<C> {
   };
 }
 
+/** Elision's thresholds, each a whole number in a range a person could mean. */
+const ELIDE_LIMITS: Record<keyof ElideArgs, [number, number]> = { overTokens: [1, 10_000_000], keepChars: [0, 1_000_000], keepLines: [0, 100_000] };
+
+function elideArg(v: unknown): ElideArgs | undefined | string {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'elide must be an object';
+  const o = v as Record<string, unknown>;
+  const extra = onlyKeys(o, Object.keys(ELIDE_LIMITS));
+  if (extra) return `elide: ${extra}`;
+  const out: Partial<ElideArgs> = {};
+  for (const [k, [min, max]] of Object.entries(ELIDE_LIMITS) as [keyof ElideArgs, [number, number]][]) {
+    const n = o[k];
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) return `elide.${k} must be a whole number ${min}–${max.toLocaleString('en-US')}`;
+    out[k] = n;
+  }
+  return out as ElideArgs;
+}
+
 const forkArgs = (raw: unknown): ForkArgs | string => {
   const o = obj(raw);
   if (typeof o === 'string') return o;
-  const extra = onlyKeys(o, ['path', 'classes', 'protectTail']);
+  const extra = onlyKeys(o, ['path', 'classes', 'protectTail', 'elide']);
   if (extra) return extra;
   const path = pathArg(o['path']);
   if (!path) return 'path must be a non-empty string';
@@ -67,7 +85,29 @@ const forkArgs = (raw: unknown): ForkArgs | string => {
   if (typeof classes === 'string') return classes;
   const protectTail = protectArg(o['protectTail']);
   if (typeof protectTail === 'string') return protectTail;
-  return protectTail === undefined ? { path, classes } : { path, classes, protectTail };
+  const elide = elideArg(o['elide']);
+  if (typeof elide === 'string') return elide;
+  const out: ForkArgs = { path, classes };
+  if (protectTail !== undefined) out.protectTail = protectTail;
+  if (elide !== undefined) out.elide = elide;
+  return out;
+};
+
+const elisionPreviewArgs = (raw: unknown): ElisionPreviewArgs | string => {
+  const o = obj(raw);
+  if (typeof o === 'string') return o;
+  const extra = onlyKeys(o, ['path', 'protectTail', 'elide']);
+  if (extra) return extra;
+  const path = pathArg(o['path']);
+  if (!path) return 'path must be a non-empty string';
+  const protectTail = protectArg(o['protectTail']);
+  if (typeof protectTail === 'string') return protectTail;
+  const elide = elideArg(o['elide']);
+  if (typeof elide === 'string') return elide;
+  const out: ElisionPreviewArgs = { path };
+  if (protectTail !== undefined) out.protectTail = protectTail;
+  if (elide !== undefined) out.elide = elide;
+  return out;
 };
 
 function exportArgs(raw: unknown): SessionExportArgs | string {
@@ -143,6 +183,7 @@ export const VALIDATORS: { [C in InvokeChannel]: Validator<C> } = {
   },
   'fork:preview': forkArgs,
   'fork:write': forkArgs,
+  'fork:elision-preview': elisionPreviewArgs,
   'fork:verify': (raw) => forkRef(raw),
   'fork:write-original': (raw) => forkRef(raw),
   'fork:remove': (raw) => forkRef(raw),

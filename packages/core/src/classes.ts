@@ -49,7 +49,12 @@ export interface DeadProofs {
 /** Evidence for classes that are neither live nor dead: what the segment is, not why to remove it. */
 export interface MarkProofs {
   /** A payload Glassbox already replaced in a fork: its text, and the archive hash prefix it names. */
-  tombstone: { sha256Prefix: string | null; text: string };
+  tombstone: {
+    sha256Prefix: string | null;
+    text: string;
+    /** An elision: the payload's own head and tail kept around a marker; the prefix names the archived middle. */
+    elided?: true;
+  };
 }
 
 export type DeadClass = keyof DeadProofs;

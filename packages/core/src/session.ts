@@ -59,6 +59,8 @@ export interface Block {
    * '' when it names none. Set by the adapter from the text, so forks are recognised in any agent's files.
    */
   tombstone?: string;
+  /** The tombstone is an elision (elision.ts): the payload's own first and last lines, and a marker naming its archived middle. */
+  elided?: true;
   /**
    * The client recorded the exact text it sent for this block (Claude Code 2.1.33x attachments): it is
    * sent as recorded whatever the request's model, and sized by that text.

@@ -1,4 +1,4 @@
-import { ELISION_MARKER_TEXT, parseElided } from './elision';
+import { ELISION_MARKER_TEXT, isElided, parseElided } from './elision';
 /**
  * The text that replaces a payload in a fork is Glassbox's own format, not an agent's: it is written
  * by analysis (tombstoneText) and recognised here, so a fork's tombstones are classified as such in
@@ -21,4 +21,15 @@ export function tombstoneHash(text: string): string | null {
   if (text.length > MAX_TOMBSTONE_CHARS) return null;
   const m = TOMBSTONE.exec(text);
   return m ? (m[1] ?? '') : null;
+}
+
+/**
+ * What an adapter records on a block whose payload is Glassbox's (Block.tombstone, Block.elided):
+ * the hash prefix a tombstone or an elision's marker names, and whether it is an elision (its head
+ * and tail are the original's own lines). Null for any other text.
+ */
+export function tombstoneMark(text: string): { tombstone: string; elided?: true } | null {
+  const hash = tombstoneHash(text);
+  if (hash === null) return null;
+  return !text.startsWith(TOMBSTONE_PREFIX) && isElided(text) ? { tombstone: hash, elided: true } : { tombstone: hash };
 }

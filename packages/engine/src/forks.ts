@@ -27,6 +27,7 @@ import {
 } from '@glassbox/store/fork';
 import { isInKeptView, moveIntoArchive } from '@glassbox/store/keep';
 import { Refusal, refusing } from './failures';
+import { samplesOf, type ElisionSamples } from './elision-samples';
 import type { Setup } from './setup';
 
 /** What a fork is planned from: one session file and how to plan it. */
@@ -103,6 +104,17 @@ export class Forks {
   /** Plans from the file as it would be forked, builds the fork line by line and validates it: nothing is written. */
   preview(r: ForkRequest): ForkPreview {
     return refusing(() => previewFork(r.path, this.planOptions(r)));
+  }
+
+  /**
+   * What elision alone would do at these thresholds (the fork wizard's elision step): the plan with
+   * `elided` as its only class, nothing protected but the tail and no minimum, and the largest
+   * `count` elisions as the fork builder cuts them from the session's own text. Nothing is written.
+   */
+  elisionSamples(r: Omit<ForkRequest, 'classes' | 'withInferred' | 'minimumSavings' | 'horizon'>, count = 3): ElisionSamples {
+    const elide = elideOptions(r.elide);
+    const planned = refusing(() => planFromFile(r.path, { ...this.planOptions({ ...r, classes: ['elided'], elide, minimumSavings: 0 }) }));
+    return samplesOf(planned.plan, elide, count);
   }
 
   /**

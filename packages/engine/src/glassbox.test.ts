@@ -58,6 +58,42 @@ describe('the application layer', () => {
     expect(glassbox.forks.recall(outcome.written.manifest.original.sessionId).entries).toEqual([]);
   });
 
+  it('previews elision as the fork would write it: the largest three, head + marker + tail cut from the session\u2019s own text', () => {
+    const { glassbox, path, repo } = scratch('03-large-outputs');
+    const elide = { overTokens: 500, keep: { chars: 600, lines: 10 } };
+    const got = glassbox.forks.elisionSamples({ path, repoRootFor: () => repo, protectTail: 0, elide });
+    expect(got.elide).toEqual(elide);
+    expect(got.results).toBeGreaterThanOrEqual(3);
+    expect(got.samples).toHaveLength(3);
+    expect(got.samples.map((s) => s.tokens)).toEqual([...got.samples.map((s) => s.tokens)].sort((a, b) => b - a));
+    const text = readFileSync(path, 'utf8');
+    for (const s of got.samples) {
+      expect(s.head.length).toBeLessThanOrEqual(600);
+      expect(s.tail.length).toBeLessThanOrEqual(600);
+      expect(s.head.split('\n').length - 1).toBeLessThanOrEqual(10);
+      expect(s.marker).toMatch(new RegExp(`^\\[… [\\d,]+ lines \\(.+ chars\\) elided by glassbox — recall ${s.sha256Prefix} …\\]$`));
+      // The ends are the result's own: each is in the transcript as written (JSON-escaped).
+      expect(text).toContain(JSON.stringify(s.head).slice(1, -1));
+      expect(text).toContain(JSON.stringify(s.tail).slice(1, -1));
+      expect(s.keptTokens).toBeLessThan(s.tokens);
+    }
+    expect(got.netTokens).toBeLessThan(got.tokens);
+    // A fork written with the same thresholds holds exactly the previewed text, and the archive its middle.
+    const outcome = glassbox.forks.write({ path, repoRootFor: () => repo, protectTail: 0, minimumSavings: 0, classes: ['elided'], elide });
+    if (outcome.status !== 'written') throw new Error(`not written: ${outcome.status}`);
+    const fork = readFileSync(outcome.written.forkPath, 'utf8');
+    for (const s of got.samples) expect(fork).toContain(JSON.stringify(`${s.head}${s.marker}\n${s.tail}`).slice(1, -1));
+    const first = got.samples[0];
+    if (!first) throw new Error('no sample');
+    const shown = glassbox.forks.show(outcome.written.forkId, first.sha256Prefix);
+    expect(shown[0]?.path).toBe('elided middle');
+    expect(shown[0]?.sha256.startsWith(first.sha256Prefix)).toBe(true);
+    // Over a threshold no result reaches, there is nothing to show, and that is an answer, not an error.
+    const none = glassbox.forks.elisionSamples({ path, repoRootFor: () => repo, elide: { overTokens: 1_000_000 } });
+    expect(none.results).toBe(0);
+    expect(none.samples).toEqual([]);
+  });
+
   it('answers "nothing to remove" for a session with nothing provably dead, and writes nothing', () => {
     const { glassbox, path, folder } = scratch('13-api-error');
     const before = readdirSync(folder).sort();

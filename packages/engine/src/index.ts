@@ -8,6 +8,7 @@ export type { EngineSetup, Setup } from './setup';
 export { Refusal, refusalOf } from './failures';
 export type { ForkRequest, ForkOutcome, RemovedFork, WrittenFork } from './forks';
 export { mcpWiring, elideOptions } from './forks';
+export type { ElisionSample, ElisionSamples } from './elision-samples';
 export type { AnalyzeRequest, Inspection, Lineage, Opened } from './sessions';
 export type { RetentionFacts } from './keeping';
 export { EXPORT_FORMATS, type ConversationInput, type Exported, type ExportFormat } from './conversations';

@@ -1,9 +1,11 @@
 import type { DeadClass, ValidationReport } from '@glassbox/core';
 import { exclusionsByReason } from '@glassbox/analysis';
-import type { ForkCheck, ForkPayload, ForkPreview, ForkRemoved, ForkVerified, ForkWritten } from '@glassbox/contract';
+import type { ElideArgs, ElisionPreview, ForkCheck, ForkPayload, ForkPreview, ForkRemoved, ForkVerified, ForkWritten } from '@glassbox/contract';
 import { refusalOf, type ForkJob, type ForkPreview as PlannedPreview, type Glassbox } from '@glassbox/engine';
 
 const LARGEST = 8;
+/** What the engine names an elision's middle among a fork's removed payloads (`show`). */
+const ELIDED_MIDDLE = 'elided middle';
 /** A removed payload is shown up to this many characters; its size says how much there is. */
 const PAYLOAD_DISPLAY_CHARS = 200_000;
 
@@ -14,7 +16,12 @@ export interface ForkInput {
   repoRoot: string | null;
   classes: DeadClass[];
   protectTail: number | undefined;
+  /** Elision's thresholds (only when `classes` has `elided`); absent: the defaults. */
+  elide?: ElideArgs;
 }
+
+/** What the elision step asks: a session, its thresholds and the protected tail. */
+export type ElisionInput = Omit<ForkInput, 'classes'>;
 
 /** A fork operation's value, or why it failed (`bad`: what was named does not exist). */
 export type ForkResult<T> = { ok: true; value: T } | { ok: false; bad: boolean; message: string };
@@ -30,13 +37,25 @@ export class ForkViews {
   constructor(private readonly glassbox: Glassbox) {}
 
   private request(input: ForkInput, job?: ForkJob) {
+    return { ...this.elisionRequest(input, job), classes: input.classes };
+  }
+
+  private elisionRequest(input: ElisionInput, job?: ForkJob) {
     return {
       path: input.path,
       repoRootFor: () => input.repoRoot,
-      classes: input.classes,
       ...(input.protectTail !== undefined ? { protectTail: input.protectTail } : {}),
+      ...(input.elide ? { elide: { overTokens: input.elide.overTokens, keep: { chars: input.elide.keepChars, lines: input.elide.keepLines } } } : {}),
       ...(job ? { job } : {}),
     };
+  }
+
+  /** The elision step: what elision alone would shorten, with the three largest as the fork would write them. */
+  elisionPreview(input: ElisionInput, job?: ForkJob): ForkResult<ElisionPreview> {
+    return attempt(() => {
+      const got = this.glassbox.forks.elisionSamples(this.elisionRequest(input, job));
+      return { ...got, elide: { overTokens: got.elide.overTokens, keepChars: got.elide.keep.chars, keepLines: got.elide.keep.lines } };
+    });
   }
 
   preview(input: ForkInput, job?: ForkJob): ForkPreview {
@@ -104,7 +123,8 @@ export class ForkViews {
       if (!first) throw new NotRemoved(segmentId);
       const bytes = Buffer.byteLength(first.text, 'utf8');
       const truncated = first.text.length > PAYLOAD_DISPLAY_CHARS;
-      return { segmentId: first.segmentId, sha256: first.sha256, tombstone: first.tombstone ?? null, text: truncated ? first.text.slice(0, PAYLOAD_DISPLAY_CHARS) : first.text, bytes, truncated };
+      const kind = first.path === ELIDED_MIDDLE ? 'elided-middle' : 'payload';
+      return { segmentId: first.segmentId, sha256: first.sha256, tombstone: first.tombstone ?? null, text: truncated ? first.text.slice(0, PAYLOAD_DISPLAY_CHARS) : first.text, bytes, truncated, kind };
     });
   }
 }

@@ -1,5 +1,6 @@
-import type { AgentFormat, ClassifiedSnapshot, Proof, Segment, Session } from '@glassbox/core';
-import type { SegmentDetail } from '@glassbox/contract';
+import { createHash } from 'node:crypto';
+import { formatElisionMarker, parseElided, splitForElision, type AgentFormat, type ClassifiedSnapshot, type Proof, type Segment, type Session } from '@glassbox/core';
+import type { SegmentDetail, SegmentElision } from '@glassbox/contract';
 import { segmentContent } from '@glassbox/engine';
 import type { SourceBytes } from './source-bytes';
 
@@ -23,7 +24,28 @@ export function detailOf(
     truncated,
     explanation: explain(segment, snapshot),
     provedBy: provedBy(segment.proof, snapshot),
+    elision: elisionOf(segment, full),
   };
+}
+
+/**
+ * The parts of an elided result: read from a fork's text (head, marker line, tail as written), or for
+ * a result a fork would elide, cut as the fork would cut it under the proof's own thresholds.
+ */
+function elisionOf(segment: Segment, text: string): SegmentElision | null {
+  const p = segment.proof;
+  if (p?.class === 'tombstone' && p.elided) {
+    const r = parseElided(text)[0];
+    if (!r) return null;
+    const markerEnd = text.indexOf('\n', r.head.length);
+    return { head: r.head, marker: text.slice(r.head.length, markerEnd), tail: r.tail, sha256Prefix: r.marker.sha256Prefix, middleLines: r.marker.lines, middleChars: r.marker.charsShown, inFork: true };
+  }
+  if (p?.class !== 'elided') return null;
+  const split = splitForElision(text, p.keep);
+  if (!split) return null;
+  const marker = formatElisionMarker(split.middleLines, split.middle.length, createHash('sha256').update(split.middle, 'utf8').digest('hex'));
+  const shown = parseElided(`${split.head}${marker}\n${split.tail}`)[0];
+  return { head: split.head, marker, tail: split.tail, sha256Prefix: shown?.marker.sha256Prefix ?? '', middleLines: split.middleLines, middleChars: shown?.marker.charsShown ?? String(split.middle.length), inFork: false };
 }
 
 /** The proof in one plain sentence. */
@@ -61,6 +83,7 @@ function explain(segment: Segment, snapshot: ClassifiedSnapshot): string {
     case 'elided':
       return `Lossy, recoverable: ${p.reason}. A fork keeps its first and last lines and archives the middle, which the agent can recall (glassbox mcp) and you can show from the window.`;
     case 'tombstone':
+      if (p.elided) return `Elided by the fork that wrote this session (lossy, recoverable): its first and last lines are the result's own, and the marker names the middle, which is in the archive (sha256 ${p.sha256Prefix ?? '?'}…). The agent can recall it (glassbox mcp); you can show it here.`;
       return `A tombstone an earlier fork wrote in place of a payload; it is never planned again.${p.sha256Prefix ? ` The payload is in the archive (sha256 ${p.sha256Prefix}…): show it from the window.` : ''}`;
   }
 }

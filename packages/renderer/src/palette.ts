@@ -1,7 +1,15 @@
-import { CLASS_COLOUR, CLASS_LABEL, CLASS_REGISTRY } from '@glassbox/core';
+import { CLASS_COLOUR, CLASS_LABEL, CLASS_REGISTRY, type Segment, type SegmentClass } from '@glassbox/core';
 
 /** The shared palette and labels, from the core class registry, so the CLI paints the same classes alike. */
 export { CLASS_COLOUR, CLASS_LABEL };
+
+/**
+ * The class a segment is drawn as: a fork's elision is a tombstone to the analysis (never planned
+ * again), but it still holds the result's own ends, so it wears the elided class's colour and label.
+ */
+export function shownClass(s: Pick<Segment, 'class' | 'proof'>): SegmentClass {
+  return s.class === 'tombstone' && s.proof?.class === 'tombstone' && s.proof.elided ? 'elided' : s.class;
+}
 
 /** Hatched fills say "inferred" or "not in the transcript". */
 export const HATCHED: ReadonlySet<string> = new Set([...Object.values(CLASS_REGISTRY).filter((c) => c.hatched).map((c) => c.id), 'unattributed']);

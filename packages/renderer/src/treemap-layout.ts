@@ -1,5 +1,5 @@
 import type { ClassifiedSnapshot, SegmentClass } from '@glassbox/core';
-import { CLASS_LABEL } from './palette';
+import { CLASS_LABEL, shownClass } from './palette';
 import { squarify } from './squarify';
 import { isPathSource } from './labels';
 
@@ -74,8 +74,8 @@ export function leavesOf(snapshot: ClassifiedSnapshot, groupBy: 'class' | 'sourc
   const out: TreeLeaf[] = shown.map((s) => ({
     id: s.id,
     tokens: Math.max(1, deadOnly ? s.evictableTokens : s.tokens),
-    cls: s.class,
-    g1: groupBy === 'class' ? s.class : s.source.type,
+    cls: shownClass(s),
+    g1: groupBy === 'class' ? shownClass(s) : s.source.type,
     g2: s.source.label || s.source.type,
     label: s.source.label || s.kind,
     pathLike: isPathSource(s.source.type),

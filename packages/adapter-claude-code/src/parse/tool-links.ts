@@ -1,4 +1,4 @@
-import { IMAGE_TOKENS, tombstoneHash, type Block, type ChainNode, type ToolCall } from '@glassbox/core';
+import { IMAGE_TOKENS, tombstoneHash, tombstoneMark, type Block, type ChainNode, type ToolCall } from '@glassbox/core';
 import { tokensOf } from '../tokens';
 import { sha256, utf8Bytes } from '../hash';
 import { isObject, str, type Json, type JsonObject } from '../record-types';
@@ -52,8 +52,8 @@ export function takeToolResult(state: ParseState, block: JsonObject, index: numb
   };
   if (isError) out.isError = true;
   if (hashInput !== null && bytes >= HASH_MIN_BYTES && !state.chainOnly) out.hash = sha256(hashInput);
-  const tombstone = text === null || state.chainOnly ? null : tombstoneHash(text);
-  if (tombstone !== null) out.tombstone = tombstone;
+  const mark = text === null || state.chainOnly ? null : tombstoneMark(text);
+  if (mark) Object.assign(out, mark);
 
   const call = state.toolCalls.get(toolUseId);
   if (call) linkResult(state, call, out, node, mirror, text);

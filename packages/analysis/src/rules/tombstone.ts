@@ -13,7 +13,8 @@ export const tombstoneRule: ClassRule<'tombstone'> = {
       if (seg.kind !== 'tool-result' && seg.kind !== 'tool-input') continue;
       const block = ctx.session.nodes.get(seg.uuid)?.blocks.find((b) => b.index === seg.blockIndex);
       if (block?.tombstone === undefined) continue;
-      ctx.mark(seg, 'tombstone', { sha256Prefix: block.tombstone === '' ? null : block.tombstone, text: seg.kind === 'tool-result' ? seg.preview : block.preview });
+      const proof = { sha256Prefix: block.tombstone === '' ? null : block.tombstone, text: seg.kind === 'tool-result' ? seg.preview : block.preview };
+      ctx.mark(seg, 'tombstone', block.elided ? { ...proof, elided: true } : proof);
     }
   },
 };

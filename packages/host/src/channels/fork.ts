@@ -5,10 +5,19 @@ import { OpenSessions } from '../open-sessions';
 import type { HostContext } from './context';
 import type { HandlersFor } from './handlers';
 
-export function forkHandlers(host: HostContext): HandlersFor<'fork:preview' | 'fork:write' | 'fork:verify' | 'fork:write-original' | 'fork:remove' | 'fork:payload'> {
+export function forkHandlers(host: HostContext): HandlersFor<'fork:preview' | 'fork:write' | 'fork:elision-preview' | 'fork:verify' | 'fork:write-original' | 'fork:remove' | 'fork:payload'> {
   return {
     'fork:preview': (a) => planOrWrite(host, a, 'fork-preview'),
     'fork:write': (a) => planOrWrite(host, a, 'fork-write'),
+    'fork:elision-preview': async (a) => {
+      if (OpenSessions.isUpload(a.path)) return fail('refused', 'A dropped file can be inspected but not forked, so it has no elision to preview.', 'Open the session from the list to fork it.');
+      return asJob(host.jobs, 'fork-preview', 'Cutting the elisions', a.path, async (job) => {
+        const o = await host.sessions.open(a.path, job);
+        if (!o.ok) return o;
+        const input = { path: o.value.ref.path as string, repoRoot: host.repoRootFor(o.value.summary.cwd), protectTail: a.protectTail, ...(a.elide ? { elide: a.elide } : {}) };
+        return forkResult(await host.work.run({ op: 'elision-preview', input }, runOptions(job, o.value.ref.key)));
+      });
+    },
     'fork:verify': async (a) => {
       const admitted = host.grants.admit(a.path);
       if (!admitted.ok) return admitted;
@@ -57,7 +66,7 @@ async function planOrWrite(host: HostContext, a: ArgsOf<'fork:preview'>, kind: '
   return asJob<ForkPreview | ForkWritten>(host.jobs, kind, kind === 'fork-preview' ? 'Checking the fork' : 'Writing the fork', a.path, async (job) => {
     const o = await host.sessions.open(a.path, job);
     if (!o.ok) return o;
-    const input = { path: o.value.ref.path as string, repoRoot: host.repoRootFor(o.value.summary.cwd), classes: a.classes, protectTail: a.protectTail };
+    const input = { path: o.value.ref.path as string, repoRoot: host.repoRootFor(o.value.summary.cwd), classes: a.classes, protectTail: a.protectTail, ...(a.elide ? { elide: a.elide } : {}) };
     const run = runOptions(job, o.value.ref.key);
     if (kind === 'fork-preview') return ok(await host.work.run({ op: 'fork-preview', input }, run));
     const written = await host.work.run({ op: 'fork-write', input }, run);

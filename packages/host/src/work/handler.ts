@@ -120,6 +120,8 @@ export class WorkHandler {
         return this.forks.preview(r.input, jobOf(ctx));
       case 'fork-write':
         return this.forks.write(r.input, jobOf(ctx));
+      case 'elision-preview':
+        return this.forks.elisionPreview(r.input, jobOf(ctx));
       case 'fork-verify':
         return this.forks.verify(r.path, jobOf(ctx));
       case 'fork-write-original':

@@ -1,7 +1,7 @@
 import type { Problem, WindowFigures } from '@glassbox/core';
 import type { SnapshotHead } from '../lineage';
-import type { CompactionFindResult, CompactionItemText, CompactionsView, ConversationView, CostView, ExportFormatView, SessionExport, ForkPayload, ForkPreview, ForkRemoved, ForkVerified, ForkWritten, Result, SegmentDetail, SnapshotView } from '@glassbox/contract';
-import type { ForkInput, ForkResult, ForkWriteAnswer } from '../fork-views';
+import type { CompactionFindResult, CompactionItemText, CompactionsView, ConversationView, CostView, ElisionPreview, ExportFormatView, SessionExport, ForkPayload, ForkPreview, ForkRemoved, ForkVerified, ForkWritten, Result, SegmentDetail, SnapshotView } from '@glassbox/contract';
+import type { ElisionInput, ForkInput, ForkResult, ForkWriteAnswer } from '../fork-views';
 
 /**
  * What the host asks of the threads that do its heavy work (see pool.ts), and what they answer: plain
@@ -68,6 +68,7 @@ export type WorkRequest =
   | { op: 'export'; ref: SessionRef; options: AnalyzeOptions; format: ExportFormatView }
   | { op: 'fork-preview'; input: ForkInput }
   | { op: 'fork-write'; input: ForkInput }
+  | { op: 'elision-preview'; input: ElisionInput }
   | { op: 'fork-verify'; path: string }
   | { op: 'fork-write-original'; path: string; repoMap: Record<string, string> }
   | { op: 'fork-remove'; path: string }
@@ -89,6 +90,7 @@ interface WorkResults {
   export: SessionExport | 'missing';
   'fork-preview': ForkPreview;
   'fork-write': ForkWriteAnswer;
+  'elision-preview': ForkResult<ElisionPreview>;
   'fork-verify': ForkResult<ForkVerified>;
   'fork-write-original': ForkResult<ForkWritten>;
   'fork-remove': ForkResult<ForkRemoved>;

@@ -199,7 +199,7 @@ function OutcomeView({ outcome }: { outcome: Outcome }) {
   return (
     <div data-testid="fork-payload-text">
       <p className="dim small">
-        Removed payload (sha256 {p.sha256.slice(0, 12)}…, hash-checked, {humanBytes(p.bytes)}){p.truncated ? ' — cut for display' : ''}
+        {p.kind === 'elided-middle' ? 'Elided middle (its head and tail are still in the fork;' : 'Removed payload ('} sha256 {p.sha256.slice(0, 12)}…, hash-checked, {humanBytes(p.bytes)}){p.truncated ? ' — cut for display' : ''}
       </p>
       <pre className="payload">{visibleText(p.text)}</pre>
     </div>

@@ -1,19 +1,23 @@
 import { useRef, useState } from 'react';
-import { CLASS_REGISTRY, DEAD_CLASSES, DEFAULT_ELIDE_OVER, DEFAULT_FORK_CLASSES, formatUsd, type DeadClass, type ExclusionReason, type ForkEconomics, visibleText } from '@glassbox/core';
+import { CLASS_REGISTRY, DEAD_CLASSES, DEFAULT_FORK_CLASSES, formatUsd, type DeadClass, type ExclusionReason, type ForkEconomics, visibleText } from '@glassbox/core';
 import type { ForkPreview, ForkWritten, IpcError } from '@glassbox/contract';
 import { CLASS_COLOUR, CLASS_LABEL, HATCHED } from '../palette';
 import { exact, humanTokens } from '../format';
 import { useApp } from '../store';
 import { useFocusTrap } from '../focus-trap';
+import { ElisionStep } from './ElisionStep';
+import { ELISION_OFF, elideArgs, type ElisionChoice } from '../elision-choice';
 
-type Step = 'classes' | 'preview' | 'checks' | 'written';
+type Step = 'classes' | 'elision' | 'preview' | 'checks' | 'written';
 const STEPS: { id: Step; label: string }[] = [
   { id: 'classes', label: 'Classes' },
+  { id: 'elision', label: 'Elision' },
   { id: 'preview', label: 'Preview' },
   { id: 'checks', label: 'Checks' },
   { id: 'written', label: 'Written' },
 ];
-const ALL: readonly DeadClass[] = DEAD_CLASSES;
+/** Elision is its own step (it needs thresholds and a preview of its cuts), not a pick among the classes. */
+const ALL: readonly DeadClass[] = DEAD_CLASSES.filter((c) => c !== 'elided');
 
 const EXCLUSION: Record<ExclusionReason, string> = {
   'class-not-chosen': 'class not chosen',
@@ -50,7 +54,9 @@ export function ForkWizard() {
   /** Exchanges at the end that are never touched; empty = the engine's default. */
   const [protect, setProtect] = useState('');
   const protectTail = protect.trim() === '' ? undefined : Math.max(0, Math.min(1000, Math.round(Number(protect)) || 0));
-  const forkArgs = () => (protectTail === undefined ? { path: path ?? '', classes } : { path: path ?? '', classes, protectTail });
+  const [elision, setElision] = useState<ElisionChoice>(ELISION_OFF);
+  const chosen: DeadClass[] = elision.on ? [...classes, 'elided'] : classes;
+  const forkArgs = () => ({ path: path ?? '', classes: chosen, ...(protectTail === undefined ? {} : { protectTail }), ...(elision.on ? { elide: elideArgs(elision) } : {}) });
 
   const sheetRef = useRef<HTMLElement>(null);
   useFocusTrap(sheetRef, close);
@@ -112,9 +118,7 @@ export function ForkWizard() {
                     <span className={`swatch${HATCHED.has(k) ? ' hatched' : ''}`} style={{ background: CLASS_COLOUR[k] }} />
                     <span className="pick-name">{CLASS_LABEL[k]}</span>
                     <span className="dim">
-                      {k === 'elided'
-                        ? `lossy, recoverable: old results over ${DEFAULT_ELIDE_OVER.toLocaleString('en-US')} tokens keep their ends, the middle is archived — off by default`
-                        : CLASS_REGISTRY[k].evidence === 'inferred' && !view.snapshot.classes.enabled.includes(k)
+                      {CLASS_REGISTRY[k].evidence === 'inferred' && !view.snapshot.classes.enabled.includes(k)
                         ? `${CLASS_REGISTRY[k].description} — off by default`
                         : byClass[k].segments === 0
                           ? 'none in this session'
@@ -132,6 +136,8 @@ export function ForkWizard() {
             <p className="dim small">The lossless default removes only what is proven dead. Errors, prose, thinking, the compaction summary and the last exchanges are never touched.</p>
           </div>
         ) : null}
+
+        {step === 'elision' ? <ElisionStep path={path} protectTail={protectTail} choice={elision} onChange={setElision} /> : null}
 
         {step === 'preview' && preview ? (
           <div className="sheet-body" data-testid="fork-preview">
@@ -256,13 +262,23 @@ export function ForkWizard() {
 
         <footer className="sheet-foot">
           {step === 'classes' ? (
-            <button type="button" className="primary" disabled={busy || classes.length === 0} onClick={() => void runPreview()} data-testid="fork-next">
-              {busy ? 'Planning…' : 'Preview'}
+            <button type="button" className="primary" onClick={() => setStep('elision')} data-testid="fork-next">
+              Next
             </button>
+          ) : null}
+          {step === 'elision' ? (
+            <>
+              <button type="button" onClick={() => setStep('classes')}>
+                Back
+              </button>
+              <button type="button" className="primary" disabled={busy || chosen.length === 0} title={chosen.length === 0 ? 'Choose a class or turn elision on first' : undefined} onClick={() => void runPreview()} data-testid="fork-next">
+                {busy ? 'Planning…' : 'Preview'}
+              </button>
+            </>
           ) : null}
           {step === 'preview' ? (
             <>
-              <button type="button" onClick={() => setStep('classes')}>
+              <button type="button" onClick={() => setStep('elision')}>
                 Back
               </button>
               <button type="button" className="primary" onClick={() => setStep('checks')} data-testid="fork-next">

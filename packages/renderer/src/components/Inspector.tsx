@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { visibleText } from '@glassbox/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { CLASS_COLOUR, CLASS_LABEL, HATCHED, textOn } from '../palette';
+import { CLASS_COLOUR, CLASS_LABEL, HATCHED, shownClass, textOn } from '../palette';
+import { ElidedSection } from './ElisionParts';
 import { clock, exact, humanBytes, humanTokens } from '../format';
 import { useApp } from '../store';
 
@@ -112,13 +113,14 @@ function InspectorBody() {
     );
   }
   const seg = detail.segment;
-  const fill = CLASS_COLOUR[seg.class];
+  const cls = shownClass(seg);
+  const fill = CLASS_COLOUR[cls];
   const diff = seg.proof?.class === 'stale-drift' ? seg.proof.diff : null;
   return (
     <div className="insp-body" data-testid="inspector">
       <div className="insp-head">
-        <span className={`badge${HATCHED.has(seg.class) ? ' hatched' : ''}`} style={{ background: fill, color: textOn(fill) }} data-testid="class-badge">
-          {CLASS_LABEL[seg.class]}
+        <span className={`badge${HATCHED.has(cls) ? ' hatched' : ''}`} style={{ background: fill, color: textOn(fill) }} data-testid="class-badge">
+          {CLASS_LABEL[cls]}
         </span>
         {seg.protected && seg.class === 'live' ? <span className="tag">protected</span> : null}
         {seg.isError ? <span className="tag error">error</span> : null}
@@ -148,6 +150,7 @@ function InspectorBody() {
           <DiffView diff={diff} />
         </section>
       ) : null}
+      {detail.elision ? <ElidedSection key={seg.id} path={view.snapshot.session.path} segmentId={seg.id} elision={detail.elision} /> : null}
       <section className="insp-section grow">
         <h4>
           Content <span className="dim">({exact(detail.contentBytes)} bytes{detail.truncated ? ', first 2 MB shown' : ''})</span>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { DEAD_CLASSES, INFERRED_CLASSES, SEGMENT_CLASSES, type ClassifiedSnapshot, type SegmentClass, visibleText } from '@glassbox/core';
 import type { SnapshotView } from '@glassbox/contract';
-import { CLASS_COLOUR, CLASS_LABEL, HATCHED } from '../palette';
+import { CLASS_COLOUR, CLASS_LABEL, HATCHED, shownClass } from '../palette';
 import { exact, humanTokens, pct } from '../format';
 import { formatUsd } from '@glassbox/core';
 import { ContextBar } from './ContextBar';
@@ -236,7 +236,7 @@ function TreemapControls({ view }: { view: SnapshotView }) {
   const deadOnly = useApp((s) => s.deadOnly);
   const setDeadOnly = useApp((s) => s.setDeadOnly);
   const c = snapshot.context;
-  const present = new Set<SegmentClass>(snapshot.segments.map((s) => s.class));
+  const present = new Set<SegmentClass>(snapshot.segments.map(shownClass));
   return (
     <div className="controls">
         <div className="seg-toggle" role="group" aria-label="Group by">
