@@ -1,5 +1,5 @@
 // The layering of ARCHITECTURE.md as lint rules, one place: which element may import which. Imports are
-// resolved to files (package names and relative paths alike), so `../../store/src/db` is the store too.
+// resolved to files (package names and relative paths alike), so `../../store/src/index/db` is the store too.
 // eslint.layers.test.ts lints deliberate violations and fails if any goes unflagged.
 import boundaries from 'eslint-plugin-boundaries';
 
@@ -13,7 +13,7 @@ export const ELEMENTS = [
   { type: 'core', pattern: 'packages/core/src' },
   { type: 'analysis', pattern: 'packages/analysis/src' },
   // The index's worker thread entry: a composition point of its own (a thread gets no registry handed to it).
-  { type: 'store-worker', pattern: 'packages/store/src/worker' },
+  { type: 'store-worker', pattern: 'packages/store/src/index/worker' },
   { type: 'store-shared', pattern: 'packages/store/src/shared' },
   { type: 'store-fork', pattern: 'packages/store/src/fork' },
   { type: 'store-keep', pattern: 'packages/store/src/keep' },

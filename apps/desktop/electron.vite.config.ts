@@ -19,7 +19,7 @@ export default defineConfig({
           engine: resolve(import.meta.dirname, 'src/main/engine-process.ts'),
           // The index's summary/analysis threads and the host's work threads (parse, analysis, forks):
           // built files the engine starts, since a bundle has no TypeScript entry to point a Worker at.
-          'index-worker': resolve(import.meta.dirname, '../../packages/store/src/worker/entry.ts'),
+          'index-worker': resolve(import.meta.dirname, '../../packages/store/src/index/worker/entry.ts'),
           'work-worker': resolve(import.meta.dirname, '../../packages/host/src/work/worker-entry.ts'),
         },
         output: { format: 'es', entryFileNames: '[name].js' },

@@ -4,7 +4,7 @@
 // the last part of a path, so forks used to carry outside files into the fork and the archive (1,165 of
 // 2,500 in 2–5 tries on another machine). Every fork must be either refused, naming the link, or hold
 // none of them; the same for keep. The race is timing-dependent (here ten forks have not always hit it):
-// the check that closes it is pinned deterministically in packages/store/src/in-place.test.ts.
+// the check that closes it is pinned deterministically in packages/store/src/shared/in-place.test.ts.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

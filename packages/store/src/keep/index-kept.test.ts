@@ -5,7 +5,7 @@ import { rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAgents } from '@glassbox/agents';
-import { openIndex, type SessionIndex } from '../index';
+import { openIndex, type SessionIndex } from '../index/index';
 import { scratchSession, type Scratch } from '../fork/test-support';
 import { keepSession } from './keep';
 import { KeptArchive } from './kept-archive';

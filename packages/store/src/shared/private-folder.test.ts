@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultAgents } from '@glassbox/agents';
 import { keepSession } from '../keep/index';
 import { ensureViewCopy, findKept, KeptArchive } from '../keep/index';
-import { openIndex } from '../index';
+import { openIndex } from '../index/index';
 import { forgetCheckedFolders, onPrivacyNotice } from './private-folder';
 import { copyScenario, tempTree, type TempTree } from '../test-corpus';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { claudeCodeFormat } from '@glassbox/adapter-claude-code';
 import { quickLook } from './quick';
-import { runSummarize } from '../jobs';
+import { runSummarize } from '../index/jobs';
 import { CORPUS, SCENARIOS } from '../test-corpus';
 
 function corpusTranscripts(): string[] {

@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { defaultAgents } from '@glassbox/agents';
 import { answerJob } from '../pool';
-import { serveThread, type ThreadData } from '../shared/threads';
+import { serveThread, type ThreadData } from '../../shared/threads';
 import type { Job } from '../worker-main';
 
 // Jobs cross into the thread as plain data, so the thread takes its agents from the composition root.

@@ -11,8 +11,8 @@ import { claudeCodeLocator } from '@glassbox/adapter-claude-code/node';
 import { compactionHistory, type TranscriptPort } from '@glassbox/analysis';
 import type { AgentFormat, CompactionHistory, LoadedSession, Session } from '@glassbox/core';
 import { compactionHistories, memoryLineSource, type LineSource } from './compaction-port';
-import { nodeAnalysisPorts } from './shared/repo-port';
-import { CORPUS } from './test-corpus';
+import { nodeAnalysisPorts } from './repo-port';
+import { CORPUS } from '../test-corpus';
 
 const COMPACTED = ['04-subagent-compact-multiturn', '05-autocompact', '07-interactive-tui', '15-autocompact-twice', '16-compact-instructions', '17-subagent-compact', '18-compaction-kept-dropped'];
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;

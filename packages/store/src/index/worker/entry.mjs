@@ -5,7 +5,7 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { answerJob } = await import('../pool.ts');
-const { serveThread } = await import('../shared/threads.ts');
+const { serveThread } = await import('../../shared/threads.ts');
 const { defaultAgents } = await import('@glassbox/agents');
 const agents = defaultAgents();
 serveThread(parentPort, workerData, (job) => answerJob(job, agents));

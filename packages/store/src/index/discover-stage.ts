@@ -5,7 +5,7 @@ import { rowAsFile } from './file-rows';
 import type { IndexDatabase } from './index-database';
 import type { Found } from './refresh-context';
 import { planRefresh, type RefreshPlan, type SeenFile } from './refresh-plan';
-import { fingerprintOf, type Fingerprint } from './shared/scan';
+import { fingerprintOf, type Fingerprint } from '../shared/scan';
 import type { FileKey, FileRow } from './statements';
 
 /** Files stat'ed between two turns of the event loop while a refresh discovers. */

@@ -6,7 +6,7 @@ import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
 import { windowFigures } from '@glassbox/core';
 import { nodeAnalysisPorts, openIndex } from './index';
 import { checkMappingFolder, readSavedMappings } from './repo-map';
-import { CORPUS, copyScenario, tempTree, type TempTree } from './test-corpus';
+import { CORPUS, copyScenario, tempTree, type TempTree } from '../test-corpus';
 import { defaultAgents } from '@glassbox/agents';
 
 /** The agents these tests fork and read with (the shells make the same registry). */

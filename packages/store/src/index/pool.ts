@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { AgentRegistry } from '@glassbox/core';
-import { ThreadCancelledError, ThreadPool, ThreadStoppedError, type ThreadAnswer } from './shared/threads';
+import { ThreadCancelledError, ThreadPool, ThreadStoppedError, type ThreadAnswer } from '../shared/threads';
 import { runJob, type Job, type JobResult } from './worker-main';
 import { bundledWorkerSource } from './worker-source';
 

@@ -6,7 +6,7 @@ import { loadSessionWithSubagents } from '@glassbox/adapter-claude-code/node';
 import { CLAUDE_PRICES } from '@glassbox/adapter-claude-code';
 import Database from 'better-sqlite3';
 import { nodeAnalysisPorts, openIndex, type SessionRow } from './index';
-import { CORPUS, SCENARIOS, copyPublic, copyScenario, tempTree, type TempTree } from './test-corpus';
+import { CORPUS, SCENARIOS, copyPublic, copyScenario, tempTree, type TempTree } from '../test-corpus';
 import { SCHEMA_VERSION } from './migrations';
 import { defaultAgents } from '@glassbox/agents';
 

@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import type { DiscoveredFile, SummaryState } from '@glassbox/core';
 import type { SummarizeResult } from './jobs';
-import type { Fingerprint } from './shared/scan';
+import type { Fingerprint } from '../shared/scan';
 import { Stage } from './stage';
 import type { FileKey, FileRow, NewFileRow } from './statements';
 

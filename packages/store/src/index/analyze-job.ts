@@ -1,6 +1,6 @@
 import { analyzeSession } from '@glassbox/analysis';
 import { isFatal, windowFigures, type AgentLocator, type LoadedSession, type SessionFollower } from '@glassbox/core';
-import { nodeAnalysisPorts } from './shared/repo-port';
+import { nodeAnalysisPorts } from '../shared/repo-port';
 
 /**
  * The full analysis of one session file (resident window, classes with proofs, reclaimable tokens).

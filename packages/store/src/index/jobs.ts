@@ -1,5 +1,5 @@
 import { isResumableState, type AgentFormat, type MessageUsage, type SummaryState } from '@glassbox/core';
-import { readCompleteLines, type Fingerprint } from './shared/scan';
+import { readCompleteLines, type Fingerprint } from '../shared/scan';
 
 /** One summary pass over a file, from a checkpoint: runs in a worker thread or inline. */
 export interface SummarizeJob {

@@ -7,7 +7,7 @@ import { claudeCodeLocator } from '@glassbox/adapter-claude-code/node';
 import { claudeCodeFormat } from '@glassbox/adapter-claude-code';
 import type { CompactionHistory, CompactionItem } from '@glassbox/core';
 import { compactionHistories, memoryLineSource } from './compaction-port';
-import { CORPUS } from './test-corpus';
+import { CORPUS } from '../test-corpus';
 
 const sessionFile = (scenario: string): string => {
   const dir = join(CORPUS, 'generated', scenario, 'claude-project');

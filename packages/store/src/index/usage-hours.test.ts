@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { defaultAgents } from '@glassbox/agents';
 import { openIndex, type SessionRow, type UsageHour } from './index';
-import { copyScenario, tempTree, type TempTree } from './test-corpus';
+import { copyScenario, tempTree, type TempTree } from '../test-corpus';
 
 let tree: TempTree;
 afterEach(() => tree?.cleanup());

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openIndex } from './index';
 import { isThreadStopped, JobPool } from './pool';
-import { copyScenario, tempTree, type TempTree } from './test-corpus';
+import { copyScenario, tempTree, type TempTree } from '../test-corpus';
 import { bundleWorker } from './worker-source';
 import { defaultAgents } from '@glassbox/agents';
 
@@ -31,7 +31,7 @@ function dyingWorker(dir: string): URL {
     [
       "const { parentPort } = require('node:worker_threads');",
       `const { runJob } = require(${JSON.stringify(join(import.meta.dirname, 'worker-main.ts'))});`,
-      `const agents = require(${JSON.stringify(join(import.meta.dirname, '../../agents/src/index.ts'))}).defaultAgents();`,
+      `const agents = require(${JSON.stringify(join(import.meta.dirname, '../../../agents/src/index.ts'))}).defaultAgents();`,
       'parentPort.on("message", (msg) => {',
       '  if (msg.request.path.includes("-dies-")) process.exit(7);',
       '  parentPort.postMessage({ id: msg.id, result: runJob(msg.request, agents) });',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planRefresh, type SeenFile } from './refresh-plan';
-import type { Fingerprint } from './shared/scan';
+import type { Fingerprint } from '../shared/scan';
 import { Stage, type StageLevel } from './stage';
 import type { FileKey } from './statements';
 

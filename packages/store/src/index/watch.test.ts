@@ -2,7 +2,7 @@ import { appendFileSync, cpSync, mkdirSync, readFileSync, readdirSync, renameSyn
 import { basename, join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { openIndex, watchRoots, type SessionChange } from './index';
-import { CORPUS, copyScenario, tempTree, type TempTree } from './test-corpus';
+import { CORPUS, copyScenario, tempTree, type TempTree } from '../test-corpus';
 import { defaultAgents } from '@glassbox/agents';
 
 /** The agents these tests fork and read with (the shells make the same registry). */

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { BUSY_TIMEOUT_MS, IndexUnavailable, badDbPath, dbFault, unavailableFor } from './db-errors';
 import { MIGRATIONS, SCHEMA_VERSION, migrationChecksum } from './migrations';
-import { ensurePrivateFolder, preparePrivateFile, tightenFile } from './shared/private-folder';
+import { ensurePrivateFolder, preparePrivateFile, tightenFile } from '../shared/private-folder';
 
 export type Db = Database.Database;
 

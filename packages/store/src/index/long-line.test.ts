@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { scanLines } from '@glassbox/file-io';
-import { readCompleteLines } from './shared/scan';
-import { CORPUS } from './test-corpus';
+import { readCompleteLines } from '../shared/scan';
+import { CORPUS } from '../test-corpus';
 
 const LONG = 12 * 1024 * 1024;
 

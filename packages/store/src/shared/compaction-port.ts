@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { AgentFormat, CompactionEvent, CompactionHistory, CompactionItem, LoadedSession, Session } from '@glassbox/core';
 import { compactionHistory, type AnalysisPorts, type HistoryOptions, type TranscriptPort } from '@glassbox/analysis';
-import { nodeAnalysisPorts } from './shared/repo-port';
+import { nodeAnalysisPorts } from './repo-port';
 import { readSlice, scanLines } from '@glassbox/file-io';
 
 /** Where a transcript's lines come from: a file read in place, or bytes held in memory (a dropped file). */

@@ -1,6 +1,6 @@
 import { Stage } from './stage';
 import type { BriefFileRow, FileRow } from './statements';
-import type { KeptMark, RetentionMark } from './keep/marks';
+import type { KeptMark, RetentionMark } from '../keep/marks';
 
 /** One session (or subagent) file as the browser and the CLI see it. Exact figures; format at display. */
 export interface SessionRow {

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { analyzeSession } from '@glassbox/analysis';
 import { defaultAgents } from '@glassbox/agents';
 import { nodeAnalysisPorts, openIndex, type SessionRow } from './index';
-import { CORPUS, copyCodexHome, copyScenario, tempTree, type TempTree } from './test-corpus';
+import { CORPUS, copyCodexHome, copyScenario, tempTree, type TempTree } from '../test-corpus';
 
 const agents = defaultAgents();
 let tree: TempTree;

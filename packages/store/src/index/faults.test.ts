@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, type TestContext } from 'vitest';
 import { IndexUnavailable } from './db-errors';
 import { openIndex } from './index';
-import { SCENARIOS, copyScenario, tempTree, type TempTree } from './test-corpus';
+import { SCENARIOS, copyScenario, tempTree, type TempTree } from '../test-corpus';
 import { defaultAgents } from '@glassbox/agents';
 
 /** The agents these tests fork and read with (the shells make the same registry). */

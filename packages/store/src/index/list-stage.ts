@@ -2,10 +2,10 @@ import type { SummaryState } from '@glassbox/core';
 import { claimFile } from './claim';
 import { listedRow } from './file-rows';
 import type { RefreshReport } from './index-types';
-import { quickLook } from './shared/quick';
+import { quickLook } from '../shared/quick';
 import { clearContent, type Planned, type ProgressFn, type RefreshContext, type SummaryWork } from './refresh-context';
 import { rowFingerprint } from './refresh-plan';
-import { sameFingerprint } from './shared/scan';
+import { sameFingerprint } from '../shared/scan';
 import { Stage } from './stage';
 
 /**

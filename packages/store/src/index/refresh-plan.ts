@@ -1,4 +1,4 @@
-import { sameFingerprint, type Fingerprint } from './shared/scan';
+import { sameFingerprint, type Fingerprint } from '../shared/scan';
 import { Stage } from './stage';
 import type { FileKey } from './statements';
 

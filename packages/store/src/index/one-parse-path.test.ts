@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeSession, computeCost } from '@glassbox/analysis';
 import { defaultAgents } from '@glassbox/agents';
 import { nodeAnalysisPorts, openIndex, type SessionIndex, type SessionRow } from './index';
-import { SCENARIOS, copyCodexHome, copyPublic, copyScenario, tempTree, type TempTree } from './test-corpus';
+import { SCENARIOS, copyCodexHome, copyPublic, copyScenario, tempTree, type TempTree } from '../test-corpus';
 
 const agents = defaultAgents();
 let tree: TempTree;
