@@ -38,27 +38,27 @@ export class ClaudeSummarizer implements TranscriptSummarizer {
   private readonly messages = new Map<string, MessageUsage>();
   private readonly search: string[] = [];
   private readonly seenPaths = new Set<string>();
-  private skipped: { text: string; line: number } | null = null;
+  private skipped: { text: string; line: number; record: unknown } | null = null;
 
   constructor(state: SummaryState | null, subagentFile: boolean) {
     this.state = state ?? emptySummaryState(CLAUDE_CODE, subagentFile);
   }
 
-  line(text: string, lineNo: number): void {
+  line(text: string, lineNo: number, record?: unknown): void {
     if (text.length === 0) return;
     if (text.includes(TOOL_RESULT_MARK) && text.startsWith('{')) {
       // Deferred: parsed only if it turns out to be the pass's last line (for the last activity time).
       this.state.records++;
-      this.skipped = { text, line: lineNo };
+      this.skipped = { text, line: lineNo, record };
       return;
     }
     this.skipped = null;
-    this.parse(text, lineNo, true);
+    this.parse(text, lineNo, true, record);
   }
 
   finish(): SummaryPass {
     if (this.skipped) {
-      this.parse(this.skipped.text, this.skipped.line, false);
+      this.parse(this.skipped.text, this.skipped.line, false, this.skipped.record);
       this.skipped = null;
     }
     this.state.title = titleOf(this.state);
@@ -66,14 +66,17 @@ export class ClaudeSummarizer implements TranscriptSummarizer {
     return { state: this.state, messages: [...this.messages.values()], searchText: this.search.join('\n') };
   }
 
-  private parse(text: string, lineNo: number, count: boolean): void {
-    let r: unknown;
-    try {
-      r = JSON.parse(text);
-    } catch {
-      if (/^\s*$/.test(text)) return;
-      this.invalid(lineNo);
-      return;
+  /** `given`: the line's record when the caller parsed it (see TranscriptSummarizer.line). */
+  private parse(text: string, lineNo: number, count: boolean, given?: unknown): void {
+    let r: unknown = given;
+    if (r === undefined) {
+      try {
+        r = JSON.parse(text);
+      } catch {
+        if (/^\s*$/.test(text)) return;
+        this.invalid(lineNo);
+        return;
+      }
     }
     if (!isObject(r)) {
       this.invalid(lineNo);
