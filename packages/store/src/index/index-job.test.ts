@@ -66,7 +66,7 @@ describe('an index job (summary and analysis from one read)', () => {
         await index.refresh({ analyze: false });
         await index.refresh();
       } else await index.refresh();
-      const rows = index.list({ limit: 10_000, includeSubagents: true }).map(({ id: _id, ...r }) => r);
+      const rows = index.list({ limit: 10_000, includeSubagents: true });
       await index.close();
       return rows.sort((a, b) => a.path.localeCompare(b.path));
     };
