@@ -124,8 +124,12 @@ export interface ModelUpstream {
   url: string;
   /** Usage of every `/v1/messages` request answered, in order. */
   usages: ModelUsage[];
-  /** The reply for the next request (set by the benchmark before it sends one). */
-  next: { reply: Buffer; now: number } | null;
+  /**
+   * The reply for the next request (set by the benchmark before it sends one). `pauseMs`: the first
+   * event is written at once and the rest that long after, as a model streams (to see the proxy pass
+   * the first bytes on before the reply ends).
+   */
+  next: { reply: Buffer; now: number; pauseMs?: number } | null;
   close(): Promise<void>;
 }
 
@@ -145,7 +149,11 @@ export async function modelUpstream(cache: PromptCache): Promise<ModelUpstream> 
       const u = cache.usage(body, next.now);
       state.usages.push(u);
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
-      res.end(withUsage(next.reply, u));
+      const reply = withUsage(next.reply, u);
+      const cut = reply.indexOf('\n\n');
+      if (!next.pauseMs || cut < 0) return void res.end(reply);
+      res.write(reply.subarray(0, cut + 2));
+      setTimeout(() => res.end(reply.subarray(cut + 2)), next.pauseMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -7,7 +7,11 @@
 //     within the horizon); and removing every proven payload at once (--evict-now), which is what a fork
 //     made the moment something is proven would do to a warm cache;
 //   - requests until the first removal, cache breaks caused per idle gap;
-//   - added latency per request: request to last byte, through the proxy and directly, interleaved;
+//   - added latency per request: request to last byte, through the proxy and directly, interleaved
+//     (median and p99);
+//   - streaming: a reply whose first event comes at once and the rest 200 ms later, through the proxy
+//     and directly — the time to its first byte shows whether the proxy passes a stream on as it comes
+//     or holds the reply until it ends;
 //   - memory per proxied conversation (heap after collection, many conversations).
 // Run with `node --expose-gc` (the npm script does) for the memory figure.
 import http from 'node:http';
@@ -29,14 +33,17 @@ const WRITE = 1.25;
 
 type Strategy = 'direct' | 'proxy' | 'evict-now';
 
-function post(url: string, ex: Pick<RecordedExchange, 'url' | 'session' | 'body'>, session = ex.session): Promise<{ ms: number; status: number }> {
+function post(url: string, ex: Pick<RecordedExchange, 'url' | 'session' | 'body'>, session = ex.session): Promise<{ ms: number; firstByteMs: number; status: number }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
+    let firstByteMs = NaN;
     const headers: Record<string, string> = { 'content-type': 'application/json', 'x-api-key': 'sk-ant-bench' };
     if (session) headers['x-claude-code-session-id'] = session;
     const req = http.request(url + ex.url, { method: 'POST', headers }, (res) => {
-      res.on('data', () => {});
-      res.on('end', () => resolve({ ms: performance.now() - t0, status: res.statusCode ?? 0 }));
+      res.on('data', () => {
+        if (Number.isNaN(firstByteMs)) firstByteMs = performance.now() - t0;
+      });
+      res.on('end', () => resolve({ ms: performance.now() - t0, firstByteMs, status: res.statusCode ?? 0 }));
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -140,6 +147,28 @@ async function tokensFor(run: RecordedRun, strategy: Strategy): Promise<{ usages
   }
 }
 
+const STREAM_PAUSE_MS = 200;
+
+/** Time to the first byte of a reply streamed in two parts STREAM_PAUSE_MS apart, directly and through the proxy (ms). */
+async function streaming(run: RecordedRun): Promise<{ direct: number[]; proxy: number[] }> {
+  const direct: number[] = [];
+  const proxied: number[] = [];
+  const upstream: ModelUpstream = await modelUpstream(new PromptCache(TTL_MS));
+  const clock = { now: 0 };
+  await withProxy(run, upstream.url, false, clock, async (proxy) => {
+    for (const ex of run.exchanges.slice(0, 6)) {
+      clock.now = Date.parse(ex.time);
+      for (const path of ['direct', 'proxy'] as const) {
+        upstream.next = { reply: ex.reply ?? Buffer.alloc(0), now: clock.now, pauseMs: STREAM_PAUSE_MS };
+        const r = await post(path === 'direct' ? upstream.url : proxy.url, ex, path === 'direct' ? `${ex.session}-direct` : ex.session);
+        (path === 'direct' ? direct : proxied).push(r.firstByteMs);
+      }
+    }
+  });
+  await upstream.close();
+  return { direct, proxy: proxied };
+}
+
 async function latency(run: RecordedRun): Promise<{ direct: number[]; proxy: number[] }> {
   const direct: number[] = [];
   const proxied: number[] = [];
@@ -197,6 +226,7 @@ const pad = (s: string | number, n: number): string => String(s).padStart(n);
 async function main(): Promise<void> {
   const rows: TokenRow[] = [];
   const latencies: { run: string; direct: number[]; proxy: number[] }[] = [];
+  const streams: { run: string; direct: number[]; proxy: number[] }[] = [];
   const memory: { run: string; bytes: number | null }[] = [];
   for (const name of RECORDED_RUNS) {
     const run = recordedRun(name);
@@ -211,6 +241,7 @@ async function main(): Promise<void> {
       rows.push({ run: name, strategy, input, read, write, cost: input + READ * read + WRITE * write, firstRemoval: r.firstRemoval, breaksCaused: breaks(run, r.usages).length - directBreaks, gaps: idleGaps(run), removals: r.removals });
     }
     latencies.push({ run: name, ...(await latency(run)) });
+    streams.push({ run: name, ...(await streaming(run)) });
     memory.push({ run: name, bytes: await memoryPerConversation(run) });
   }
 
@@ -233,6 +264,13 @@ async function main(): Promise<void> {
     const d99 = pct(l.direct, 99);
     const p99 = pct(l.proxy, 99);
     console.log(`${l.run.padEnd(24)} ${pad(d50.toFixed(2), 11)} ${pad(p50.toFixed(2), 10)} ${pad((p50 - d50).toFixed(2), 10)} ${pad(d99.toFixed(2), 11)} ${pad(p99.toFixed(2), 10)} ${pad((p99 - d99).toFixed(2), 10)} ${pad((p50 / d50).toFixed(2) + '×', 10)}`);
+  }
+
+  console.log(`\nStreaming: time to the first byte of a reply whose first event comes at once and the rest ${STREAM_PAUSE_MS} ms later (median, ms; a proxy that held the reply until its end would be past ${STREAM_PAUSE_MS})\n`);
+  for (const l of streams) {
+    const d = pct(l.direct, 50);
+    const p = pct(l.proxy, 50);
+    console.log(`${l.run.padEnd(24)} direct ${d.toFixed(2)}  proxy ${p.toFixed(2)}  ${p < STREAM_PAUSE_MS ? 'streamed as it came' : 'held until the reply ended'}`);
   }
 
   console.log(`\nMemory per proxied conversation (${MEMORY_CONVERSATIONS} conversations, every request of the run each)\n`);

@@ -167,7 +167,7 @@ async function benchLarge(sources: string[]): Promise<void> {
   const large = largeFiles(lastDead, tmp, 'window');
   const dataDir = mkdtempSync(join(tmpdir(), 'glassbox-bench-data-'));
   try {
-    await benchInspectMemory(large, [200, 500], dataDir);
+    await benchInspectMemory(large, [200, 500], dataDir, floor);
     await benchFork(large, [100, 500]);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

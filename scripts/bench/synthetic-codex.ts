@@ -26,10 +26,7 @@ export async function buildLargeRollout(sources: string[], target: string, minBy
   for (let rep = 0; bytes < minBytes; rep++) {
     const tag = rep.toString(16).padStart(8, '0');
     for (const line of body) {
-      const renamed = line
-        .replace(UUID, (u) => `${tag}${u.slice(8)}`)
-        .replace(API_ID, (_m, kind: string) => `${kind}_${tag}`)
-        .replace(ORDINAL, (_m, head: string) => `${head}"ordinal":${ordinal},`);
+      const renamed = renameRollout(line, tag, ordinal);
       ordinal++;
       bytes += Buffer.byteLength(renamed) + 1;
       if (!out.write(renamed + '\n')) await once(out, 'drain');
@@ -38,4 +35,12 @@ export async function buildLargeRollout(sources: string[], target: string, minBy
   out.end();
   await once(out, 'finish');
   return bytes;
+}
+
+/** A real rollout record with its ids renamed by an 8-hex-digit tag (a repetition of it), numbered `ordinal` when it has one. */
+export function renameRollout(line: string, tag: string, ordinal: number): string {
+  return line
+    .replace(UUID, (u) => `${tag}${u.slice(8)}`)
+    .replace(API_ID, (_m, kind: string) => `${kind}_${tag}`)
+    .replace(ORDINAL, (_m, head: string) => `${head}"ordinal":${ordinal},`);
 }

@@ -15,6 +15,7 @@ import { isUnreadRecord, recordHead } from './record-head';
 import { ReplyGroups } from './reply-groups';
 import { emptyMeta, takeMeta } from './session-meta';
 import { closingProblems } from './closing-problems';
+import { copyState } from './copy-state';
 
 export type { CodexSession, ParserOptions } from './session-types';
 
@@ -175,6 +176,15 @@ export class RolloutParser {
       historyBase: this.meta.historyBase,
     };
     return session;
+  }
+
+  /**
+   * A parser in the state this one is in, to finish while this one reads on (a followed session:
+   * finish() settles calls, makes the window's blocks and closes the open reply, in place). It costs
+   * the state: the window since the last compaction, and one entry per request and prompt.
+   */
+  copy(): RolloutParser {
+    return copyState(this);
   }
 
   /** The text a pure read captured, from its output line as read back from the file. */

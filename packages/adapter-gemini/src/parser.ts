@@ -66,6 +66,23 @@ export class GeminiParser implements TranscriptLineParser {
     else this.log.push(text, { line, offset, length: byteLength });
   }
 
+  /** Whether the file is a JSONL log (0.39+), replayed record by record; false for a document (or not yet known). */
+  isLog(): boolean {
+    return this.mode === 'log';
+  }
+
+  /**
+   * The session as finish(true) gives it now, without ending a log's parse (a followed chat): finish
+   * runs on a copy whose problems and counts are its own; the replay (messages, usage, replacements)
+   * is only read by it. A document is one JSON value: it has no snapshot, it is read whole.
+   */
+  snapshot(): GeminiSession {
+    if (this.mode !== 'log') throw new Error(`${this.path}: only a chat log is followed`);
+    const copy = Object.create(GeminiParser.prototype) as GeminiParser;
+    Object.assign(copy, this, { problems: [...this.problems], stats: structuredClone(this.stats) });
+    return copy.finish(true);
+  }
+
   finish(endsWithNewline = true): GeminiSession {
     if (this.mode === 'undecided') {
       this.problems.push({ code: 'file_empty', severity: 'error', file: this.path, message: `${this.path}: the file is empty` });

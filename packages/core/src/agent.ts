@@ -270,6 +270,11 @@ export interface AgentLocator {
    * same folders for its own id. Without it, a fork carries only a `format.source.sideFolder`.
    */
   readonly sideFiles?: SessionSideFiles;
+  /**
+   * Whether `load` honours `LoadOptions.onRecord` (hands on each line of the session file with the
+   * record it parsed), so that an index pass can summarise a file from the same read and parse.
+   */
+  readonly sharesRecords?: boolean;
   /** When the agent's own client deletes sessions, for agents whose client does (Claude Code). */
   readonly retention?: AgentRetention;
   /**
@@ -366,6 +371,12 @@ export interface LoadOptions {
   subagents?: boolean;
   /** Bytes read of the session file so far (its subagent files are small and not counted). */
   progress?: ReadProgress;
+  /**
+   * Every line of the session file (not its subagents'), in order, with its number, byte offset and
+   * length, and what the reader's JSON.parse made of it (undefined: not JSON). Only an agent whose
+   * locator says `sharesRecords` calls it; the record is the reader's own, never to be changed.
+   */
+  onRecord?: (text: string, line: number, offset: number, byteLength: number, record: unknown) => void;
 }
 
 /** One agent: its format and its Node side. */

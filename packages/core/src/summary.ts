@@ -84,7 +84,12 @@ export interface SummaryPass {
 /** Feeds lines (without newline) into a summary state. */
 export interface TranscriptSummarizer {
   readonly state: SummaryState;
-  line(text: string, lineNo: number): void;
+  /**
+   * One line. `record`: what JSON.parse made of it when the caller parsed it already (the session's
+   * reader, in an index pass that summarises and analyses a file in one read); absent, the summarizer
+   * parses what it needs. The state is the same either way.
+   */
+  line(text: string, lineNo: number, record?: unknown): void;
   finish(): SummaryPass;
 }
 

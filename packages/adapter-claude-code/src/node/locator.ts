@@ -15,6 +15,7 @@ export const claudeCodeLocator: AgentLocator = {
   describe: describeOpenedFile,
   load: (path, options) => loadSessionWithSubagents(path, options),
   follow: (path, options) => followSession(path, options),
+  sharesRecords: true,
   parseFile: (path, options) => readSessionFile(path, options?.progress, options?.onBytes).session,
   companionFiles: subagentCandidates,
   retention: claudeCodeRetention(),

@@ -1,7 +1,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
-import { isCancelled, type ReadProgress, type Session, type ToolCall } from '@glassbox/core';
-import { ioProblem, scanLines, type ScanResult } from '@glassbox/file-io';
+import { isCancelled, type LoadOptions, type ReadProgress, type Session, type ToolCall } from '@glassbox/core';
+import { ioProblem, scanLines, type LineSink, type ScanResult } from '@glassbox/file-io';
+import { isObject } from '../record-types';
 import { TranscriptParser } from '../parser';
 import { capturedTextFromRecord } from '../tool-ops';
 
@@ -18,11 +19,19 @@ export interface ReadSessionResult {
  * throw; `progress` hears each chunk read, and a CancelledError it throws stops the read and is thrown;
  * `onBytes` sees each chunk's bytes.
  */
-export function readSessionFile(path: string, progress?: ReadProgress, onBytes?: (chunk: Uint8Array) => void): ReadSessionResult {
+export function readSessionFile(path: string, progress?: ReadProgress, onBytes?: (chunk: Uint8Array) => void, onRecord?: LoadOptions['onRecord']): ReadSessionResult {
   const parser = new TranscriptParser({ path, fallbackId: basename(path).replace(/\.jsonl$/i, '') });
   let scan: ScanResult;
+  // With onRecord, each line is parsed here once, for the caller and the parser alike.
+  const sink: LineSink = onRecord
+    ? (text, line, offset, len) => {
+        const record = parseOrUndefined(text);
+        onRecord(text, line, offset, len, record);
+        parser.push(text, line, offset, len, isObject(record) ? record : undefined);
+      }
+    : (text, line, offset, len) => parser.push(text, line, offset, len);
   try {
-    scan = scanLines(path, (text, line, offset, len) => parser.push(text, line, offset, len), 0, 0, Infinity, progress, onBytes);
+    scan = scanLines(path, sink, 0, 0, Infinity, progress, onBytes);
   } catch (error) {
     if (isCancelled(error)) throw error;
     const session = parser.finish(true);
@@ -34,6 +43,15 @@ export function readSessionFile(path: string, progress?: ReadProgress, onBytes?:
   session.stats.bytes = scan.bytes;
   session.capturedTextOf = capturedTextReader(path, session);
   return { session, parser };
+}
+
+function parseOrUndefined(text: string): unknown {
+  if (text.length === 0) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

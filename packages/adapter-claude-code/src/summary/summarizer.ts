@@ -41,29 +41,29 @@ export class ClaudeSummarizer implements TranscriptSummarizer {
   private readonly seenPaths = new Set<string>();
   /** Replies and the heads of tool results, within the search budget. */
   private readonly searchText: SearchText;
-  private skipped: { text: string; line: number } | null = null;
+  private skipped: { text: string; line: number; record: unknown } | null = null;
 
   constructor(state: SummaryState | null, subagentFile: boolean) {
     this.state = state ?? emptySummaryState(CLAUDE_CODE, subagentFile);
     this.searchText = new SearchText(this.search, this.state);
   }
 
-  line(text: string, lineNo: number): void {
+  line(text: string, lineNo: number, record?: unknown): void {
     if (text.length === 0) return;
     // Parsed while the search still takes results; past its budget, only the timestamp matters.
     if (text.includes(TOOL_RESULT_MARK) && text.startsWith('{') && !this.searchText.wantsResults()) {
       // Deferred: parsed only if it turns out to be the pass's last line (for the last activity time).
       this.state.records++;
-      this.skipped = { text, line: lineNo };
+      this.skipped = { text, line: lineNo, record };
       return;
     }
     this.skipped = null;
-    this.parse(text, lineNo, true);
+    this.parse(text, lineNo, true, record);
   }
 
   finish(): SummaryPass {
     if (this.skipped) {
-      this.parse(this.skipped.text, this.skipped.line, false);
+      this.parse(this.skipped.text, this.skipped.line, false, this.skipped.record);
       this.skipped = null;
     }
     this.state.title = titleOf(this.state);
@@ -71,14 +71,17 @@ export class ClaudeSummarizer implements TranscriptSummarizer {
     return { state: this.state, messages: [...this.messages.values()], searchText: this.search.join('\n') };
   }
 
-  private parse(text: string, lineNo: number, count: boolean): void {
-    let r: unknown;
-    try {
-      r = JSON.parse(text);
-    } catch {
-      if (/^\s*$/.test(text)) return;
-      this.invalid(lineNo);
-      return;
+  /** `given`: the line's record when the caller parsed it (see TranscriptSummarizer.line). */
+  private parse(text: string, lineNo: number, count: boolean, given?: unknown): void {
+    let r: unknown = given;
+    if (r === undefined) {
+      try {
+        r = JSON.parse(text);
+      } catch {
+        if (/^\s*$/.test(text)) return;
+        this.invalid(lineNo);
+        return;
+      }
     }
     if (!isObject(r)) {
       this.invalid(lineNo);

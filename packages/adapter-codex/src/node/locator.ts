@@ -8,6 +8,7 @@ import { codexHomes, rolloutsUnder, sessionRoots } from './discover';
 import { codexNaming } from './naming';
 import { projectOf } from './project';
 import { readRolloutFile } from './read-file';
+import { followRollout } from './follow';
 
 /** What a rollout file is, from its path (and, for the project, its first record). */
 function describe(path: string): Omit<DiscoveredFile, 'root'> {
@@ -26,7 +27,7 @@ function describe(path: string): Omit<DiscoveredFile, 'root'> {
 /**
  * Codex CLI's Node side: the sessions folders of its homes (`CODEX_HOME`, one path or a comma list,
  * default `~/.codex`), its rollout files, and reading them. A rollout is one thread: Codex keeps no
- * subagent files beside it.
+ * subagent files beside it. A live rollout is followed: an append reads only the new lines.
  */
 export const codexLocator: AgentLocator = {
   format: codexFormat,
@@ -35,5 +36,6 @@ export const codexLocator: AgentLocator = {
   describe,
   load: (path) => ({ session: readRolloutFile(path), subagents: [] }),
   parseFile: (path) => readRolloutFile(path),
+  follow: followRollout,
   naming: codexNaming,
 };

@@ -20,7 +20,11 @@ export function readRolloutFile(path: string, options: { keepCapturedText?: bool
     session.problems.unshift(ioProblem(path, error));
     return session;
   }
-  const session = parser.finish(endsWithNewline);
+  return withCapturedText(path, parser, parser.finish(endsWithNewline));
+}
+
+/** `session` (what `parser` finished) reads a read's captured text back from its output's line in the file. */
+export function withCapturedText(path: string, parser: RolloutParser, session: CodexSession): CodexSession {
   session.capturedTextOf = (call: ToolCall) => {
     const node = call.resultUuid ? session.nodes.get(call.resultUuid) : undefined;
     if (!node) return null;

@@ -2,7 +2,8 @@ import type { RefreshReport } from './index-types';
 import { isThreadStopped, SKIPPED } from './pool';
 import type { ProgressFn, RefreshContext } from './refresh-context';
 import { Stage } from './stage';
-import type { FileRow } from './statements';
+import type { AnalysisColumns, FileRow } from './statements';
+import type { AnalyzeResult } from './analyze-job';
 
 /**
  * Analysis: sessions whose analysis is older than their summary, re-analysed in the pool. A result
@@ -30,16 +31,7 @@ export async function analysisStage(ctx: RefreshContext, paths: string[] | undef
       if (result === SKIPPED) return;
       // The row keeps the analysis it had (none, or an older one): the next refresh analyses it again.
       if (isThreadStopped(result)) return void report.notices.push(`${f.path}: ${result.message}`);
-      const columns = {
-        id: f.id,
-        analyzed_offset: f.parsed_offset,
-        estimated_tokens: result.ok ? result.estimatedTokens : null,
-        reclaimable_tokens: result.ok ? result.reclaimableTokens : null,
-        reclaimable_json: result.ok ? JSON.stringify(result.byClass) : null,
-        window_tokens: result.ok ? result.windowTokens : null,
-        analysis_repo: result.ok ? result.repoRoot : null,
-        analysis_error: result.ok ? null : result.message,
-      };
+      const columns = analysisColumns(f.id, f.parsed_offset, result);
       const now = store.write(() => (store.st.updateAnalysis.run(columns).changes > 0 ? store.st.fileById.get(f.id) : undefined));
       if (now) {
         report.analysed++;
@@ -50,4 +42,18 @@ export async function analysisStage(ctx: RefreshContext, paths: string[] | undef
       progress('analysis', done, pending.length, bytes, bytesTotal);
     }),
   );
+}
+
+/** The row's analysis columns for a result made from the summary that ends at `parsedOffset` (it lands only while the row still has it). */
+export function analysisColumns(id: number, parsedOffset: number, result: AnalyzeResult): AnalysisColumns {
+  return {
+    id,
+    analyzed_offset: parsedOffset,
+    estimated_tokens: result.ok ? result.estimatedTokens : null,
+    reclaimable_tokens: result.ok ? result.reclaimableTokens : null,
+    reclaimable_json: result.ok ? JSON.stringify(result.byClass) : null,
+    window_tokens: result.ok ? result.windowTokens : null,
+    analysis_repo: result.ok ? result.repoRoot : null,
+    analysis_error: result.ok ? null : result.message,
+  };
 }

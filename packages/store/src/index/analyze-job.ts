@@ -40,12 +40,20 @@ export type AnalyzeResult =
 
 export function runAnalyze(job: AnalyzeJob, locator: AgentLocator): AnalyzeResult {
   try {
-    const { session, subagents } = job.follow ? followed(job.path, locator) : locator.load(job.path);
+    return analysisOf(job.follow ? followed(job.path, locator) : locator.load(job.path), job.repoRoot ?? null);
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    return { ok: false, code: e.code ?? null, message: e.message };
+  }
+}
+
+/** The figures of a session read (shared with the index pass that summarises it from the same read). */
+export function analysisOf({ session, subagents }: LoadedSession, repoRoot: string | null): AnalyzeResult {
+  try {
     if (isFatal(session.problems)) {
       const p = session.problems.find((q) => q.severity === 'error');
       return { ok: false, code: p?.code ?? null, message: p?.message ?? 'the session cannot be read' };
     }
-    const repoRoot = job.repoRoot ?? null;
     const snap = analyzeSession(session, nodeAnalysisPorts(), { subagents, repoRoot });
     const figures = windowFigures(snap);
     const byClass: Record<string, number> = {};

@@ -31,6 +31,8 @@ export interface RefreshContext {
   pricerFor(agent: string): (m: MessageUsage) => number | null;
   /** The folder a session's analysis checks the disk in (a mapped folder), null for the recorded cwd. */
   repoRootFor(cwd: string | null): string | null;
+  /** The folder mappings repoRootFor applies (handed to a thread that learns the cwd as it reads). */
+  mappings(): Record<string, string>;
   /** Tells the index's listeners that a row changed. */
   emitChange(type: SessionChange['type'], reason: ChangeReason, was: FileKey, now: FileRow | null): void;
 }

@@ -110,6 +110,7 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
         return p;
       },
       repoRootFor: (cwd) => this.repoRootFor(cwd),
+      mappings: () => this.mappings(),
       emitChange: (type, reason, was, now) => this.emitChange(type, reason, was, now),
     };
   }
@@ -280,7 +281,9 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
 
     const listed = listStage(this.refreshContext, fresh, report, progress);
     report.listReadyMs = performance.now() - t0;
-    const bytesDone = await summaryStage(this.refreshContext, [...listed, ...earlier], report, progress, bytesTotal, options.signal);
+    // A full refresh that analyses reads each session from its start once, for its summary and analysis together.
+    const together = options.analyze !== false && options.paths === undefined;
+    const bytesDone = await summaryStage(this.refreshContext, [...listed, ...earlier], report, progress, bytesTotal, options.signal, together);
     report.summaryDoneMs = performance.now() - t0;
 
     if (options.analyze !== false && !options.signal?.aborted) await analysisStage(this.refreshContext, options.paths, report, progress, options.signal);

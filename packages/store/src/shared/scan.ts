@@ -47,6 +47,16 @@ function readAnchor(fd: number, offset: number): string {
   return buf.toString('hex', 0, n);
 }
 
+/** The anchor (see readAnchor) of a file at `offset`: what a later pass resuming there checks. */
+export function anchorAt(path: string, offset: number): string {
+  const fd = openSync(path, 'r');
+  try {
+    return readAnchor(fd, offset);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export interface CompleteLinesResult {
   /** The byte offset just after the last complete line read: where the next pass resumes. */
   endOffset: number;
