@@ -292,7 +292,7 @@ function Head({ item, onShow, fold = null }: { item: ConversationItem; onShow: (
         <button
           type="button"
           className="link conv-show"
-          aria-label={`Show ${KIND_LABEL[item.kind] ?? item.kind} at line ${item.line} in the treemap`}
+          aria-label={`Show ${KIND_LABEL[item.kind] ?? item.kind} at line ${item.line} in treemap`}
           onClick={(e) => {
             e.stopPropagation();
             onShow(item.segmentId);
