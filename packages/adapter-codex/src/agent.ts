@@ -10,6 +10,7 @@ import type { CodexSession } from './session-types';
 import { CodexSummarizer } from './summary/summarizer';
 import { readTail } from './summary/tail';
 import { rolloutBlockText } from './record-text';
+import { codexCompactionSummary } from './compaction-events';
 
 /** Codex CLI's rollout format, as the rest of Glassbox sees it (see AgentFormat in core). */
 export const codexFormat: AgentFormat = {
@@ -24,6 +25,8 @@ export const codexFormat: AgentFormat = {
   readTail,
   // Read back for the conversation, its export and the compaction x-ray's search (the parser keeps previews).
   blockText: (line, blockIndex) => rolloutBlockText(line, blockIndex),
+  // The summary of a `compacted` record, for the compaction x-ray (compaction-events.ts).
+  compactionSummary: codexCompactionSummary,
   prices: CODEX_PRICES,
   createForkBuilder,
   createForkValidator,

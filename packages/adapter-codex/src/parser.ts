@@ -16,6 +16,7 @@ import { ReplyGroups } from './reply-groups';
 import { emptyMeta, takeMeta } from './session-meta';
 import { closingProblems } from './closing-problems';
 import { copyState } from './copy-state';
+import { compactionEvent, newCodexCompactions, noteMessage, noteReply } from './compaction-events';
 
 export type { CodexSession, ParserOptions } from './session-types';
 
@@ -45,6 +46,8 @@ export class RolloutParser {
   /** The line of the copied parent header that opened a copy (for the warning when the copy never ends). */
   private copyFrom: number | null = null;
   private readonly promptBlocks: Block[][] = [];
+  /** The compactions so far, for the x-ray (compaction-events.ts). */
+  private readonly compactions = newCodexCompactions();
   /**
    * Blocks made when the parse ends, for the items still in the window: in a long session most items
    * are let go by a later compaction, and sizing them (previews, byte counts) would be wasted.
@@ -174,6 +177,7 @@ export class RolloutParser {
       reported: this.replies.reported,
       forkedFromId: this.meta.forkedFromId,
       historyBase: this.meta.historyBase,
+      compactions: this.compactions.events,
     };
     return session;
   }
@@ -325,6 +329,8 @@ export class RolloutParser {
     const node = this.itemNode(item, `L${line}`, line, offset, length, ts, false);
     if (node.kind === 'assistant') this.replies.join(node, this.model);
     this.append(node);
+    noteMessage(this.compactions, item, node);
+    noteReply(this.compactions, node);
   }
 
   /**
@@ -340,6 +346,8 @@ export class RolloutParser {
       return;
     }
     const carriedPrompts = this.promptBlocks.slice();
+    const leafBefore = this.win.lastUuid;
+    const where = { uuid: `L${line}`, line, offset, length, leafBefore, ...(ts ? { timestamp: ts } : {}) };
     this.win.prune();
     this.calls.forgetCallsNotIn(this.win.nodes);
     this.lazy = this.lazy.filter((l) => this.win.nodes.has(l.node.uuid));
@@ -351,10 +359,14 @@ export class RolloutParser {
     this.win.lastUuid = null;
     this.append(boundary);
     if (Array.isArray(history)) {
+      let summaryIndex: number | null = null;
       history.forEach((entry: Json, i) => {
         if (!isObject(entry)) return;
-        this.append(this.itemNode(entry, `L${line}.${i}`, line, offset, length, ts, true));
+        const node = this.itemNode(entry, `L${line}.${i}`, line, offset, length, ts, true);
+        if (node.kind === 'compact-summary') summaryIndex ??= i;
+        this.append(node);
       });
+      compactionEvent(this.compactions, p, where, summaryIndex);
       return;
     }
     carriedPrompts.forEach((blocks, i) => {
@@ -368,6 +380,7 @@ export class RolloutParser {
     summary.kind = 'compact-summary';
     summary.blocks = [{ index: 0, kind: 'text', bytes: utf8Bytes(str(p['message']) ?? ''), tokens: tokensOf(utf8Bytes(str(p['message']) ?? '')), preview: preview(str(p['message']) ?? '') }];
     this.append(summary);
+    compactionEvent(this.compactions, p, where, null);
   }
 }
 

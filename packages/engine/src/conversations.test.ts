@@ -85,12 +85,11 @@ describe('the whole conversation', () => {
 });
 
 describe('a Codex rollout', () => {
-  it('reads its outputs and calls as text, not previews, and says it starts at the last compaction', () => {
+  const ROLLOUT = 'codex/03-long-session-compaction/sessions/2026/12/01/rollout-2026-12-01T03-03-25-01a22f8e-9f9f-7c60-b093-ddb928295eeb.jsonl';
+
+  it('reads its outputs and calls as text, not previews', () => {
     const { glassbox } = engine();
-    const { conv } = conversationOf(glassbox, 'codex/03-long-session-compaction/sessions/2026/12/01/rollout-2026-12-01T03-03-25-01a22f8e-9f9f-7c60-b093-ddb928295eeb.jsonl');
-    // The Codex adapter records no compaction for the x-ray to rebuild: the view says so, never "whole".
-    expect(conv.compactions).toEqual([]);
-    expect(conv.fromLastCompaction).toBe(true);
+    const { conv } = conversationOf(glassbox, ROLLOUT);
     const all = flat(conv.items);
     const results = all.filter((i) => i.kind === 'tool-result');
     expect(results.length).toBeGreaterThan(0);
@@ -98,6 +97,28 @@ describe('a Codex rollout', () => {
     expect(results.some((r) => r.text.includes('\n') || r.text.length > 160)).toBe(true);
     const calls = all.filter((i) => i.kind === 'tool-input');
     expect(calls.some((c) => c.text.includes(': '))).toBe(true);
+  });
+
+  it('reads the rollout from its first prompt, each `compacted` record in place', () => {
+    const { glassbox } = engine();
+    const { conv, snapshot } = conversationOf(glassbox, ROLLOUT);
+    // The adapter records the rollout's compactions: the earlier windows are rebuilt, the view is whole.
+    expect(conv.fromLastCompaction).toBe(false);
+    expect(conv.compactions.map((c) => [c.index, c.line, c.trigger])).toEqual([[1, 63, 'unknown'], [2, 158, 'unknown']]);
+    expect(conv.compactions[0]?.preTokens).toBe(23288);
+    expect(conv.compactions[0]?.summaryTokens).toBeGreaterThan(0);
+    const all = flat(conv.items);
+    expect(all.length).toBeGreaterThan(snapshot.segments.length);
+    // Items before the first compaction are there: the first prompt (line 8) and the reads that followed it.
+    const first = conv.items.filter((i) => i.window === 0);
+    expect(first.length).toBeGreaterThan(10);
+    expect(first.every((i) => i.line < 63)).toBe(true);
+    expect(flat(first).some((i) => i.kind === 'prompt' && i.text.startsWith('Review the data file and the store'))).toBe(true);
+    for (const c of conv.compactions) {
+      expect(conv.items[c.before - 1]?.window).toBe(c.index - 1);
+      expect(conv.items[c.before]?.window).toBe(c.index);
+    }
+    expect(all.filter((i) => i.resident).every((i) => i.window === 2)).toBe(true);
   });
 });
 

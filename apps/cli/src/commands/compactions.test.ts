@@ -50,4 +50,26 @@ describe('glassbox compactions', () => {
     const r = await runCli(['compactions', join(CORPUS, 'generated', '18-compaction-kept-dropped', 'manifest.json')], {});
     expect(r.code).toBe(2);
   });
+
+  it('x-rays a Codex rollout: each `compacted` record, the window before it rebuilt', async () => {
+    const dir = join(CORPUS, 'codex/03-long-session-compaction/sessions/2026/12/01');
+    const rollout = join(dir, readdirSync(dir).find((f) => f.endsWith('.jsonl')) ?? '');
+    const r = await runCli(['compactions', rollout, '--json'], {});
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.out);
+    expect(doc.boundaries).toBe(2);
+    expect(doc.unreached).toEqual([]);
+    expect(doc.compactions.map((c: { index: number; trigger: string; line: number; preTokensMetadata: number }) => [c.index, c.trigger, c.line, c.preTokensMetadata])).toEqual([
+      [1, 'unknown', 63, 23288],
+      [2, 'unknown', 158, 10997],
+    ]);
+    // The first prompt, retained verbatim by the replacement history; the reads before it are dropped.
+    const kept = doc.compactions[0].kept.find((k: { line: number }) => k.line === 8);
+    expect(kept).toMatchObject({ kind: 'prompt', carried: 'preserved' });
+    expect(doc.compactions[0].dropped.some((d: { line: number; kind: string }) => d.line < 63 && d.kind === 'tool-result')).toBe(true);
+    const text = await runCli(['compactions', rollout], {});
+    expect(text.out).toContain('2 compactions, all on the live conversation.');
+    expect(text.out).toContain('#1  unknown  ·  line 63');
+    expect(text.out).toContain('#2  unknown  ·  line 158');
+  });
 });
