@@ -89,7 +89,7 @@ export function compactionEvent(
 function retainedMessageId(meta: Json | undefined): string | null {
   if (!isObject(meta) || !isObject(meta['retained_source'])) return null;
   const id = meta['retained_source']['id'];
-  return isObject(id) ? str(id['message_id']) : null;
+  return isObject(id) ? (str(id['message_id']) ?? null) : null;
 }
 
 function compactionInput(p: JsonObject): number | null {
@@ -109,7 +109,7 @@ export function codexCompactionSummary(line: string): string | null {
   if (!record) return null;
   const p = isObject(record['payload']) ? record['payload'] : record;
   const message = str(p['message']);
-  if (message === null) return null;
+  if (message === undefined) return null;
   const at = message.indexOf(SUMMARY_LEAD);
   return at >= 0 ? message.slice(at + SUMMARY_LEAD.length) : message;
 }

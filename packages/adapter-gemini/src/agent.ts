@@ -8,6 +8,7 @@ import { GEMINI_PRICES } from './prices';
 import { recogniseGemini } from './recognise';
 import { resumeCommand, resumeInstruction } from './resume';
 import { GeminiSummarizer, readTail } from './summary';
+import { geminiCompactionSummary } from './snapshot-text';
 
 /**
  * Gemini CLI's chat format, as the rest of Glassbox sees it (AgentFormat in core). Its sessions are
@@ -25,6 +26,8 @@ export const geminiFormat: AgentFormat = {
   parseLines: (lines, options) => parseChatLines(lines, options),
   createSummarizer: (state, subagentFile) => new GeminiSummarizer(state, subagentFile),
   readTail,
+  // The `<state_snapshot>` of a 0.39+ compression, for the compaction x-ray.
+  compactionSummary: geminiCompactionSummary,
   prices: GEMINI_PRICES,
   createForkBuilder,
   createForkValidator,
