@@ -1,7 +1,14 @@
 #!/usr/bin/env node
-// The CLI runs from its TypeScript sources through tsx, so `npx glassbox` works right after `npm ci`.
-import { register } from 'tsx/esm/api';
+// Starts the CLI: the prebuilt bundle when it is current (built by `npm ci`/`npm run build:cli`), so a
+// run holds no TypeScript loader; otherwise the sources through tsx, so `npx glassbox` works in
+// development straight after an edit (entry.mjs decides).
+import { pathToFileURL } from 'node:url';
+import { chooseEntry } from './entry.mjs';
 
-register();
-const { main } = await import('../src/main.ts');
+const entry = chooseEntry(new URL('..', import.meta.url).pathname);
+if (entry.kind === 'source') {
+  const { register } = await import('tsx/esm/api');
+  register();
+}
+const { main } = await import(pathToFileURL(entry.path).href);
 process.exitCode = await main(process.argv);
