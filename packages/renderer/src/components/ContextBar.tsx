@@ -17,27 +17,8 @@ interface Part {
  * transcript shows (memory, listings), the system prompt and tools it does not, and the free space,
  * with the point where the client compacts on its own marked.
  */
-export function ContextBar({ view }: { view: SnapshotView }) {
-  const c = view.snapshot.context;
-  const ctx = view.context;
-  const limits = ctx?.limits ?? null;
-  const used = c.reportedTokens ?? c.estimatedTokens;
-  const setup = ctx?.setup ?? [];
-  const setupTokens = setup.reduce((n, p) => n + p.tokens, 0);
-  const dead = view.figures.reclaimableTokens;
-  const rest = c.unattributedTokens;
-  const conversation = Math.max(0, used - rest - setupTokens - dead);
-  const window = limits?.window ?? Math.max(used, 1);
-  const free = Math.max(0, window - used);
-  // Dead tokens take the colour of the class that holds most of them (one bar segment for all classes).
-  const byClass = view.snapshot.reclaimable.byClass;
-  const deadColour = CLASS_COLOUR[DEAD_CLASSES.reduce((a, b) => (byClass[b].tokens > byClass[a].tokens ? b : a))];
-  const parts: Part[] = [
-    { key: 'conversation', label: 'conversation', tokens: conversation, colour: CLASS_COLOUR.live, title: 'prompts, replies, tool calls and results that stay' },
-    { key: 'dead', label: 'provably dead', tokens: dead, colour: deadColour, title: 'what the default fork removes, net of its tombstones (by class: the reclaimable bar above)' },
-    { key: 'setup', label: setup.length ? setup.map((p) => p.label).join(', ') : 'set-up in the transcript', tokens: setupTokens, colour: '#8a6d3b', title: setup.map((p) => `${p.label}: ${humanTokens(p.tokens)} in ${p.segments} attachment(s)`).join('\n') },
-    { key: 'system', label: 'system prompt & tools', tokens: rest, colour: CLASS_COLOUR.unattributed, hatched: true, title: ctx?.remainderNote ?? 'reported minus what the transcript accounts for' },
-  ].filter((p) => p.tokens > 0);
+export function ContextBar({ view, withSum = true }: { view: SnapshotView; withSum?: boolean }) {
+  const { c, limits, used, free, window, parts } = contextParts(view);
   const at = limits?.autoCompact ?? null;
   const toCompact = at ? at.at - used : null;
   return (
@@ -84,11 +65,44 @@ export function ContextBar({ view }: { view: SnapshotView }) {
           </li>
         ) : null}
       </ul>
-      <p className="cb-sum small dim" data-testid="context-sum">
-        {parts.map((p) => `${p.label} ${humanTokens(p.tokens)}`).join(' + ')} = {humanTokens(used)} {c.reportedTokens === null ? 'estimated (no provider-reported usage)' : 'reported by the provider for the last request'}
-        {limits ? `; ${humanTokens(free)} of the ${humanTokens(limits.window)} window is free.` : '.'}
-      </p>
+      {withSum ? <ContextSum view={view} /> : null}
     </section>
+  );
+}
+
+/** The parts of the bar, as the bar, its legend and the sum under it count them. */
+function contextParts(view: SnapshotView) {
+  const c = view.snapshot.context;
+  const ctx = view.context;
+  const limits = ctx?.limits ?? null;
+  const used = c.reportedTokens ?? c.estimatedTokens;
+  const setup = ctx?.setup ?? [];
+  const setupTokens = setup.reduce((n, p) => n + p.tokens, 0);
+  const dead = view.figures.reclaimableTokens;
+  const rest = c.unattributedTokens;
+  const conversation = Math.max(0, used - rest - setupTokens - dead);
+  const window = limits?.window ?? Math.max(used, 1);
+  const free = Math.max(0, window - used);
+  // Dead tokens take the colour of the class that holds most of them (one bar segment for all classes).
+  const byClass = view.snapshot.reclaimable.byClass;
+  const deadColour = CLASS_COLOUR[DEAD_CLASSES.reduce((a, b) => (byClass[b].tokens > byClass[a].tokens ? b : a))];
+  const parts: Part[] = [
+    { key: 'conversation', label: 'conversation', tokens: conversation, colour: CLASS_COLOUR.live, title: 'prompts, replies, tool calls and results that stay' },
+    { key: 'dead', label: 'provably dead', tokens: dead, colour: deadColour, title: 'what the default fork removes, net of its tombstones (by class: the reclaimable bar above)' },
+    { key: 'setup', label: setup.length ? setup.map((p) => p.label).join(', ') : 'set-up in the transcript', tokens: setupTokens, colour: '#8a6d3b', title: setup.map((p) => `${p.label}: ${humanTokens(p.tokens)} in ${p.segments} attachment(s)`).join('\n') },
+    { key: 'system', label: 'system prompt & tools', tokens: rest, colour: CLASS_COLOUR.unattributed, hatched: true, title: ctx?.remainderNote ?? 'reported minus what the transcript accounts for' },
+  ].filter((p) => p.tokens > 0);
+  return { c, limits, used, free, window, parts };
+}
+
+/** The parts added up to the total, and the free space: under the bar, or in the header's details when narrow. */
+export function ContextSum({ view }: { view: SnapshotView }) {
+  const { c, limits, used, free, parts } = contextParts(view);
+  return (
+    <p className="cb-sum small dim" data-testid="context-sum">
+      {parts.map((p) => `${p.label} ${humanTokens(p.tokens)}`).join(' + ')} = {humanTokens(used)} {c.reportedTokens === null ? 'estimated (no provider-reported usage)' : 'reported by the provider for the last request'}
+      {limits ? `; ${humanTokens(free)} of the ${humanTokens(limits.window)} window is free.` : '.'}
+    </p>
   );
 }
 

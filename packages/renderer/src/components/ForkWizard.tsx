@@ -1,12 +1,13 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { CLASS_REGISTRY, DEAD_CLASSES, DEFAULT_FORK_CLASSES, formatUsd, type DeadClass, type ExclusionReason, type ForkEconomics, visibleText } from '@glassbox/core';
-import type { ForkPreview, ForkWritten, IpcError } from '@glassbox/contract';
+import type { ForkPreview, ForkWritten, IpcError, JobProgress } from '@glassbox/contract';
 import { CLASS_COLOUR, CLASS_LABEL, HATCHED } from '../palette';
 import { exact, humanTokens } from '../format';
 import { useApp } from '../store';
 import { useFocusTrap } from '../focus-trap';
 import { ElisionStep } from './ElisionStep';
 import { ELISION_OFF, elideArgs, type ElisionChoice } from '../elision-choice';
+import { followJob, jobStatus } from '../job-status';
 
 type Step = 'classes' | 'elision' | 'preview' | 'checks' | 'written';
 const STEPS: { id: Step; label: string }[] = [
@@ -58,6 +59,21 @@ export function ForkWizard() {
   const chosen: DeadClass[] = elision.on ? [...classes, 'elided'] : classes;
   const forkArgs = () => ({ path: path ?? '', classes: chosen, ...(protectTail === undefined ? {} : { protectTail }), ...(elision.on ? { elide: elideArgs(elision) } : {}) });
 
+  // The write is a host job; its progress and Cancel are shown here, since the jobs bar sits behind this modal.
+  const [writing, setWriting] = useState(false);
+  const [job, setJob] = useState<JobProgress | null>(null);
+  const [cancelAsked, setCancelAsked] = useState(false);
+  const [cancelled, setCancelled] = useState(false);
+  useEffect(() => {
+    if (!writing || !path) return;
+    return api.on('job:progress', (p) => setJob((shown) => followJob(shown, p, 'fork-write', path)));
+  }, [api, path, writing]);
+  // Cancel pressed before the host showed the job (it does after a short delay): sent once the job is known.
+  const jobId = job?.id;
+  useEffect(() => {
+    if (writing && cancelAsked && jobId) void api.invoke('job:cancel', { id: jobId });
+  }, [api, writing, cancelAsked, jobId]);
+
   const sheetRef = useRef<HTMLElement>(null);
   useFocusTrap(sheetRef, close);
 
@@ -76,8 +92,14 @@ export function ForkWizard() {
   const write = async () => {
     setBusy(true);
     setError(null);
+    setCancelled(false);
+    setCancelAsked(false);
+    setJob(null);
+    setWriting(true);
     const r = await api.invoke('fork:write', forkArgs());
+    setWriting(false);
     setBusy(false);
+    if (!r.ok && r.error.code === 'cancelled') return setCancelled(true);
     if (!r.ok) return setError(r.error);
     setWritten(r.value);
     setStep('written');
@@ -253,6 +275,27 @@ export function ForkWizard() {
           </div>
         ) : null}
 
+        {step === 'checks' && writing ? (
+          <div className="wizard-job" data-testid="fork-write-progress">
+            <progress
+              max={job && job.total > 0 ? job.total : undefined}
+              value={job && job.total > 0 ? Math.min(job.done, job.total) : undefined}
+              aria-label={`Writing the fork: ${job ? jobStatus(job) : 'starting…'}`}
+            />
+            <span className="dim small" aria-hidden="true">
+              {cancelAsked ? 'Cancelling: removing what was written…' : job ? jobStatus(job) : 'starting…'}
+            </span>
+          </div>
+        ) : null}
+        {/* A live region present before the cancel ends, so the end is announced. */}
+        <div role="status">
+          {step === 'checks' && cancelled ? (
+            <p className="wizard-note" data-testid="fork-cancelled">
+              Cancelled: the fork was not written. Nothing was left beside the original, which is unchanged. Write fork tries again.
+            </p>
+          ) : null}
+        </div>
+
         {error ? (
           <div className="error-box" role="alert" data-testid="fork-error">
             <p>{visibleText(error.message)}</p>
@@ -288,9 +331,20 @@ export function ForkWizard() {
           ) : null}
           {step === 'checks' && preview ? (
             <>
-              <button type="button" onClick={() => setStep('preview')}>
+              <button type="button" onClick={() => setStep('preview')} disabled={writing}>
                 Back
               </button>
+              {writing ? (
+                <button
+                  type="button"
+                  disabled={cancelAsked || (job !== null && !job.cancellable)}
+                  title={job !== null && !job.cancellable ? 'The fork is past the point where stopping would help' : undefined}
+                  onClick={() => setCancelAsked(true)}
+                  data-testid="fork-cancel"
+                >
+                  {cancelAsked ? 'Cancelling…' : 'Cancel writing'}
+                </button>
+              ) : null}
               <button type="button" className="primary" disabled={busy || !preview.canWrite} title={busy ? 'Writing…' : preview.canWrite ? undefined : 'A check failed or there is nothing to remove: see above'} onClick={() => void write()} data-testid="fork-write">
                 {busy ? 'Writing…' : 'Write fork'}
               </button>

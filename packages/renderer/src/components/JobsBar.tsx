@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { visibleText } from '@glassbox/core';
 import type { JobProgress } from '@glassbox/contract';
 import { useApp } from '../store';
+import { jobStatus } from '../job-status';
 import './JobsBar.css';
 
 /** A job that failed or was cancelled stays in view this long, saying how it ended; one that is done goes at once (its result is in view). */
@@ -70,7 +71,7 @@ export function JobsBar() {
         <div key={j.id} className={`job ${j.state}`} data-testid="job" data-kind={j.kind} data-state={j.state}>
           <div className="job-text">
             <strong title={visibleText(j.label)}>{visibleText(j.label)}</strong>
-            <span className="dim">{status(j)}</span>
+            <span className="dim">{jobStatus(j)}</span>
           </div>
           {/* Only while it runs: a finished job has no bar (a half-full bar beside "done" reads as unfinished). */}
           {j.state === 'running' ? (
@@ -78,7 +79,7 @@ export function JobsBar() {
               className="job-bar"
               max={j.total > 0 ? j.total : undefined}
               value={j.total > 0 ? Math.min(j.done, j.total) : undefined}
-              aria-label={`${visibleText(j.label)}: ${status(j)}`}
+              aria-label={`${visibleText(j.label)}: ${jobStatus(j)}`}
             />
           ) : null}
           {j.state === 'running' ? (
@@ -98,18 +99,4 @@ export function JobsBar() {
       ))}
     </section>
   );
-}
-
-function status(j: JobProgress): string {
-  if (j.state === 'cancelled') return 'cancelled; nothing was left behind';
-  if (j.state === 'failed') return 'failed';
-  if (j.state === 'done') return 'done';
-  const stage = j.stage ?? 'working';
-  if (j.total <= 0) return `${stage}…`;
-  const amount = j.unit === 'bytes' ? `${mb(j.done)} of ${mb(j.total)}` : `${j.done} of ${j.total} files`;
-  return `${stage}: ${amount} (${Math.floor((100 * Math.min(j.done, j.total)) / j.total)}%)`;
-}
-
-function mb(bytes: number): string {
-  return bytes >= 10 * 1048576 ? `${Math.round(bytes / 1048576)} MB` : `${(bytes / 1048576).toFixed(1)} MB`;
 }

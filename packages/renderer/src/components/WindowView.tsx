@@ -1,10 +1,10 @@
-import { useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { DEAD_CLASSES, INFERRED_CLASSES, SEGMENT_CLASSES, type ClassifiedSnapshot, type SegmentClass, visibleText } from '@glassbox/core';
 import type { SnapshotView } from '@glassbox/contract';
 import { CLASS_COLOUR, CLASS_LABEL, HATCHED, shownClass } from '../palette';
 import { exact, humanTokens, pct } from '../format';
 import { formatUsd } from '@glassbox/core';
-import { ContextBar } from './ContextBar';
+import { ContextBar, ContextSum } from './ContextBar';
 import { ConversationView } from './ConversationView';
 import { CostPanel } from './CostPanel';
 import { useApp } from '../store';
@@ -139,8 +139,9 @@ function WindowHeader({ view }: { view: SnapshotView }) {
   const whole = figures.windowTokens;
   const r = snapshot.reclaimable;
   const nothingDead = DEAD.every((k) => r.byClass[k].segments === 0);
+  const narrow = useNarrow();
   return (
-    <header className="window-head">
+    <header className={`window-head${narrow ? ' compact' : ''}`}>
       <div className="totals">
         {willSend ? (
           <>
@@ -168,7 +169,8 @@ function WindowHeader({ view }: { view: SnapshotView }) {
             <span className="dim">estimated</span>
           </>
         )}
-        {c.unattributedTokens > 0 && !willSend ? (
+        {/* Narrow, the context bar's legend gives this part (its size and share): said once. */}
+        {c.unattributedTokens > 0 && !willSend && !narrow ? (
           <>
             <span className="sep">·</span>
             <span title="reported minus what the transcript accounts for">{humanTokens(c.unattributedTokens)}</span>
@@ -210,15 +212,57 @@ function WindowHeader({ view }: { view: SnapshotView }) {
         </div>
         {nothingDead ? <span className="dim small" data-testid="nothing-dead">Nothing here is provably dead — that is a normal result.</span> : null}
       </div>
-      <ContextBar view={view} />
+      <ContextBar view={view} withSum={!narrow} />
       <Problems view={view} />
-      <ModelPicker view={view} />
-      <RepoLine snapshot={snapshot} repoNote={repoNote} />
+      {narrow ? null : <ModelPicker view={view} />}
+      <HeadDetails narrow={narrow} view={view}>
+        {narrow ? <ModelPicker view={view} /> : null}
+        {narrow ? <ContextSum view={view} /> : null}
+        <RepoLine snapshot={snapshot} repoNote={repoNote} />
+        <KeepAction view={view} />
+        <Subagents snapshot={snapshot} />
+      </HeadDetails>
       <Lineage view={view} />
-      <KeepAction view={view} />
       <ForkActions view={view} />
-      <Subagents snapshot={snapshot} />
     </header>
+  );
+}
+
+/** The width below which the header is compact (the inspector's drawer starts there too). */
+const NARROW = '(max-width: 1000px)';
+
+function useNarrow(): boolean {
+  const [narrow, setNarrow] = useState(() => window.matchMedia(NARROW).matches);
+  useEffect(() => {
+    const q = window.matchMedia(NARROW);
+    const on = () => setNarrow(q.matches);
+    q.addEventListener('change', on);
+    return () => q.removeEventListener('change', on);
+  }, []);
+  return narrow;
+}
+
+/**
+ * Narrow, the header keeps the figures of the window in view (totals, the bar with each part's size and
+ * share and the free space, the auto-compaction point) and the assumed model's name in the summary of
+ * one disclosure holding the rest — the model picker with why it was assumed, how the parts add up, the
+ * working directory, retention, subagents — so the treemap keeps the height. Opened by default when the
+ * project's folder is missing: that warning must be seen.
+ */
+function HeadDetails({ narrow, view, children }: { narrow: boolean; view: SnapshotView; children: ReactNode }) {
+  const chosen = useApp((s) => s.model);
+  const cwdMissing = view.snapshot.session.cwd !== null && !view.snapshot.session.repoExists;
+  const [open, setOpen] = useState(cwdMissing);
+  if (!narrow) return <>{children}</>;
+  const model = chosen ?? view.snapshot.request?.model ?? null;
+  return (
+    <details className="head-details" data-testid="head-details" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>
+        {model ? `next request: ${visibleText(model)}, ${chosen ? 'chosen by you' : 'assumed'} · why, ` : ''}the sum, working directory, retention
+        {cwdMissing ? <span className="warn"> · project folder not on this machine</span> : null}
+      </summary>
+      {children}
+    </details>
   );
 }
 
