@@ -16,7 +16,7 @@ test('What to remove ranks the dead segments; n / N select them; a row selects i
   const n = await rows.count();
   expect(n).toBeGreaterThan(2);
   const tokens = await rows.locator('.remove-tokens').allTextContents();
-  const value = (t: string) => parseFloat(t) * (t.endsWith('k') ? 1000 : 1);
+  const value = (t: string) => parseFloat(t) * (/\dk/.test(t) ? 1000 : 1);
   for (let i = 1; i < tokens.length; i++) expect(value(tokens[i - 1]!)).toBeGreaterThanOrEqual(value(tokens[i]!));
   await expect(panel).toContainText(/gone: .* no longer exists/);
 

@@ -34,3 +34,8 @@ export function clock(iso: string | undefined): string {
   const d = new Date(iso);
   return Number.isFinite(d.getTime()) ? d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }) : '';
 }
+
+/** A token count with its unit, for places where a bare "2.67k" would not say what it counts. */
+export function tokenCount(n: number): string {
+  return `${humanTokens(n)} ${n === 1 ? 'token' : 'tokens'}`;
+}

@@ -3,7 +3,7 @@ import './CompactedItems.css';
 import { visibleText } from '@glassbox/core';
 import type { CompactionItem, CompactionReport } from '@glassbox/core';
 import type { CompactionItemText, GlassboxApi } from '@glassbox/contract';
-import { humanTokens } from '../format';
+import { tokenCount } from '../format';
 import { itemLabel, summaryHas } from '../compaction-labels';
 
 /**
@@ -51,7 +51,7 @@ export function CompactedItems({
         return (
           <li key={item.segmentId} ref={isSelected ? selectedRef : undefined} className={`cx-item carried-${item.carried}${isSelected ? ' selected' : ''}`}>
             <button type="button" className="cx-row" aria-expanded={isSelected} onClick={() => onSelect(item)}>
-              <span className="num">{humanTokens(item.tokens)}</span>
+              <span className="num">{tokenCount(item.tokens)}</span>
               <span className="dim">line {item.line}</span>
               <span className="what">
                 {item.kind} {itemLabel(item, cwd)}

@@ -4,7 +4,7 @@ import { visibleText } from '@glassbox/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ConversationCompaction, ConversationItem, ConversationView as Conversation, IpcError } from '@glassbox/contract';
 import { CLASS_COLOUR, CLASS_LABEL } from '../palette';
-import { humanTokens } from '../format';
+import { humanTokens, tokenCount } from '../format';
 import { useApp } from '../store';
 import { findHits, hitsLabel } from '../conversation-find';
 import { conversationRows, itemCount, rowOfSegment, type ConversationRow } from '../conversation-rows';
@@ -286,7 +286,7 @@ function Head({ item, onShow, fold = null }: { item: ConversationItem; onShow: (
           {CLASS_LABEL[item.class]}
         </span>
       ) : null}
-      <span className="dim num">{humanTokens(item.tokens)}</span>
+      <span className="dim num">{tokenCount(item.tokens)}</span>
       {fold}
       {item.resident ? (
         <button

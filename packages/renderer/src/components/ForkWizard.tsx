@@ -167,7 +167,7 @@ export function ForkWizard() {
               <Figure label="before" value={preview.tokensBefore} />
               <Figure label="after" value={preview.tokensAfter} />
               <Figure label="removed" value={preview.reclaimed} />
-              <Figure label="tombstones" value={preview.tombstoneTokens} />
+              <Figure label="in tombstones" value={preview.tombstoneTokens} />
               <Figure label="net saved" value={preview.netReclaimed} strong />
             </div>
             {preview.largest.length > 0 ? (
@@ -420,7 +420,7 @@ function Figure({ label, value, strong }: { label: string; value: number; strong
   return (
     <div className={`figure${strong ? ' strong' : ''}`} title={`${exact(value)} tokens`}>
       <div className="fig-num">{humanTokens(value)}</div>
-      <div className="dim small">{label}</div>
+      <div className="dim small">tokens {label}</div>
     </div>
   );
 }

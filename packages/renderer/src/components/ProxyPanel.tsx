@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ProxyView } from '@glassbox/contract';
 import type { SegmentClass } from '@glassbox/core';
 import { CLASS_COLOUR } from '../palette';
-import { ago, humanTokens } from '../format';
+import { ago, tokenCount } from '../format';
 import { useApp } from '../store';
 import { byRequest, conversationName, conversationSummary, momentText } from '../proxy-labels';
 
@@ -67,7 +67,7 @@ export function ProxyPanel({ onClose }: { onClose: () => void }) {
                     {g.removals.map((r, i) => (
                       <span key={r.sha256Prefix} title={`glassbox show proxy --segment ${r.sha256Prefix}`}>
                         {i > 0 ? ', ' : ''}
-                        {r.source} <span className="tag" style={{ borderColor: CLASS_COLOUR[r.class as SegmentClass] ?? undefined }}>{r.class}</span> −{humanTokens(r.savedTokens)}
+                        {r.source} <span className="tag" style={{ borderColor: CLASS_COLOUR[r.class as SegmentClass] ?? undefined }}>{r.class}</span> −{tokenCount(r.savedTokens)}
                       </span>
                     ))}
                   </li>

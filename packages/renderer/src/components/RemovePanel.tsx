@@ -2,7 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { visibleText, type DeadClass, DEFAULT_FORK_CLASSES } from '@glassbox/core';
 import type { SnapshotView } from '@glassbox/contract';
 import { CLASS_COLOUR, CLASS_LABEL, textOn } from '../palette';
-import { humanTokens } from '../format';
+import { humanTokens, tokenCount } from '../format';
 import { deadRows, stepDead } from '../dead-list';
 import { useApp } from '../store';
 
@@ -71,7 +71,7 @@ export function RemovePanel({ view }: { view: SnapshotView }) {
                         {CLASS_LABEL[r.cls]}
                       </span>
                       <span className="remove-name">{visibleText(r.name)}</span>
-                      <span className="remove-tokens">{humanTokens(r.tokens)}</span>
+                      <span className="remove-tokens">{tokenCount(r.tokens)}</span>
                     </span>
                     {r.folder ? <span className="remove-folder dim small">{visibleText(r.folder)}</span> : null}
                     <span className="remove-proof small">{visibleText(r.proof)}</span>
