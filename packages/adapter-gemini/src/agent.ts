@@ -14,7 +14,8 @@ import { geminiCompactionSummary } from './snapshot-text';
  * Gemini CLI's chat format, as the rest of Glassbox sees it (AgentFormat in core). Its sessions are
  * of two units — the JSONL log of 0.39+ and the JSON document of earlier versions — and neither only
  * grows by appends (a document is rewritten whole; a log's full-replace records rewrite the history),
- * so the store re-reads a changed chat whole. Its side files are per session id elsewhere in the
+ * so the store never resumes a saved summary state (it re-reads a changed chat whole, or feeds a log's
+ * summarizer kept in memory only what was appended: `GeminiSummarizer.snapshot`). Its side files are per session id elsewhere in the
  * project folder (`chats/<id>/`, `tool-outputs/session-<id>/`), not a folder named like the file.
  */
 export const geminiFormat: AgentFormat = {

@@ -1,34 +1,48 @@
 import { SearchText, contextTokens, emptySummaryState, type MessageUsage, type SummaryPass, type SummaryState, type TranscriptSummarizer, type UsageRecord } from '@glassbox/core';
 import { GEMINI } from './identity';
-import { parseChatLines } from './parse-lines';
-import type { GeminiSession } from './parser';
+import { byteLength } from './hash';
+import { GeminiParser, type GeminiSession } from './parser';
 
 const SEARCH_PROMPT_CHARS = 2000;
 
 /**
- * The list's summary of a Gemini CLI chat. A chat is never resumed from a saved offset (the format
- * says `appendOnly: false`): a document is rewritten whole on every turn, and a log's full-replace
- * records can drop or re-id what came before. So each pass reads the file whole and the summary is
- * taken from the parser's own session — the list's turns, context and cost are the analysis's by
- * construction, not by a second reading of the records.
+ * The list's summary of a Gemini CLI chat, taken from the parser's own session — the list's turns,
+ * context and cost are the analysis's by construction, not by a second reading of the records. A
+ * saved state is never resumed (the format says `appendOnly: false`: a document is rewritten whole,
+ * and a log's full-replace records can drop or re-id what came before), but a log's replay is
+ * sequential, so a caller that keeps this summarizer in memory can feed it the lines appended since
+ * and take `snapshot()` again: the same pass a fresh read of the whole file gives (see jobs.ts).
  */
 export class GeminiSummarizer implements TranscriptSummarizer {
   readonly state: SummaryState;
-  private readonly lines: string[] = [];
+  private readonly empty: SummaryState;
+  private readonly parser = new GeminiParser({ path: '', keepCapturedText: false });
+  private lines = 0;
+  private offset = 0;
 
   constructor(state: SummaryState | null, subagentFile: boolean) {
     // A saved state is not resumed (see above): every pass starts empty.
-    this.state = emptySummaryState(GEMINI, state?.subagentFile ?? subagentFile);
+    this.empty = emptySummaryState(GEMINI, state?.subagentFile ?? subagentFile);
+    this.state = structuredClone(this.empty);
   }
 
   line(text: string): void {
-    this.lines.push(text);
+    // Offsets as parseChatLines counts them (UTF-8 lengths, one newline each).
+    const n = byteLength(text);
+    this.lines++;
+    this.parser.push(text, this.lines, this.offset, n);
+    this.offset += n + 1;
   }
 
   finish(): SummaryPass {
-    if (this.lines.length === 0) return { state: this.state, messages: [], searchText: '' };
-    const session = parseChatLines(this.lines, { path: '', keepCapturedText: false });
-    return summaryOf(session, this.state);
+    if (this.lines === 0) return { state: this.state, messages: [], searchText: '' };
+    return summaryOf(this.parser.finish(true), this.state);
+  }
+
+  /** The pass so far without ending it, when more lines may follow (a log); null for a document or nothing yet. */
+  snapshot(): SummaryPass | null {
+    if (!this.parser.isLog()) return null;
+    return summaryOf(this.parser.snapshot(), structuredClone(this.empty));
   }
 }
 

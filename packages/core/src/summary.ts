@@ -91,6 +91,12 @@ export interface TranscriptSummarizer {
    */
   line(text: string, lineNo: number, record?: unknown): void;
   finish(): SummaryPass;
+  /**
+   * The whole file's pass so far, without ending it: more lines may be fed and a snapshot taken again.
+   * For an agent whose saved state cannot be resumed (`appendOnly: false`) but whose summarizer can go
+   * on in memory (a log replayed in order); null when this file cannot (a document).
+   */
+  snapshot?(): SummaryPass | null;
 }
 
 export function zeroTotals(): UsageTotals {

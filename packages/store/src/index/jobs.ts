@@ -1,5 +1,6 @@
-import { isResumableState, type AgentFormat, type MessageUsage, type SummaryState } from '@glassbox/core';
-import { readCompleteLines, type Fingerprint } from '../shared/scan';
+import { isResumableState, type AgentFormat, type MessageUsage, type SummaryPass, type SummaryState } from '@glassbox/core';
+import { readCompleteLines, type CompleteLinesResult, type Fingerprint } from '../shared/scan';
+import { continuePass, keepAfterWholeRead } from './kept-summaries';
 
 /** One summary pass over a file, from a checkpoint: runs in a worker thread or inline. */
 export interface SummarizeJob {
@@ -34,6 +35,11 @@ export function runSummarize(job: SummarizeJob, format: AgentFormat): SummarizeR
     // A checkpoint of another agent or an older summary version is not resumed: the file is read again;
     // so is any file of an agent whose sessions do not only grow by appends (a rewritten document).
     const resume = format.source.appendOnly && job.state !== null && job.fromOffset > 0 && isResumableState(job.state, format.id);
+    if (!format.source.appendOnly) {
+      // Read whole as far as the result says, but from a summarizer kept in memory when the file only grew.
+      const on = continuePass(format, job.path, job.subagentFile);
+      if (on) return { ...resultOf(on.pass, on.read), fromStart: true };
+    }
     let out = pass(format, job.path, resume ? job.fromOffset : 0, resume ? job.fromLine : 0, resume ? job.state : null, job.subagentFile);
     if (out.rewritten) out = pass(format, job.path, 0, 0, null, job.subagentFile);
     return { ...out.result, fromStart: !resume || out.rewritten };
@@ -46,17 +52,18 @@ export function runSummarize(job: SummarizeJob, format: AgentFormat): SummarizeR
 function pass(format: AgentFormat, path: string, fromOffset: number, fromLine: number, state: SummaryState | null, subagentFile: boolean) {
   const acc = format.createSummarizer(state ? structuredClone(state) : null, subagentFile);
   const r = readCompleteLines(path, fromOffset, fromLine, (text, line) => acc.line(text, line), state?.anchor ?? null, !format.source.appendOnly);
-  const out = acc.finish();
+  const kept = !format.source.appendOnly && fromOffset === 0 ? keepAfterWholeRead(format, path, subagentFile, acc, r) : null;
+  return { rewritten: r.rewritten, result: resultOf(kept ?? acc.finish(), r) };
+}
+
+function resultOf(out: SummaryPass, r: CompleteLinesResult) {
   out.state.anchor = r.anchor;
   return {
-    rewritten: r.rewritten,
-    result: {
-      ok: true as const,
-      ...out,
-      endOffset: r.endOffset,
-      endLine: r.endLine,
-      bytesRead: r.bytesRead,
-      fingerprint: r.fingerprint,
-    },
+    ok: true as const,
+    ...out,
+    endOffset: r.endOffset,
+    endLine: r.endLine,
+    bytesRead: r.bytesRead,
+    fingerprint: r.fingerprint,
   };
 }
