@@ -198,6 +198,8 @@ function WindowHeader({ view }: { view: SnapshotView }) {
         <span className="reclaim-num" data-testid="reclaimable">
           reclaimable {humanTokens(figures.reclaimableTokens)} ({pct(figures.deadShare)})
         </span>
+        {/* An empty bar says nothing the sentence beside it doesn't, and at 800 px it pushes the sentence onto a row of its own. */}
+        {nothingDead ? null : (
         <div className="reclaim-bar" role="img" aria-label="Reclaimable tokens by class">
           {DEAD.map((k) =>
             r.byClass[k].tokens > 0 ? (
@@ -210,6 +212,7 @@ function WindowHeader({ view }: { view: SnapshotView }) {
             ) : null,
           )}
         </div>
+        )}
         {nothingDead ? <span className="dim small" data-testid="nothing-dead">Nothing here is provably dead — that is a normal result.</span> : null}
       </div>
       <ContextBar view={view} withSum={!narrow} />
