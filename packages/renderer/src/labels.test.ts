@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ClassifiedSnapshot } from '@glassbox/core';
 import recorded from '../../../fixtures/snapshots/02-gone-drift-errors.json';
-import { fitName, labelChars, projectKey, sessionTitle, splitPathLabel } from './labels';
+import fc from 'fast-check';
+import { charMeasure, fitHeader, fitName, projectKey, sessionTitle, splitPathLabel } from './labels';
 import { groupRows } from './session-groups';
 import { syntheticRows } from '../bench/list-bench-rows';
+
+const snapshotNames = (recorded as unknown as ClassifiedSnapshot).segments
+  .filter((s) => s.source.type === 'file')
+  .map((s) => splitPathLabel(s.source.label).name);
 
 describe('labels lead with the file name', () => {
   it('POSIX, Windows and attachment paths: the name first, then the folder', () => {
@@ -62,17 +67,35 @@ describe('session titles and project groups', () => {
 });
 
 describe('fitName', () => {
-  it('keeps a name that fits, and cuts a long one from the middle so its start and extension stay', () => {
-    expect(fitName('catalog.py', 12)).toBe('catalog.py');
-    const cut = fitName('build-ultra-long-module-name.test.ts', 14);
-    expect(cut).toHaveLength(14);
-    expect(cut.startsWith('build-')).toBe(true);
-    expect(cut.endsWith('.ts')).toBe(true);
-    expect(cut).toContain('…');
-    expect(fitName('README', 3)).toBe('REA');
+  it('keeps a name that fits whole, and cuts a wider one from its end, keeping its start', () => {
+    expect(fitName('catalog.py', charMeasure('catalog.py'))).toBe('catalog.py');
+    const cut = fitName('repository_context.py', charMeasure('x'.repeat(15)));
+    expect(cut).toBe('repository_con…');
+    expect(fitName('README', charMeasure('RE'))).toBe('R…');
+    expect(fitName('README', 0)).toBe('R…');
   });
-  it('fits about one character per 8.2 px of tile', () => {
-    expect(labelChars(40)).toBe(3);
-    expect(labelChars(5)).toBe(0);
+  it('shows every file name of a real session whole when the tile is as wide as the name', () => {
+    for (const name of snapshotNames) expect(fitName(name, charMeasure(name))).toBe(name);
+  });
+  it('never cuts inside a name that fits, and a cut is always a start of the name', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 60 }), fc.integer({ min: 0, max: 600 }), (name, width) => {
+        const shown = fitName(name, width);
+        if (charMeasure(name) <= width) return shown === name;
+        return shown.endsWith('…') && name.startsWith(shown.slice(0, -1)) && shown.length >= 2;
+      }),
+    );
+  });
+});
+
+describe('fitHeader', () => {
+  it('drops the count first, then cuts the label but keeps its class word', () => {
+    const label = 'stale · superseded';
+    expect(fitHeader(label, '2.6k', 1000)).toEqual({ label, count: '2.6k' });
+    expect(fitHeader(label, '2.6k', charMeasure(label))).toEqual({ label, count: null });
+    const narrow = fitHeader(label, '2.6k', charMeasure('stale · su…'));
+    expect(narrow).toEqual({ label: 'stale · su…', count: null });
+    expect(fitHeader(label, '2.6k', charMeasure('stale ·'))).toEqual({ label: 'stale…', count: null });
+    expect(fitHeader(label, '2.6k', charMeasure('st…')).label).toBe('st…');
   });
 });

@@ -30,23 +30,61 @@ export function splitPathLabel(given: string): SplitLabel {
   return { name, rest: [prefix, folder].filter(Boolean).join(' ') };
 }
 
+/** The width a text takes in a label, in px: the browser measures it; tests count characters. */
+export type Measure = (text: string) => number;
+
+/** About 8.2 px a character of an 11 px bold label: a cautious estimate, used where nothing can measure. */
+export const charMeasure: Measure = (text) => [...text].length * 8.2;
+
 /**
- * A file name cut to fit `chars` characters from the middle, so its start and its extension stay
- * ("build-ultra-long-name.test.ts" → "build-ul…test.ts"): the name is what tells two tiles apart.
+ * The longest start of `text` that fits `width` with an ellipsis after it (by bisection: `measure`
+ * grows with the length). At least one character, so a label never vanishes into a bare "…".
  */
-export function fitName(name: string, chars: number): string {
-  if (name.length <= chars) return name;
-  if (chars < 4) return name.slice(0, Math.max(1, chars));
-  const dot = name.lastIndexOf('.');
-  const tailWanted = dot > 0 && name.length - dot <= 8 ? name.length - dot + 3 : Math.floor((chars - 1) / 2);
-  const tail = Math.min(tailWanted, Math.floor((chars - 1) / 2));
-  const head = chars - 1 - tail;
-  return `${name.slice(0, head)}…${name.slice(name.length - tail)}`;
+function cutEnd(text: string, width: number, measure: Measure): string {
+  const chars = [...text];
+  let lo = 1;
+  let hi = chars.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (measure(`${chars.slice(0, mid).join('')}…`) <= width) lo = mid;
+    else hi = mid - 1;
+  }
+  return `${chars.slice(0, lo).join('')}…`;
 }
 
-/** About how many characters of an 11 px bold label fit across a tile this wide. */
-export function labelChars(width: number): number {
-  return Math.max(0, Math.floor((width - 12) / 8.2));
+/**
+ * A file name fitted to `width` px. The name is what tells two tiles apart, so it is shown whole
+ * whenever it fits (the folder beside it gives way first, in CSS); only a name wider than the whole
+ * tile is cut, from its end, keeping its start: "repository_context.py" → "repository_con…", never
+ * "repo….py".
+ */
+export function fitName(name: string, width: number, measure: Measure = charMeasure): string {
+  if (measure(name) <= width) return name;
+  return cutEnd(name, width, measure);
+}
+
+/** What a group header shows in `width` px: its label and, when there is room for both, its count. */
+export interface FittedHeader {
+  label: string;
+  count: string | null;
+}
+
+/** Gap between a header's label and its count, in px (the CSS gap). */
+const HEADER_GAP = 6;
+
+/**
+ * A group header fitted to `width` px. The label ("stale · drift") matters more than its size, so
+ * the count is dropped first; then the label is cut from its end, but never inside its first word
+ * (the class: "stale · dr…", "stale"), unless even that word is wider than the header.
+ */
+export function fitHeader(label: string, count: string, width: number, measure: Measure = charMeasure): FittedHeader {
+  if (measure(label) + HEADER_GAP + measure(count) <= width) return { label, count };
+  if (measure(label) <= width) return { label, count: null };
+  const word = label.split(/\s/)[0] ?? label;
+  if (measure(word) > width) return { label: cutEnd(word, width, measure), count: null };
+  // No dangling separator before the ellipsis: "stale…", not "stale ·…".
+  const cut = cutEnd(label, width, measure).replace(/[\s·]+…$/, '…');
+  return { label: cut.length - 1 < word.length ? word : cut, count: null };
 }
 
 /** Whether a segment's label is a path (files, and attachments that carry one). */

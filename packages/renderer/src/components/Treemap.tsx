@@ -3,7 +3,8 @@ import { visibleText } from '@glassbox/core';
 import type { ClassifiedSnapshot } from '@glassbox/core';
 import { CLASS_COLOUR, CLASS_LABEL, HATCHED, textOn } from '../palette';
 import { exact, humanTokens } from '../format';
-import { fitName, labelChars, splitPathLabel } from '../labels';
+import { fitHeader, fitName, splitPathLabel } from '../labels';
+import { labelMeasure } from '../text-measure';
 import { GROUP_HEADER, layoutTreemap, leavesOf, neighbour, tileAt, type GroupTile, type Tile } from '../treemap-layout';
 import { useApp } from '../store';
 import { paintTiles } from '../treemap-canvas';
@@ -177,8 +178,8 @@ const TileLayer = memo(function TileLayer({
         const h = t.y1 - t.y0;
         const fill = CLASS_COLOUR[t.cls];
         const label = t.pathLike ? splitPathLabel(t.label) : { name: visibleText(t.label), rest: '' };
-        // A path's file name is cut from its middle, never its end; its folder gives way first (CSS).
-        const shownName = t.pathLike ? fitName(label.name, labelChars(w)) : label.name;
+        // A path's file name stays whole while it fits the tile (its padding aside); its folder gives way first (CSS).
+        const shownName = t.pathLike ? fitName(label.name, w - TILE_PADDING, labelMeasure(600)) : label.name;
         return (
           <div
             key={t.id}
@@ -226,8 +227,7 @@ const GroupLayer = memo(function GroupLayer({ groups, onDrill }: { groups: reado
                 onDrill(g.key);
               }}
             >
-              <span>{visibleText(g.label)}</span>
-              <span className="num">{humanTokens(g.tokens)}</span>
+              <GroupHeaderText label={visibleText(g.label)} count={humanTokens(g.tokens)} width={g.x1 - g.x0 - HEADER_PADDING} />
             </button>
           ) : null}
         </div>
@@ -235,6 +235,20 @@ const GroupLayer = memo(function GroupLayer({ groups, onDrill }: { groups: reado
     </div>
   );
 });
+
+/** A tile's horizontal padding and a header's, in px (the CSS). */
+const TILE_PADDING = 10;
+const HEADER_PADDING = 12;
+
+function GroupHeaderText({ label, count, width }: { label: string; count: string; width: number }) {
+  const fitted = fitHeader(label, count, width, labelMeasure(600));
+  return (
+    <>
+      <span>{fitted.label}</span>
+      {fitted.count ? <span className="num">{fitted.count}</span> : null}
+    </>
+  );
+}
 
 function HoverRing({ tile }: { tile: Tile }) {
   return <div className="tm-hover" style={{ left: tile.x0, top: tile.y0, width: tile.x1 - tile.x0, height: tile.y1 - tile.y0 }} />;
