@@ -42,6 +42,8 @@ interface Options {
   samples: boolean;
   /** A session of this many MB of the corpus's real records (ids renamed per copy) beside the first scenario's, before the app starts: indexing then takes seconds. */
   bigSessionMb: number;
+  /** Also seed the Codex and Gemini CLI homes with one real session each from the corpus. */
+  otherAgents: boolean;
 }
 
 export const test = base.extend<Options & { app: App }>({
@@ -49,7 +51,8 @@ export const test = base.extend<Options & { app: App }>({
   mapRepos: [true, { option: true }],
   samples: [false, { option: true }],
   bigSessionMb: [0, { option: true }],
-  app: async ({ scenarios, mapRepos, samples, bigSessionMb, playwright }, use) => {
+  otherAgents: [false, { option: true }],
+  app: async ({ scenarios, mapRepos, samples, bigSessionMb, otherAgents, playwright }, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'glassbox-e2e-'));
     const configDir = join(dir, 'claude');
     const projectsDir = join(configDir, 'projects');
@@ -72,6 +75,11 @@ export const test = base.extend<Options & { app: App }>({
         .sort()
         .map((n) => join(GENERATED, n, 'transcript.jsonl'));
       await buildLargeTranscript(sources, join(dirname(first.path), `${randomUUID()}.jsonl`), bigSessionMb * 1024 * 1024);
+    }
+    if (otherAgents) {
+      const corpus = join(REPO_ROOT, 'fixtures/corpus');
+      cpSync(join(corpus, 'codex/01-shell-reads-and-patch/sessions'), join(dir, 'codex/sessions'), { recursive: true });
+      cpSync(join(corpus, 'gemini/01-reads-edits-gone/v0.61/gemini-tmp/inventory'), join(dir, 'gemini/.gemini/tmp/inventory'), { recursive: true });
     }
     const child: ChildProcess = spawn(process.execPath, [join(REPO_ROOT, 'apps/cli/bin/glassbox.mjs'), 'ui', '--no-open', ...repoArgs], {
       env: { ...process.env, CLAUDE_CONFIG_DIR: configDir, CODEX_HOME: join(dir, 'codex'), GEMINI_CLI_HOME: join(dir, 'gemini'), GLASSBOX_DATA_DIR: dataDir, GLASSBOX_SAMPLES_DIR: samples ? GENERATED : join(dir, 'no-samples') },
