@@ -188,7 +188,9 @@ export class RolloutParser {
    * the state: the window since the last compaction, and one entry per request and prompt.
    */
   copy(): RolloutParser {
-    return copyState(this);
+    // The let-go usage and the requests: records made once and only ever added to (window-chain.ts,
+    // reply-groups.ts), so the copy shares them.
+    return copyState(this, new Set<readonly unknown[]>([this.win.prunedUsage, this.replies.requests]));
   }
 
   /** The text a pure read captured, from its output line as read back from the file. */

@@ -48,10 +48,10 @@ export function computeCost(session: Session, subagents: Session[], table: Price
   const unknown = new Set<string>();
 
   const lineOf = (rs: Response[]): CostLine => {
-    let usage = { ...ZERO_USAGE };
+    const usage = { ...ZERO_USAGE };
     let cost: number | null = 0;
     for (const r of rs) {
-      usage = addUsage(usage, r.usage);
+      addUsage(usage, r.usage);
       const c = priceOf(r, table, unknown);
       cost = cost === null || c === null ? null : cost + c;
     }
@@ -171,13 +171,12 @@ function priceOf(r: Response, table: PriceTable, unknown: Set<string>): number |
   return usageCost(r.usage, p);
 }
 
-function addUsage(a: Usage, b: Usage): Usage {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    cacheCreationTokens: a.cacheCreationTokens + b.cacheCreationTokens,
-    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
-    cacheCreation5mTokens: a.cacheCreation5mTokens + b.cacheCreation5mTokens,
-    cacheCreation1hTokens: a.cacheCreation1hTokens + b.cacheCreation1hTokens,
-  };
+/** Adds `b` into `sum` (a line's own total: one object per line, not one per reply). */
+function addUsage(sum: Usage, b: Usage): void {
+  sum.inputTokens += b.inputTokens;
+  sum.outputTokens += b.outputTokens;
+  sum.cacheCreationTokens += b.cacheCreationTokens;
+  sum.cacheReadTokens += b.cacheReadTokens;
+  sum.cacheCreation5mTokens += b.cacheCreation5mTokens;
+  sum.cacheCreation1hTokens += b.cacheCreation1hTokens;
 }

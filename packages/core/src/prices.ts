@@ -27,7 +27,29 @@ export interface PriceTable {
 const MODEL_NAME_CHARS = 256;
 const compiled = new Map<string, RegExp>();
 
+/**
+ * Each table's answers by model name. A session prices every reply by its model — tens of thousands
+ * of calls at 100 MB, on every append of a live session — and the first match is the same each time
+ * for one list of models (a table is a value: nothing changes its models in place).
+ */
+const found = new WeakMap<readonly ModelPrice[], Map<string, ModelPrice | null>>();
+/** Names remembered per table, at most (a hostile transcript may name any number of models). */
+const FOUND_PER_TABLE = 1024;
+
 export function findPrice(model: string, table: PriceTable): ModelPrice | null {
+  let byName = found.get(table.models);
+  if (!byName) {
+    byName = new Map();
+    found.set(table.models, byName);
+  }
+  const hit = byName.get(model);
+  if (hit !== undefined) return hit;
+  const price = matchPrice(model, table);
+  if (byName.size < FOUND_PER_TABLE) byName.set(model, price);
+  return price;
+}
+
+function matchPrice(model: string, table: PriceTable): ModelPrice | null {
   const name = model.slice(0, MODEL_NAME_CHARS);
   for (const m of table.models) {
     let re = compiled.get(m.match);

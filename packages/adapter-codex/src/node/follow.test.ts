@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeSession } from '@glassbox/analysis';
 import type { Session } from '@glassbox/core';
-import { allRollouts, linesOf } from '@glassbox/test-support/codex/corpus';
+import { MOONMIND_058, allRollouts, linesOf } from '@glassbox/test-support/codex/corpus';
 import { fixturePorts } from '@glassbox/test-support/ports';
 import { codexLocator } from './locator';
 import { followRollout } from './follow';
@@ -53,6 +53,23 @@ describe('a followed Codex rollout', () => {
       if (i % (25 * stride) === 0 || i === lines.length - 1) expect(analysed(session), `line ${i + 1}: the analysis`).toEqual(analysed(whole.session));
     }
   }, 120_000);
+
+  // The copy each update finishes shares the let-go usage and the requests with the parser (they only
+  // grow): a session handed out earlier must not see what came after it, nor what its copy's finish added.
+  it('leaves a session it gave earlier as it was when later records come', () => {
+    const { copy, lines } = emptied(MOONMIND_058);
+    const half = Math.floor(lines.length / 2);
+    appendFileSync(copy, lines.slice(0, half).join('\n') + '\n');
+    const follower = followRollout(copy);
+    const early = follower.update()?.session as Session;
+    const before = facts(early);
+    for (let i = half; i < lines.length; i += 50) {
+      appendFileSync(copy, lines.slice(i, i + 50).join('\n') + '\n');
+      expect(follower.update()).not.toBeNull();
+    }
+    expect(facts(early)).toEqual(before);
+    expect(facts(follower.loaded.session)).toEqual(facts(codexLocator.load(copy).session));
+  });
 
   it('waits for the newline of a line still being written, then reads it', () => {
     const { copy, lines } = emptied(allRollouts()[0] as string);

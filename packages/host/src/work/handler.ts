@@ -11,6 +11,7 @@ import { positionsOnly } from '../problem-text';
 import { detailOf } from '../segment-detail';
 import { additionsOf, contextView, conversationView, costSummary, costView, exportView } from '../session-views';
 import { fileBytes, memoryBytes, parseBuffer, type SourceBytes } from '../source-bytes';
+import { SnapshotJson } from './snapshot-json';
 import type { AnalyzeOptions, OpenSummary, ResultFor, SessionRef, WorkContext, WorkRequest } from './protocol';
 
 const MAX_OPEN = 6;
@@ -29,6 +30,8 @@ interface Held {
   compactions: Map<string, CompactionSubject['cache']>;
   /** A file whose agent can follow it: an append is read from where the last read stopped. */
   follower?: SessionFollower;
+  /** The window's JSON as last written, kept across appends (what did not change is not written again). */
+  json: SnapshotJson;
 }
 
 /** How the handler reads a session that changed since it was opened. */
@@ -83,7 +86,7 @@ export class WorkHandler {
           summary: h.summary,
           view: {
             // Encoded here: the thread that answers requests passes the bytes on without touching them.
-            json: utf8Json(shown),
+            json: h.json.encode(shown),
             figures: windowFigures(shown),
             head: snapshotHead(snapshot),
             context: contextView(format, snapshot, h.loaded.session),
@@ -161,7 +164,7 @@ export class WorkHandler {
       if (ctx.cancelled()) throw new CancelledError('Cancelled: the session was not opened.');
     };
     const followed = hit?.follower?.update({ progress });
-    if (hit && followed) return this.touch(ref.key, this.heldOf(ref.path, followed, st.size, st.mtimeMs, hit.follower));
+    if (hit && followed) return this.touch(ref.key, this.heldOf(ref.path, followed, st.size, st.mtimeMs, hit.follower, hit.json));
     const locator = agentForFile(this.agents, ref.path).locator;
     let follower: SessionFollower | undefined;
     if (this.options.follow !== false && locator.follow) {
@@ -177,8 +180,8 @@ export class WorkHandler {
   }
 
   /** A session read from a file, with nothing analysed yet (an append changes every window's figures). */
-  private heldOf(path: string, loaded: LoadedSession, size: number, mtimeMs: number, follower: SessionFollower | undefined): Held {
-    const held: Held = { size, mtimeMs, loaded, bytes: fileBytes(path), summary: summaryOf(loaded.session, size, mtimeMs, this.agentNames()), snapshots: new Map(), compactions: new Map() };
+  private heldOf(path: string, loaded: LoadedSession, size: number, mtimeMs: number, follower: SessionFollower | undefined, json = new SnapshotJson()): Held {
+    const held: Held = { size, mtimeMs, loaded, bytes: fileBytes(path), summary: summaryOf(loaded.session, size, mtimeMs, this.agentNames()), snapshots: new Map(), compactions: new Map(), json };
     if (follower) held.follower = follower;
     return held;
   }
@@ -187,7 +190,7 @@ export class WorkHandler {
     const buf = Buffer.from(text, 'utf8');
     const session = parseBuffer(this.agents, buf, name, basename(name).replace(/\.jsonl$/i, ''));
     const summary = summaryOf(session, buf.length, 0, this.agentNames(), () => this.recognisedAs(buf));
-    const held: Held = { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), upload: buf, summary, snapshots: new Map(), compactions: new Map() };
+    const held: Held = { size: buf.length, mtimeMs: 0, loaded: { session, subagents: [] }, bytes: memoryBytes(buf), upload: buf, summary, snapshots: new Map(), compactions: new Map(), json: new SnapshotJson() };
     if (!held.summary.fatal) this.touch(key, held);
     return held.summary;
   }
