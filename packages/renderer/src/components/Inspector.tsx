@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { visibleText } from '@glassbox/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { CLASS_COLOUR, CLASS_LABEL, HATCHED, shownClass, textOn } from '../palette';
 import { ElidedSection } from './ElisionParts';
 import { clock, exact, humanBytes, humanTokens } from '../format';
 import { useApp } from '../store';
+import { useNarrow } from '../use-narrow';
 
 /** The selected segment: class badge, the proof in words, the link to what proves it, then the content or the drift diff. */
 export function Inspector({ inert }: { inert?: boolean }) {
@@ -36,19 +37,6 @@ export function Inspector({ inert }: { inert?: boolean }) {
       </aside>
     </>
   );
-}
-
-/** Whether the window is narrow enough for the inspector to be a drawer (the same width as the CSS). */
-function useNarrow(): boolean {
-  const query = '(max-width: 1000px)';
-  const [narrow, setNarrow] = useState(() => typeof window !== 'undefined' && window.matchMedia(query).matches);
-  useEffect(() => {
-    const m = window.matchMedia(query);
-    const on = () => setNarrow(m.matches);
-    m.addEventListener('change', on);
-    return () => m.removeEventListener('change', on);
-  }, []);
-  return narrow;
 }
 
 /** Drag (or use the arrow keys on) the inspector's left edge to change its width. */

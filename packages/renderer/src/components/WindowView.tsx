@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { DEAD_CLASSES, INFERRED_CLASSES, SEGMENT_CLASSES, type ClassifiedSnapshot, type SegmentClass, visibleText } from '@glassbox/core';
 import type { SnapshotView } from '@glassbox/contract';
 import { CLASS_COLOUR, CLASS_LABEL, HATCHED, shownClass } from '../palette';
@@ -16,6 +16,7 @@ import { ForkActions, Lineage } from './ForkPanel';
 import { KeepAction } from './retention/KeepAction';
 import { CompactionEntry } from './CompactionEntry';
 import { EmptySessions } from './session-browser/EmptyList';
+import { useNarrow } from '../use-narrow';
 
 /** The inferred classes the switch turns on (elision has its own step: it needs thresholds). */
 const INFERRED_SWITCHED = INFERRED_CLASSES.filter((c) => c !== 'elided');
@@ -229,20 +230,6 @@ function WindowHeader({ view }: { view: SnapshotView }) {
       <ForkActions view={view} />
     </header>
   );
-}
-
-/** The width below which the header is compact (the inspector's drawer starts there too). */
-const NARROW = '(max-width: 1000px)';
-
-function useNarrow(): boolean {
-  const [narrow, setNarrow] = useState(() => window.matchMedia(NARROW).matches);
-  useEffect(() => {
-    const q = window.matchMedia(NARROW);
-    const on = () => setNarrow(q.matches);
-    q.addEventListener('change', on);
-    return () => q.removeEventListener('change', on);
-  }, []);
-  return narrow;
 }
 
 /**
