@@ -39,6 +39,8 @@ export interface OpenSessionsHost {
  */
 export class OpenSessions {
   private readonly opened = new Map<string, Opened>();
+  /** How often each path was forgotten (its file changed): a read that started before a change is older. */
+  private readonly changes = new Map<string, number>();
 
   constructor(private readonly host: OpenSessionsHost) {}
 
@@ -93,6 +95,12 @@ export class OpenSessions {
   /** The file changed or went: the next request opens it afresh. */
   forget(path: string): void {
     this.opened.delete(path);
+    this.changes.set(path, (this.changes.get(path) ?? 0) + 1);
+  }
+
+  /** Grows each time the path's file changed or went (see forget). */
+  generation(path: string): number {
+    return this.changes.get(path) ?? 0;
   }
 
   /**

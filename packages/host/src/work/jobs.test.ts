@@ -65,6 +65,22 @@ describe('heavy work off the request path', () => {
     expect(small.ok).toBe(true);
   });
 
+  it('two opens of one session at once share one read and one job', async () => {
+    seeded = seedConfigDir(['01-superseded-reads']);
+    const big = await bigSession(seeded, 12);
+    host = createHost({ CLAUDE_CONFIG_DIR: seeded.configDir, GLASSBOX_DATA_DIR: seeded.dataDir }, { watch: false, samplesDir: null, jobShowAfterMs: 0 }, () => {}, { workers: 0 });
+    const { events } = openJobs(host);
+    // The window's open, then the reload it asks for when the row changes while the open reads.
+    const [a, b] = (await Promise.all([host.handle('session:snapshot', { path: big }), host.handle('session:snapshot', { path: big })])) as Result<SnapshotView>[];
+    expect(a?.ok && b?.ok).toBe(true);
+    expect(b).toEqual(a);
+    expect(new Set(events.filter((e) => e.kind === 'open').map((e) => e.id)).size).toBe(1);
+    // Other options are another view of it: their own run.
+    const inferred = await host.handle('session:snapshot', { path: big, withInferred: true });
+    expect(inferred.ok).toBe(true);
+    expect(new Set(events.filter((e) => e.kind === 'open').map((e) => e.id)).size).toBe(2);
+  });
+
   it('reports progress in bytes of the file, up to its size', async () => {
     seeded = seedConfigDir(['01-superseded-reads']);
     const big = await bigSession(seeded, 12);
