@@ -15,7 +15,7 @@ import type {
 } from '@glassbox/contract';
 import { SIDEBAR_MAX_PX, SIDEBAR_MIN_PX } from '@glassbox/contract';
 import { pickTransport } from './api';
-import { nextRows } from './list-rows';
+import { grewInView, grownPaths, nextRows } from './list-rows';
 
 type GroupBy = 'class' | 'source';
 type CentreView = 'treemap' | 'conversation' | 'cost';
@@ -193,7 +193,11 @@ export const useApp = create<AppState>()((set, get) => ({
     if (!r.ok) return set({ notice: { kind: 'error', message: r.error.message, ...(r.error.hint ? { hint: r.error.hint } : {}) }, listLoaded: true });
     // A change announced after this answer was made has been applied already: this answer is older, ask again.
     if (r.value.version < get().listVersion) return void get().loadSessions();
-    set({ sessions: r.value.sessions, listTotal: r.value.total ?? r.value.sessions.length, roots: r.value.roots, agents: r.value.agents ?? [], samples: r.value.samples, listLoaded: true, listVersion: r.value.version });
+    // A list that shows a session bigger than the window had it grew meanwhile, whichever way the news came.
+    const grown = get().listLoaded ? grownPaths(get().sessions, r.value.sessions) : [];
+    const now = Date.now();
+    const flashed = grown.length > 0 ? { ...get().flashed, ...Object.fromEntries(grown.map((p) => [p, now])) } : get().flashed;
+    set({ sessions: r.value.sessions, listTotal: r.value.total ?? r.value.sessions.length, roots: r.value.roots, agents: r.value.agents ?? [], samples: r.value.samples, listLoaded: true, listVersion: r.value.version, flashed });
     get().applyProgress(r.value.progress);
   },
   setQuery(q) {
@@ -297,7 +301,7 @@ export const useApp = create<AppState>()((set, get) => ({
     const before = sessions.find((s) => s.path === change.path);
     const next = nextRows(sessions, change);
     // Only growth flashes: the first indexing pass reports every file as new.
-    set({ sessions: next, ...(change.reason === 'appended' ? { flashed: { ...get().flashed, [change.path]: Date.now() } } : {}) });
+    set({ sessions: next, ...(grewInView(before, change) ? { flashed: { ...get().flashed, [change.path]: Date.now() } } : {}) });
     // Re-sort and re-filter through the host so the list matches the query.
     clearTimeout(listTimer);
     listTimer = setTimeout(() => void get().loadSessions(), LIST_DEBOUNCE_MS);
