@@ -143,3 +143,32 @@ it('reads the second of two appends made closer together than chokidar reports c
   await w.close();
   index.close();
 });
+
+it('picks up an agent installed after it started: a root none of whose parents existed (no ~/.codex at all)', async () => {
+  tree = tempTree();
+  const claude = tree.root('claude');
+  copyScenario(claude, '02-gone-drift-errors');
+  const codexHome = join(tree.dir, 'not-yet', 'codex-home');
+  const index = openIndex({ agents: TEST_AGENTS, dbPath: join(tree.dir, 'index.db'), env: { CLAUDE_CONFIG_DIR: join(tree.dir, 'claude'), CODEX_HOME: codexHome }, home: tree.dir, workers: 0 });
+  await index.refresh({ analyze: false });
+  const changes: SessionChange[] = [];
+  const w = watchRoots(index, (c) => changes.push(c), { debounceMs: 50, analyze: false });
+  await w.ready;
+  // Made the way an installer and the first session do: the folders one by one, then the rollout inside.
+  const rollout = join(CORPUS, 'codex/04-read-grammar-and-fork/sessions/2026/12/01/rollout-2026-12-01T03-03-29-01a22f8e-af69-7e93-a3d3-2918fc28f99d.jsonl');
+  mkdirSync(join(tree.dir, 'not-yet'));
+  mkdirSync(codexHome);
+  const day = join(codexHome, 'sessions/2026/12/01');
+  mkdirSync(day, { recursive: true });
+  cpSync(rollout, join(day, basename(rollout)));
+  const added = await nextChange(changes, (c) => c.path === join(day, basename(rollout)) && c.row?.stage === 'summarised');
+  expect([added.row?.agent, added.row?.turns]).toEqual(['codex', 1]);
+  // And it is watched from then on: a second rollout, written after the settle-time second read, is
+  // seen as it is written.
+  await new Promise((r) => setTimeout(r, 1500));
+  const second = join(day, basename(rollout).replace('01a22f8e', '01a22f8f'));
+  cpSync(rollout, second);
+  expect((await nextChange(changes, (c) => c.path === second && c.row?.stage === 'summarised')).row?.agent).toBe('codex');
+  await w.close();
+  await index.close();
+});

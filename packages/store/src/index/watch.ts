@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
+import { whenRootAppears, type Appearance } from './root-appearance';
 import type { SessionChange, SessionIndex } from './session-index';
 
 export interface WatchOptions {
@@ -19,6 +20,8 @@ export interface RootWatcher {
 
 /** Chokidar's throttle of change events on one file (its `_emit`: a change within it is dropped). */
 const CHOKIDAR_THROTTLE_MS = 50;
+/** How long after a root appears it is read once more (chokidar's walk of a new folder takes milliseconds). */
+const ROOT_SETTLE_MS = 1000;
 
 /**
  * Watches every root of the index with chokidar and keeps the index current: new sessions, appends,
@@ -63,6 +66,19 @@ export function watchRoots(index: SessionIndex, onChange: (change: SessionChange
       .then(() => index.refresh({ paths, analyze: options.analyze ?? true }))
       .catch((error: Error) => options.onError?.(error));
   };
+  // A root made after the start: watched from now on, and read now for what was written in it before
+  // (a full refresh costs a stat per known file); read once more a little later for what was written
+  // while chokidar walked it, which it counts as already there and does not report.
+  const rootAppeared = (root: string) => {
+    if (closed) return;
+    watcher.add(root);
+    const readAll = () => {
+      if (closed) return;
+      running = running.then(() => index.refresh({ analyze: options.analyze ?? true })).catch((error: Error) => options.onError?.(error));
+    };
+    readAll();
+    appearanceTimers.push(setTimeout(readAll, ROOT_SETTLE_MS));
+  };
   const touch = (path: string) => {
     if (!isTranscript(path) || closed) return;
     pending.add(path);
@@ -72,10 +88,13 @@ export function watchRoots(index: SessionIndex, onChange: (change: SessionChange
 
   // Chokidar may say it is ready before it watches every root when some do not exist (an agent with
   // no session yet: no ~/.codex/sessions): the roots that exist are watched first, the others added
-  // once it is ready. Chokidar then sees a missing root appear when its parent exists (~/.codex);
-  // a root further from existing is found at the next start.
+  // once it is ready. Chokidar then sees a missing root appear when its parent exists (~/.codex); a
+  // root whose parent is missing too (the agent installed after Glassbox started) is waited for by
+  // whenRootAppears, then watched and read.
   const existing = index.roots.filter(isDirectory);
   const missing = index.roots.filter((r) => !existing.includes(r));
+  const appearances: Appearance[] = [];
+  const appearanceTimers: NodeJS.Timeout[] = [];
   const watcher: FSWatcher = watch(existing.length > 0 ? existing : missing, {
     ignoreInitial: true,
     persistent: true,
@@ -86,7 +105,9 @@ export function watchRoots(index: SessionIndex, onChange: (change: SessionChange
   watcher.on('error', (error) => options.onError?.(error as Error));
   const ready = new Promise<void>((resolve) =>
     watcher.once('ready', () => {
-      if (existing.length > 0 && missing.length > 0 && !closed) watcher.add(missing);
+      const near = missing.filter((r) => isDirectory(dirname(r)));
+      if (existing.length > 0 && near.length > 0 && !closed) watcher.add(near);
+      for (const root of missing.filter((r) => !near.includes(r))) appearances.push(whenRootAppears(root, () => rootAppeared(root)));
       resolve();
     }),
   );
@@ -95,6 +116,8 @@ export function watchRoots(index: SessionIndex, onChange: (change: SessionChange
     ready,
     async close() {
       closed = true;
+      for (const a of appearances) a.close();
+      for (const t of appearanceTimers) clearTimeout(t);
       if (timer) clearTimeout(timer);
       if (recheckTimer) clearTimeout(recheckTimer);
       index.off('change', listener);
