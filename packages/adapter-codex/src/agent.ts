@@ -24,7 +24,7 @@ export const codexFormat: AgentFormat = {
   createSummarizer: (state, subagentFile) => new CodexSummarizer(state, subagentFile),
   readTail,
   // Read back for the conversation, its export and the compaction x-ray's search (the parser keeps previews).
-  blockText: (line, blockIndex) => rolloutBlockText(line, blockIndex),
+  blockText: (line, blockIndex, _cwd, uuid) => rolloutBlockText(line, blockIndex, uuid),
   // The summary of a `compacted` record, for the compaction x-ray (compaction-events.ts).
   compactionSummary: codexCompactionSummary,
   prices: CODEX_PRICES,

@@ -8,11 +8,12 @@ import { isObject, parseObject, str, type Json, type JsonObject } from './json';
  * a call's arguments (one `field: value` line each) or a patch, an output's text. Null when the line
  * holds no item this can read (then the preview stands).
  */
-export function rolloutBlockText(line: string, blockIndex: number): string | null {
+export function rolloutBlockText(line: string, blockIndex: number, uuid?: string): string | null {
   const record = parseObject(line);
   if (!record) return null;
   // Every generation: the item is the record's payload, or the record itself (the oldest rollouts).
-  const item = isObject(record['payload']) ? record['payload'] : record;
+  const payload = isObject(record['payload']) ? record['payload'] : record;
+  const item = historyItem(payload, uuid) ?? payload;
   switch (str(item['type'])) {
     case 'message': {
       const content = item['content'];
@@ -36,6 +37,18 @@ export function rolloutBlockText(line: string, blockIndex: number): string | nul
     default:
       return null;
   }
+}
+
+/**
+ * An item of a compaction's replacement history: the parser names the i-th `L<line>.<i>`, all on the
+ * `compacted` line, so the node's id says which one the block is of.
+ */
+function historyItem(payload: JsonObject, uuid: string | undefined): JsonObject | null {
+  const history = payload['replacement_history'];
+  const at = uuid === undefined ? null : /^L\d+\.(\d+)$/.exec(uuid);
+  if (!at || !Array.isArray(history)) return null;
+  const entry = history[Number(at[1])];
+  return isObject(entry) ? entry : null;
 }
 
 function reasoningText(item: JsonObject): string | null {

@@ -97,9 +97,10 @@ export interface AgentFormat {
   readTail(lines: readonly string[], state: SummaryState): boolean;
   /**
    * The text the model reads for one content block, read back from its record's line (the parser keeps
-   * only sizes and previews): what compaction x-rays compare with a summary and search.
+   * only sizes and previews): what compaction x-rays compare with a summary and search. `uuid`: the
+   * node's id, for a line that holds several items (a Codex compaction's replacement history).
    */
-  blockText?(recordLine: string, blockIndex: number, cwd: string | null): string | null;
+  blockText?(recordLine: string, blockIndex: number, cwd: string | null, uuid?: string): string | null;
   /** The summary the model wrote at a compaction, from its record's line, without the client's own wording around it. */
   compactionSummary?(recordLine: string): string | null;
   /** The provider's dated list prices (users may override them). */

@@ -120,6 +120,22 @@ describe('a Codex rollout', () => {
     }
     expect(all.filter((i) => i.resident).every((i) => i.window === 2)).toBe(true);
   });
+
+  it('reads the items a compaction kept as their own text, each from its entry of the replacement history', () => {
+    const { glassbox } = engine();
+    const { conv } = conversationOf(glassbox, ROLLOUT);
+    const lines = readFileSync(join(CORPUS, ROLLOUT), 'utf8').split('\n');
+    const kept = flat(conv.items).filter((i) => i.line === 63 || i.line === 158);
+    const texts = kept.filter((i) => i.kind !== 'compact-summary');
+    expect(texts.length).toBeGreaterThan(0);
+    for (const item of texts) {
+      const history = (JSON.parse(lines[item.line - 1] as string) as { payload: { replacement_history: { content?: { text?: string }[] }[] } }).payload.replacement_history;
+      const parts = history.flatMap((e) => (e.content ?? []).map((c) => c.text ?? ''));
+      // The whole text of one part of one entry, not a preview of it (one line of at most 160 characters).
+      expect(parts).toContain(item.text);
+    }
+    expect(texts.some((i) => i.text.length > 160 || i.text.includes('\n'))).toBe(true);
+  });
 });
 
 describe('export', () => {

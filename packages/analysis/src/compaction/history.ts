@@ -30,7 +30,7 @@ export interface TranscriptPort {
    */
   sessionsBefore?(lines: readonly number[], visit: (line: number, session: Session) => void): void;
   /** One block's text as the model read it, from the record at this byte offset and length. */
-  blockText(offset: number, length: number, blockIndex: number, cwd: string | null): string | null;
+  blockText(offset: number, length: number, blockIndex: number, cwd: string | null, uuid?: string): string | null;
   /** The summary the model wrote at this compaction, without the client's own wording. */
   summaryText(event: CompactionEvent): string | null;
 }
@@ -261,7 +261,7 @@ function report(
   const snapshot = before ? analyzeSession(before, ports, { ...base, ...modelOf(before) }) : null;
   const textOf = (s: Segment): string | null => {
     const node = before?.nodes.get(s.uuid);
-    return node ? port.blockText(node.offset, node.length, s.blockIndex, before?.cwd ?? null) : null;
+    return node ? port.blockText(node.offset, node.length, s.blockIndex, before?.cwd ?? null, s.uuid) : null;
   };
   const { xray, figures } = xrayCompaction({
     index: 0,

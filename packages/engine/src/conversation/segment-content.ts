@@ -12,6 +12,8 @@ export interface BlockRef {
   blockIndex: number;
   kind: SegmentKind;
   preview: string;
+  /** The node's id: which item of its line the block is of, when a line holds several (adapters say). */
+  uuid?: string;
 }
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -21,7 +23,7 @@ type FormatReaders = Partial<Pick<AgentFormat, 'recordText' | 'blockText' | 'att
 export function segmentContent(session: Session, segment: Segment, lines: RecordLines, format?: FormatReaders): string {
   const node = session.nodes.get(segment.uuid);
   if (!node) return segment.preview;
-  return blockContent({ offset: node.offset, length: node.length, blockIndex: segment.blockIndex, kind: segment.kind, preview: segment.preview }, lines, session.cwd, format);
+  return blockContent({ offset: node.offset, length: node.length, blockIndex: segment.blockIndex, kind: segment.kind, preview: segment.preview, uuid: segment.uuid }, lines, session.cwd, format);
 }
 
 /** A block's text as the model reads it: a prompt, a reply, a tool call's fields, a tool result, an attachment as sent. */
@@ -39,7 +41,7 @@ export function blockContent(ref: BlockRef, lines: RecordLines, cwd: string | nu
   if (record['attachment'] !== undefined) return format?.recordText?.(record, cwd) ?? pretty(record['attachment']);
   if (typeof record['content'] === 'string') return record['content'];
   // Another agent's record shape: its adapter reads the block, if it can.
-  return format?.blockText?.(lines.line(ref.offset, ref.length), ref.blockIndex, cwd) ?? ref.preview;
+  return format?.blockText?.(lines.line(ref.offset, ref.length), ref.blockIndex, cwd, ref.uuid) ?? ref.preview;
 }
 
 /** An attachment as a person reads it (what it is, and its content), when the agent can say; else null. */

@@ -104,7 +104,7 @@ export function wholeConversation(src: TranscriptSource): Transcript {
     .filter((s) => s.line >= from)
     .map((s) => {
       const node = nodes.get(s.uuid);
-      return fromSegment(s, { offset: node?.offset ?? 0, length: node?.length ?? 0, blockIndex: s.blockIndex, kind: s.kind, preview: s.preview }, reports.length, src, cwd);
+      return fromSegment(s, { offset: node?.offset ?? 0, length: node?.length ?? 0, blockIndex: s.blockIndex, kind: s.kind, preview: s.preview, uuid: s.uuid }, reports.length, src, cwd);
     });
   items.push(...paired(now));
   const fromLastCompaction = reports.length === 0 && src.snapshot.segments.some((s) => s.kind === 'compact-summary');
@@ -112,7 +112,7 @@ export function wholeConversation(src: TranscriptSource): Transcript {
 }
 
 function fromXray(i: CompactionItem, window: number, src: TranscriptSource, cwd: string | null): TranscriptItem & { toolUseId?: string } {
-  const ref: BlockRef = { ...i.record, kind: i.kind, preview: i.preview };
+  const ref: BlockRef = { ...i.record, kind: i.kind, preview: i.preview, uuid: i.uuid };
   return {
     ...itemText(ref, src, cwd),
     segmentId: i.segmentId,

@@ -67,9 +67,9 @@ function transcriptPort(path: string, format: AgentFormat, source: LineSource = 
       });
       while (next < wanted.length) visit(wanted[next++] as number, take());
     },
-    blockText(offset, length, blockIndex, cwd) {
+    blockText(offset, length, blockIndex, cwd, uuid) {
       if (!format.blockText || length <= 0) return null;
-      return format.blockText(source.line(offset, length), blockIndex, cwd);
+      return format.blockText(source.line(offset, length), blockIndex, cwd, uuid);
     },
     summaryText(event: CompactionEvent) {
       if (!format.compactionSummary || !event.summary) return null;
@@ -102,5 +102,5 @@ export function compactionHistories(
 /** Reads back the exact text of an item of an x-ray (the session's file, or the subagent file the history is of). */
 export function compactionItemText(format: AgentFormat, source: LineSource, history: CompactionHistory, item: CompactionItem, cwd: string | null): string | null {
   const own = history.agentId === null ? source : fileLineSource(history.path);
-  return transcriptPort(history.path, format, own).blockText(item.record.offset, item.record.length, item.record.blockIndex, cwd);
+  return transcriptPort(history.path, format, own).blockText(item.record.offset, item.record.length, item.record.blockIndex, cwd, item.uuid);
 }
