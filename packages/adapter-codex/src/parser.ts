@@ -303,7 +303,9 @@ export class RolloutParser {
         node.subtype = carried ? 'replacement history' : role === 'user' ? 'context' : role || 'message';
       }
       // Prompts outlive a compaction (their blocks are carried); other messages are sized if they stay.
-      if (kind !== 'prompt') this.lazy.push({ node, make: () => contentBlocks(item['content']) });
+      // What a replacement history carried says so: a person reading it must not take it for a new prompt.
+      const label = !carried ? null : messageRole(role, text, false) === 'prompt' ? 'prompt kept by the compaction' : 'kept by the compaction';
+      if (kind !== 'prompt') this.lazy.push({ node, make: () => (label === null ? contentBlocks(item['content']) : contentBlocks(item['content']).map((b) => ({ ...b, label }))) });
     } else if (type === 'reasoning') {
       node.kind = 'assistant';
       this.lazy.push({ node, make: () => reasoningBlocks(item['summary'], item['content'], str(item['encrypted_content'])) });
