@@ -8,8 +8,6 @@ import { Stage } from './stage';
 import { analysisColumns } from './analysis-stage';
 import type { AnalyzeResult } from './analyze-job';
 import { SEARCH_ROWS_PER_FILE, type FileRow } from './statements';
-import { foldMessages } from './totals';
-import { usageHourDeltas } from './usage-hours';
 import { indexableText } from './search-query';
 
 /**
@@ -122,8 +120,8 @@ export async function summaryStage(ctx: RefreshContext, work: SummaryWork[], rep
 }
 
 /**
- * Stores one summary pass (inside the batch's transaction): the checkpoint with the pass's messages
- * folded into its totals, and the search text. A pass that resumed from a checkpoint applies only
+ * Stores one summary pass (inside the batch's transaction): the checkpoint (the pass's messages
+ * folded into its totals where it ran), their hourly usage, and the search text. A pass that resumed from a checkpoint applies only
  * on top of that same checkpoint; null when the row is gone or another writer moved it on.
  */
 function applySummary(ctx: RefreshContext, row: FileRow, fromOffset: number, result: SummarizeResult, keepParent: boolean): FileRow | null {
@@ -143,12 +141,10 @@ function applySummary(ctx: RefreshContext, row: FileRow, fromOffset: number, res
     else st.deleteUsageHours.run(now.id);
     seq = 0;
   }
-  const price = ctx.pricerFor(now.agent);
-  // Before the fold, which moves the checkpoint's recent messages on.
-  for (const d of usageHourDeltas(s.recent, result.messages, price)) {
+  // The pass's messages came folded into its checkpoint, with their hourly buckets (jobs.ts: settled).
+  for (const d of result.hours) {
     st.addUsageHour.run({ file_id: now.id, hour: d.hour, model: d.model, messages: d.messages, input: d.input, output: d.output, cache_creation: d.cacheCreation, cache_read: d.cacheRead, cost: d.cost, unpriced: d.unpriced });
   }
-  foldMessages(s, result.messages, price);
   if (result.searchText.length > 0 && seq < SEARCH_ROWS_PER_FILE - 1) {
     st.insertSearch.run(now.id * SEARCH_ROWS_PER_FILE + seq, indexableText(result.searchText));
     seq++;
