@@ -79,7 +79,11 @@ export interface AgentFormat {
   readonly label: string;
   /** What a session is on disk: its unit, its file name endings, whether it only grows. */
   readonly source: SessionSource;
-  /** Decides from a file's first lines (JSON text, in order) whether it is this agent's transcript. */
+  /**
+   * Decides from a file's first lines (JSON text, in order) whether it is this agent's transcript. A
+   * 'yes' stands: the same lines with more after them are 'yes' too (the index recognises a file from
+   * its first few kilobytes when they decide; recognise.test.ts checks it on the corpus).
+   */
   recognise(head: readonly string[]): Recognition;
   createParser(options: ParseOptions): TranscriptLineParser;
   /**

@@ -10,5 +10,5 @@ export { FollowedLines, type Advance } from './follow-lines';
 export { ioProblem } from './io-problem';
 export { readSlice } from './read-slice';
 export { readWhole } from './read-whole';
-export { agentForFile, agentForLines, headLines } from './recognise';
+export { agentForFile, agentForLines, headLines, readHead, type Head } from './recognise';
 export { pathList } from './path-list';

@@ -6,25 +6,51 @@ const HEAD_LINES = 40;
 
 /** The first complete lines of a file (at most 64 KB), for recognising its format. [] when unreadable. */
 export function headLines(path: string): string[] {
-  let fd: number;
+  return readHead(path).lines();
+}
+
+/** A file's first 64 KB, read once; its lines decoded only as far as they are asked for. */
+export interface Head {
+  /** headLines' lines: the first complete lines (at most 40). */
+  lines(): string[];
+  /**
+   * The first of those lines that lie whole within the first `bytes` (all of them when the head is no
+   * longer): always a prefix of `lines()`, decoded from the same bytes.
+   */
+  first(bytes: number): string[];
+}
+
+/** Reads a file's head for headLines; an unreadable file has no lines. */
+export function readHead(path: string): Head {
+  const buf = Buffer.allocUnsafe(HEAD_BYTES);
+  let n = 0;
   try {
-    fd = openSync(path, 'r');
+    const fd = openSync(path, 'r');
+    try {
+      n = readSync(fd, buf, 0, HEAD_BYTES, 0);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
-    return [];
+    return { lines: () => [], first: () => [] };
   }
-  try {
-    const buf = Buffer.allocUnsafe(HEAD_BYTES);
-    const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
-    const text = buf.toString('utf8', 0, n);
-    const lines = text.split('\n');
+  let all: string[] | null = null;
+  const lines = (): string[] => {
+    if (all) return all;
+    const pieces = buf.toString('utf8', 0, n).split('\n');
     // The last piece may be cut in the middle of a line, unless the file ended there.
-    if (n === HEAD_BYTES) lines.pop();
-    return lines.slice(0, HEAD_LINES);
-  } catch {
-    return [];
-  } finally {
-    closeSync(fd);
-  }
+    if (n === HEAD_BYTES) pieces.pop();
+    return (all = pieces.slice(0, HEAD_LINES));
+  };
+  return {
+    lines,
+    first: (bytes) => {
+      if (bytes >= n) return lines();
+      // Lines end at a newline byte, which never falls inside a UTF-8 sequence: these decode as in lines().
+      const end = buf.lastIndexOf(10, bytes - 1);
+      return end < 0 ? [] : buf.toString('utf8', 0, end).split('\n').slice(0, HEAD_LINES);
+    },
+  };
 }
 
 /**

@@ -1,5 +1,8 @@
-import { headLines } from '@glassbox/file-io';
+import { readHead } from '@glassbox/file-io';
 import type { AgentRegistry, DiscoveredFile } from '@glassbox/core';
+
+/** How much of a file's head is decoded first, to recognise it by its first lines. */
+const FIRST_BYTES = 8 * 1024;
 
 type FoundFile = Omit<DiscoveredFile, 'root'> & { root: string | null };
 
@@ -18,8 +21,12 @@ export type Claim =
  * none does, reported with its file and the line that decided.
  */
 export function claimFile(agents: AgentRegistry, file: FoundFile): Claim {
-  const head = headLines(file.path);
   const own = agents.byId(file.agent).format;
+  const read = readHead(file.path);
+  // A 'yes' stands for any longer head (AgentFormat.recognise): most files are told by their first
+  // record, without decoding 64 KB of text the list stage does not otherwise look at.
+  if (own.recognise(read.first(FIRST_BYTES)).verdict === 'yes') return { status: 'own' };
+  const head = read.lines();
   const verdict = own.recognise(head);
   if (verdict.verdict !== 'no') return { status: 'own' };
   const line = firstRecordLine(head);

@@ -3,7 +3,7 @@ import type { AgentRegistry } from '@glassbox/core';
 import { folderFor } from '@glassbox/analysis';
 import { anchorAt, fingerprintOf, sameFingerprint } from '../shared/scan';
 import { analysisOf, runAnalyze, type AnalyzeResult } from './analyze-job';
-import { runSummarize, type SummarizeResult } from './jobs';
+import { runSummarize, settled, type SummarizeResult } from './jobs';
 
 /**
  * A session file read from its start for the index: its summary and its analysis from ONE read and
@@ -74,7 +74,7 @@ export function runIndex(job: IndexJob, agents: AgentRegistry): IndexResult {
     out.state.anchor = anchorAt(job.path, endOffset);
     cwd = out.state.cwd;
     return {
-      summary: { ok: true, ...out, endOffset, endLine, bytesRead: before.size, fingerprint: before, fromStart: true },
+      summary: { ok: true, ...settled(format, out), endOffset, endLine, bytesRead: before.size, fingerprint: before, fromStart: true },
       analysis: analysisOf(loaded, summaryRepoRoot()),
     };
   } catch (error) {

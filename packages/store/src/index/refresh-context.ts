@@ -1,4 +1,4 @@
-import type { AgentRegistry, MessageUsage } from '@glassbox/core';
+import type { AgentRegistry } from '@glassbox/core';
 import type { IndexedFile } from './file-rows';
 import type { IndexDatabase } from './index-database';
 import type { ChangeReason, Phase, SessionChange } from './index-types';
@@ -27,8 +27,6 @@ export interface RefreshContext {
   readonly store: IndexDatabase;
   readonly agents: AgentRegistry;
   readonly pool: JobPool;
-  /** Each agent's messages are priced with its own table. */
-  pricerFor(agent: string): (m: MessageUsage) => number | null;
   /** The folder a session's analysis checks the disk in (a mapped folder), null for the recorded cwd. */
   repoRootFor(cwd: string | null): string | null;
   /** The folder mappings repoRootFor applies (handed to a thread that learns the cwd as it reads). */

@@ -3,9 +3,8 @@ import { mkdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { folderFor } from '@glassbox/analysis';
-import type { AgentRegistry, MessageUsage } from '@glassbox/core';
+import type { AgentRegistry } from '@glassbox/core';
 import { analysisStage } from './analysis-stage';
-import { messagePricer } from './cost';
 import { lockWaitMs } from './db-errors';
 import type { AgentRoots } from './discover';
 import { discoverStage } from './discover-stage';
@@ -49,7 +48,6 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
   readonly notices: string[];
   private readonly store: IndexDatabase;
   private readonly pool: JobPool;
-  private readonly pricers = new Map<string, (m: MessageUsage) => number | null>();
   /** What the refresh stages (their own files) use of this index. */
   private readonly refreshContext: RefreshContext;
   private chain: Promise<unknown> = Promise.resolve();
@@ -101,14 +99,6 @@ export class SessionIndex extends EventEmitter<IndexEvents> {
       store: this.store,
       agents: this.agents,
       pool: this.pool,
-      pricerFor: (agent) => {
-        let p = this.pricers.get(agent);
-        if (!p) {
-          p = messagePricer(this.agents.byId(agent).format.prices);
-          this.pricers.set(agent, p);
-        }
-        return p;
-      },
       repoRootFor: (cwd) => this.repoRootFor(cwd),
       mappings: () => this.mappings(),
       emitChange: (type, reason, was, now) => this.emitChange(type, reason, was, now),
