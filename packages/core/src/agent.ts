@@ -82,7 +82,7 @@ export interface AgentFormat {
   /**
    * Decides from a file's first lines (JSON text, in order) whether it is this agent's transcript. A
    * 'yes' stands: the same lines with more after them are 'yes' too (the index recognises a file from
-   * its first few kilobytes when they decide; recognise.test.ts checks it on the corpus).
+   * its first few kilobytes when they decide; the store's claim.test.ts checks it on the corpus).
    */
   recognise(head: readonly string[]): Recognition;
   createParser(options: ParseOptions): TranscriptLineParser;
