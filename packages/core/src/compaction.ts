@@ -79,6 +79,11 @@ export interface CompactionItem {
   preview: string;
   /** Where its text is: the record's byte offset and length in the transcript, and the block. */
   record: { offset: number; length: number; blockIndex: number };
+  /**
+   * Its place in the window before, in reading order (0 first). The line alone does not say it: a
+   * Gemini CLI history rewrite puts a whole conversation on one line.
+   */
+  position: number;
   /** A tool call's or result's id and tool, so that a call can be read with its result. */
   toolUseId?: string;
   toolName?: string;

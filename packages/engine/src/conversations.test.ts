@@ -138,6 +138,26 @@ describe('a Codex rollout', () => {
   });
 });
 
+describe('a Gemini CLI chat whose history was rewritten on one line', () => {
+  const CHAT = 'gemini/03-compression/v0.61/gemini-tmp/inventory/chats/session-2026-12-02T04-11-cd91ded2.jsonl';
+
+  it('reads the window before the compression in its order, though every item of it is on one line', () => {
+    const { glassbox } = engine();
+    const { conv } = conversationOf(glassbox, CHAT);
+    expect(conv.compactions).toHaveLength(1);
+    const before = conv.items.filter((i) => i.window === 0);
+    const onOneLine = before.filter((i) => i.line === before[0]?.line);
+    expect(onOneLine.length).toBeGreaterThan(10);
+    // A prompt first, then the reply to it; each call carries its result (a result is never read before its call).
+    const kinds = onOneLine.map((i) => i.kind);
+    expect(kinds.indexOf('prompt')).toBeGreaterThanOrEqual(0);
+    expect(kinds.indexOf('prompt')).toBeLessThan(kinds.indexOf('assistant-text'));
+    const firstCall = kinds.indexOf('tool-input');
+    expect(firstCall).toBeGreaterThan(kinds.indexOf('prompt'));
+    expect(kinds.slice(0, firstCall)).not.toContain('tool-result');
+  });
+});
+
 describe('export', () => {
   it('writes Markdown and HTML with dead items marked, and never over a file', () => {
     const { glassbox, dir } = engine();

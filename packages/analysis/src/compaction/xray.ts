@@ -40,7 +40,7 @@ export function xrayCompaction(input: XrayInput): { xray: CompactionXray; figure
   const kept: CompactionItem[] = [];
   const dropped: CompactionItem[] = [];
   const figures: CompactionFigures = { windowTokens: 0, keptTokens: 0, partialTokens: 0, droppedTokens: 0, droppedDeadTokens: 0 };
-  for (const segment of input.segments) {
+  for (const [position, segment] of input.segments.entries()) {
     const node = before.nodes.get(segment.uuid);
     const call = segment.toolUseId ? before.toolCalls.get(segment.toolUseId) : undefined;
     const drafts = keysOf({ segment, text: input.textOf(segment), op: call?.op ?? null, promptText: node?.promptText ?? null });
@@ -66,6 +66,7 @@ export function xrayCompaction(input: XrayInput): { xray: CompactionXray; figure
       keys,
       preview: segment.preview,
       record: { offset: node?.offset ?? 0, length: node?.length ?? 0, blockIndex: segment.blockIndex },
+      position,
       ...(segment.toolUseId ? { toolUseId: segment.toolUseId } : {}),
       ...(segment.toolName ? { toolName: segment.toolName } : {}),
     };

@@ -84,7 +84,7 @@ export function wholeConversation(src: TranscriptSource): Transcript {
   reports.forEach((report, k) => {
     const window = [...report.xray.kept, ...report.xray.dropped]
       .filter((i) => i.line >= from)
-      .sort((a, b) => a.line - b.line || a.record.blockIndex - b.record.blockIndex)
+      .sort((a, b) => a.position - b.position)
       .map((i) => fromXray(i, k, src, cwd));
     items.push(...paired(window));
     compactions.push({
