@@ -18,6 +18,17 @@ function gate(): { work: () => Promise<Result<number>>; started: () => number; f
 
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
+/** A run started, then the key's file changed, then another request came: the common start of two tests. */
+function changedWhileRunning() {
+  const runs = new SharedRuns();
+  let generation = 0;
+  const g = gate();
+  const first = runs.run('a', () => generation, g.work);
+  generation = 1;
+  const second = runs.run('a', () => generation, g.work);
+  return { runs, g, first, second, generation: () => generation };
+}
+
 describe('shared runs', () => {
   it('a second request while the first runs shares its run and answer', async () => {
     const runs = new SharedRuns();
@@ -33,13 +44,8 @@ describe('shared runs', () => {
   });
 
   it('a request that came after a change waits for the older run, then runs again', async () => {
-    const runs = new SharedRuns();
-    let generation = 0;
-    const g = gate();
-    const first = runs.run('a', () => generation, g.work);
-    generation = 1;
-    const second = runs.run('a', () => generation, g.work);
-    const third = runs.run('a', () => generation, g.work);
+    const { runs, g, first, second, generation } = changedWhileRunning();
+    const third = runs.run('a', generation, g.work);
     await tick();
     expect(g.started()).toBe(1);
     g.finish(ok(1));
@@ -53,12 +59,7 @@ describe('shared runs', () => {
   });
 
   it('a cancelled run cancels every request that shared it, even one that came after a change', async () => {
-    const runs = new SharedRuns();
-    let generation = 0;
-    const g = gate();
-    const first = runs.run('a', () => generation, g.work);
-    generation = 1;
-    const second = runs.run('a', () => generation, g.work);
+    const { g, first, second } = changedWhileRunning();
     await tick();
     g.finish(fail('cancelled', 'Cancelled.'));
     expect((await first).ok).toBe(false);

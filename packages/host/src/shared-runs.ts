@@ -16,7 +16,7 @@ interface Running {
 export class SharedRuns {
   private readonly running = new Map<string, Running>();
 
-  /** How many runs are going on now (for tests and for the host's state). */
+  /** How many runs are going on now. */
   get size(): number {
     return this.running.size;
   }

@@ -121,8 +121,9 @@ export async function summaryStage(ctx: RefreshContext, work: SummaryWork[], rep
 
 /**
  * Stores one summary pass (inside the batch's transaction): the checkpoint (the pass's messages
- * folded into its totals where it ran), their hourly usage, and the search text. A pass that resumed from a checkpoint applies only
- * on top of that same checkpoint; null when the row is gone or another writer moved it on.
+ * folded into its totals where it ran), their hourly usage, and the search text. A pass that resumed
+ * from a checkpoint applies only on top of that same checkpoint; null when the row is gone or another
+ * writer moved it on.
  */
 function applySummary(ctx: RefreshContext, row: FileRow, fromOffset: number, result: SummarizeResult, keepParent: boolean): FileRow | null {
   const st = ctx.store.st;

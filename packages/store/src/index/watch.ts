@@ -44,6 +44,10 @@ export function watchRoots(index: SessionIndex, onChange: (change: SessionChange
   const listener = (change: SessionChange) => onChange(change);
   index.on('change', listener);
 
+  /** One refresh after the ones before it (of these paths, or of every root): they never overlap. */
+  const queueRefresh = (paths?: string[]) => {
+    running = running.then(() => index.refresh({ ...(paths ? { paths } : {}), analyze: options.analyze ?? true })).catch((error: Error) => options.onError?.(error));
+  };
   const flush = () => {
     timer = null;
     if (closed || pending.size === 0) return;
@@ -60,11 +64,9 @@ export function watchRoots(index: SessionIndex, onChange: (change: SessionChange
       if (closed) return;
       const again = [...recheck];
       recheck.clear();
-      running = running.then(() => index.refresh({ paths: again, analyze: options.analyze ?? true })).catch((error: Error) => options.onError?.(error));
+      queueRefresh(again);
     }, CHOKIDAR_THROTTLE_MS + debounceMs);
-    running = running
-      .then(() => index.refresh({ paths, analyze: options.analyze ?? true }))
-      .catch((error: Error) => options.onError?.(error));
+    queueRefresh(paths);
   };
   // A root made after the start: watched from now on, and read now for what was written in it before
   // (a full refresh costs a stat per known file); read once more a little later for what was written
@@ -73,8 +75,7 @@ export function watchRoots(index: SessionIndex, onChange: (change: SessionChange
     if (closed) return;
     watcher.add(root);
     const readAll = () => {
-      if (closed) return;
-      running = running.then(() => index.refresh({ analyze: options.analyze ?? true })).catch((error: Error) => options.onError?.(error));
+      if (!closed) queueRefresh();
     };
     readAll();
     appearanceTimers.push(setTimeout(readAll, ROOT_SETTLE_MS));
