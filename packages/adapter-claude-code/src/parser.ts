@@ -12,6 +12,7 @@ import { CLAUDE_CODE_REQUEST_POLICY } from './request/policy';
 import { inlineSidechainWindows } from './sidechains';
 import { newClientCostTrack, noteCostState, noteReplyVersion } from './parse/client-cost';
 import { notePayloadCopies } from './parse/payload-copies';
+import { settleDetails } from './parse/deferred-details';
 
 export { jsonBytes, parseUsage } from './parse/blocks';
 
@@ -78,6 +79,9 @@ export class TranscriptParser {
       models: new Map(),
       compactions: newCompactionTrack(),
       renderingVersions: new Set(),
+      deferred: [],
+      deferredHashes: [],
+      deferredChars: 0,
     };
   }
 
@@ -156,6 +160,7 @@ export class TranscriptParser {
     }
     this.reportUnknownTypes();
     settleOrphanResults(this.state);
+    settleDetails(this.state);
     const { nodes, order } = this.state;
     markReasoningAlone(nodes);
     const leafUuid = chooseLeaf(nodes, order, this.lastPromptLeaf, this.lastPromptLine);
@@ -197,6 +202,8 @@ export class TranscriptParser {
    * (its state copied: what a later record can change deep, settled history shared; parse/state.ts).
    */
   snapshot(): Session {
+    // Worked out once on this parse, so the copy shares them and has no texts to hold.
+    settleDetails(this.state);
     const copy = Object.create(TranscriptParser.prototype) as TranscriptParser;
     Object.assign(copy, this);
     (copy as unknown as { state: ParseState }).state = cloneState(this.state);

@@ -113,9 +113,10 @@ function fileSource(path: string, cwd: string | null): Source {
 
 /**
  * Completes a read from its result: the structured mirror when present (2.x), else the numbered text.
- * Returns a new op; the input-only op is kept when nothing can be learnt.
+ * Returns a new op; the input-only op is kept when nothing can be learnt. `hashCapture` gives the op
+ * its captured text's hash (now, unless the caller holds it until the read is known to stay).
  */
-export function refineRead(op: ReadOp, mirror: Json | undefined, resultText: string | null, keepText = true): ReadOp {
+export function refineRead(op: ReadOp, mirror: Json | undefined, resultText: string | null, keepText = true, hashCapture: (out: ReadOp, text: string) => void = hashNow): ReadOp {
   if (isObject(mirror)) {
     const type = str(mirror['type']);
     const file = mirror['file'];
@@ -130,7 +131,7 @@ export function refineRead(op: ReadOp, mirror: Json | undefined, resultText: str
       const out: ReadOp = { ...op, startLine, numLines, totalLines, truncated, full };
       if (content !== undefined) {
         if (keepText) out.capturedText = content;
-        out.capturedHash = sha256(content);
+        hashCapture(out, content);
       }
       return out;
     }
@@ -150,10 +151,14 @@ export function refineRead(op: ReadOp, mirror: Json | undefined, resultText: str
     totalLines: null,
     full: false,
     truncated: resultText.startsWith('<system-reminder>'),
-    capturedHash: sha256(text),
   };
+  hashCapture(out, text);
   if (keepText) out.capturedText = text;
   return out;
+}
+
+function hashNow(out: ReadOp, text: string): void {
+  out.capturedHash = sha256(text);
 }
 
 /** The captured text of a read from its raw result record, as `refineRead` derives it. */

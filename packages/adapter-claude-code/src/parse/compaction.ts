@@ -1,6 +1,7 @@
 import { maxUsage, type ChainNode, type Usage, type UsageRecord } from '@glassbox/core';
 import { isObject, str, type JsonObject } from '../record-types';
 import type { ParseState } from './state';
+import { settleDetails } from './deferred-details';
 
 /** Reads a `compact_boundary`'s metadata: the messages it kept verbatim and where they hang. */
 export function readBoundary(r: JsonObject, node: ChainNode): void {
@@ -68,6 +69,7 @@ export function pruneBefore(state: ParseState, boundary: ChainNode): void {
     const answered = call.resultUuid !== undefined && nodes.has(call.resultUuid);
     if (!used && !answered) state.toolCalls.delete(id);
   }
+  settleDetails(state);
 }
 
 /** The usage of an assistant record let go, merged into the previous entry when it is the same response. */

@@ -1,4 +1,5 @@
-import { type Block, type ChainNode } from '@glassbox/core';
+import { type Block, type BlockKind, type ChainNode } from '@glassbox/core';
+import { utf8Bytes } from '../hash';
 import { tokensOf } from '../tokens';
 import { isObject, str, type JsonObject } from '../record-types';
 import { SYNTHETIC_MODEL } from '../summary/placeholder';
@@ -9,6 +10,7 @@ import { dropCapturedTextBefore, readBoundary, readMicroBoundary } from './compa
 import { displayPrompt, userRecordKind } from '../user-text';
 import type { ParseState } from './state';
 import { takeToolResult, takeToolUse } from './tool-links';
+import { deferDetail } from './deferred-details';
 
 const TASK_NOTIFICATION = 'task notification';
 /**
@@ -27,7 +29,7 @@ export function takeUser(state: ParseState, r: JsonObject, node: ChainNode): voi
   if (kind === 'prompt' && promptText !== null && !state.chainOnly) notePrompt(state, node, promptText);
 
   if (typeof content === 'string') {
-    const block = textBlock(0, 'text', content);
+    const block = heldTextBlock(state, node, 0, 'text', content);
     if (label) block.label = label;
     if (label === TASK_NOTIFICATION && !content.startsWith('[SYSTEM NOTIFICATION')) {
       block.bytes += TASK_NOTIFICATION_FRAME_BYTES;
@@ -49,13 +51,22 @@ export function takeUser(state: ParseState, r: JsonObject, node: ChainNode): voi
     if (btype === 'tool_result') {
       node.blocks.push(takeToolResult(state, block, index, node, mirror));
     } else if (btype === 'text') {
-      node.blocks.push(textBlock(index, 'text', str(block['text']) ?? ''));
+      node.blocks.push(heldTextBlock(state, node, index, 'text', str(block['text']) ?? ''));
     } else if (btype === 'image' || btype === 'document') {
       node.blocks.push(imageBlock(index, btype));
     } else {
       node.blocks.push(otherBlock(index, block));
     }
   });
+}
+
+/** A text block whose preview waits until its record is known to stay (deferred-details.ts). */
+function heldTextBlock(state: ParseState, node: ChainNode, index: number, kind: BlockKind, text: string): Block {
+  if (state.chainOnly) return textBlock(index, kind, text);
+  const block: Block = { index, kind, bytes: utf8Bytes(text), tokens: 0, preview: '' };
+  block.tokens = tokensOf(block.bytes);
+  deferDetail(state, { node, block, text, hashOf: undefined, mark: false });
+  return block;
 }
 
 function notePrompt(state: ParseState, node: ChainNode, text: string): void {
@@ -98,7 +109,7 @@ export function takeAssistant(state: ParseState, r: JsonObject, node: ChainNode)
   }
   const content = message['content'];
   if (typeof content === 'string') {
-    node.blocks.push(textBlock(0, 'text', content));
+    node.blocks.push(heldTextBlock(state, node, 0, 'text', content));
     return;
   }
   if (!Array.isArray(content)) return;
@@ -106,10 +117,10 @@ export function takeAssistant(state: ParseState, r: JsonObject, node: ChainNode)
     if (!isObject(block)) return;
     switch (block['type']) {
       case 'text':
-        node.blocks.push(textBlock(index, 'text', str(block['text']) ?? ''));
+        node.blocks.push(heldTextBlock(state, node, index, 'text', str(block['text']) ?? ''));
         break;
       case 'thinking':
-        node.blocks.push(reasoning(textBlock(index, 'thinking', str(block['thinking']) ?? ''), model));
+        node.blocks.push(reasoning(heldTextBlock(state, node, index, 'thinking', str(block['thinking']) ?? ''), model));
         break;
       case 'redacted_thinking':
         node.blocks.push(reasoning({ ...textBlock(index, 'redacted-thinking', str(block['data']) ?? ''), preview: '(redacted thinking)' }, model));
@@ -159,9 +170,10 @@ export function takeAttachment(state: ParseState, r: JsonObject, node: ChainNode
     kind: 'text',
     bytes: rendered.bytes,
     tokens: tokensOf(rendered.bytes),
-    preview: preview(rendered.text),
+    preview: state.chainOnly ? preview(rendered.text) : '',
     label: rendered.label,
   };
+  if (!state.chainOnly) deferDetail(state, { node, block, text: rendered.text, hashOf: undefined, mark: false });
   if (rendered.recorded) block.recordedAsSent = true;
   if (rendered.recorded && r['renderedRole'] !== 'system') block.wrappedAsSent = true;
   node.blocks.push(block);

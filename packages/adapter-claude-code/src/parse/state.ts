@@ -1,6 +1,7 @@
 import type { Block, ChainNode, Problem, SessionStats, ToolCall, UsageRecord } from '@glassbox/core';
 import type { Json } from '../record-types';
 import type { CompactionTrack } from './compaction-events';
+import type { DeferredCaptureHash, DeferredDetail } from './deferred-details';
 
 /** A tool result read before the call it answers (the TUI rewrites files out of order). */
 interface PendingResult {
@@ -41,6 +42,11 @@ export interface ParseState {
   /** Model names seen, each kept once. */
   readonly models: Map<string, string>;
   readonly compactions: CompactionTrack;
+  /** Blocks whose preview, hash and mark wait to be worked out until their record is known to stay (deferred-details.ts). */
+  readonly deferred: DeferredDetail[];
+  readonly deferredHashes: DeferredCaptureHash[];
+  /** The characters those hold. */
+  deferredChars: number;
   /** Client versions this file shows recording what they send with each attachment (2.1.33x `rendered`). */
   readonly renderingVersions: Set<string>;
 }
@@ -86,6 +92,9 @@ export function cloneState(state: ParseState): ParseState {
     pendingResults: copied.pendingResults,
     subagentHints: copied.subagentHints,
     prunedUsage: [...state.prunedUsage],
+    deferred: [],
+    deferredHashes: [],
+    deferredChars: 0,
     models: copied.models,
     compactions: {
       events: state.compactions.events.map((e) => (openEvents.has(e) ? (openCopies.get(e) ?? e) : e)),

@@ -1,10 +1,11 @@
-import { IMAGE_TOKENS, tombstoneHash, tombstoneMark, type Block, type ChainNode, type ToolCall } from '@glassbox/core';
+import { IMAGE_TOKENS, tombstoneHash, type Block, type ChainNode, type ToolCall } from '@glassbox/core';
 import { tokensOf } from '../tokens';
-import { sha256, utf8Bytes } from '../hash';
+import { utf8Bytes } from '../hash';
 import { isObject, str, type Json, type JsonObject } from '../record-types';
 import { opFromInput, refineRead } from '../tool-ops';
 import { HASH_MIN_BYTES, jsonBytes, preview } from './blocks';
 import type { ParseState, SubagentHint } from './state';
+import { deferCaptureHash, deferDetail, type DeferredDetail } from './deferred-details';
 
 /** A `tool_result` block: its size as sent, linked to its call now or when the call is read. */
 export function takeToolResult(state: ParseState, block: JsonObject, index: number, node: ChainNode, mirror: Json | undefined): Block {
@@ -14,12 +15,12 @@ export function takeToolResult(state: ParseState, block: JsonObject, index: numb
   let text: string | null = null;
   let bytes = 0;
   let tokens = 0;
-  let hashInput: string | null = null;
+  let hashOf: string | unknown[] | undefined;
   if (typeof raw === 'string') {
     text = raw;
     bytes = utf8Bytes(raw);
     tokens = tokensOf(bytes);
-    hashInput = raw;
+    hashOf = raw;
   } else if (Array.isArray(raw)) {
     const parts: string[] = [];
     for (const part of raw) {
@@ -40,20 +41,15 @@ export function takeToolResult(state: ParseState, block: JsonObject, index: numb
       }
     }
     text = parts.join('\n');
-    hashInput = JSON.stringify(raw);
+    hashOf = raw;
   }
-  const out: Block = {
-    index,
-    kind: 'tool-result',
-    bytes,
-    tokens,
-    preview: state.chainOnly ? '' : preview(text ?? ''),
-    toolUseId,
-  };
+  const out: Block = { index, kind: 'tool-result', bytes, tokens, preview: '', toolUseId };
   if (isError) out.isError = true;
-  if (hashInput !== null && bytes >= HASH_MIN_BYTES && !state.chainOnly) out.hash = sha256(hashInput);
-  const mark = text === null || state.chainOnly ? null : tombstoneMark(text);
-  if (mark) Object.assign(out, mark);
+  if (!state.chainOnly) {
+    const detail: DeferredDetail = { node, block: out, text: text ?? '', hashOf: bytes >= HASH_MIN_BYTES ? hashOf : undefined, mark: text !== null };
+    // A content array is held whole until then (its images included): counted by its size.
+    deferDetail(state, detail, (text?.length ?? 0) + (Array.isArray(hashOf) ? bytes : 0));
+  }
 
   const call = state.toolCalls.get(toolUseId);
   if (call) linkResult(state, call, out, node, mirror, text);
@@ -111,7 +107,9 @@ function linkResult(state: ParseState, call: ToolCall, out: Block, node: ChainNo
   call.resultUuid = node.uuid;
   call.resultLine = node.line;
   call.isError = out.isError === true || typeof mirror === 'string';
-  if (call.op.kind === 'read' && !call.isError && !state.chainOnly) call.op = refineRead(call.op, mirror, text, state.keepCapturedText);
+  if (call.op.kind === 'read' && !call.isError && !state.chainOnly) {
+    call.op = refineRead(call.op, mirror, text, state.keepCapturedText, (op, captured) => deferCaptureHash(state, { call, op, text: captured }));
+  }
   if (call.op.kind === 'subagent' && isObject(mirror)) {
     const agentId = str(mirror['agentId']);
     if (agentId) {
