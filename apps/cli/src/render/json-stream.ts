@@ -1,4 +1,6 @@
 const GAP = '  ';
+/** A part of the document with at most this many values is written by JSON.stringify in one go. */
+const SMALL_VALUES = 64;
 
 /**
  * Writes `JSON.stringify(value, null, 2)` in pieces, byte for byte the same text, so that a large
@@ -10,7 +12,9 @@ export function writeJson(value: unknown, emit: (piece: string) => void): void {
 }
 
 function walk(value: unknown, indent: string, emit: (piece: string) => void): void {
-  if (value === null || typeof value !== 'object' || typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+  // Small parts (a context point, a segment) in one native call: walking them piece by piece was
+  // most of the writing's time, and a small part's text costs no memory to speak of.
+  if (value === null || typeof value !== 'object' || typeof (value as { toJSON?: unknown }).toJSON === 'function' || valuesWithin(value, SMALL_VALUES) >= 0) {
     emit(leaf(value, indent));
     return;
   }
@@ -36,6 +40,20 @@ function walk(value: unknown, indent: string, emit: (piece: string) => void): vo
     emit(i < entries.length - 1 ? ',\n' : '\n');
   });
   emit(`${indent}}`);
+}
+
+/** What is left of `budget` after counting the values inside `value` (−1 once there are more). */
+function valuesWithin(value: object, budget: number): number {
+  let left = budget;
+  for (const key in value) {
+    if (--left < 0) return -1;
+    const v = (value as Record<string, unknown>)[key];
+    if (v !== null && typeof v === 'object') {
+      left = valuesWithin(v, left);
+      if (left < 0) return -1;
+    }
+  }
+  return left;
 }
 
 /** A value stringified alone, indented to sit at `indent` (JSON.stringify breaks lines only between tokens). */
