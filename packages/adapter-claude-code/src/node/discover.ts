@@ -1,8 +1,9 @@
-import { closeSync, existsSync, openSync, readSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { DiscoveredFile } from '@glassbox/core';
 import { CLAUDE_CODE } from '../identity';
+import { legacyAgentNames, legacyAgentsOf } from './legacy-agents';
 
 /**
  * The projects folders to look in: `CLAUDE_CONFIG_DIR` (one path or a comma list; each a config folder
@@ -22,6 +23,8 @@ export function projectRoots(env: NodeJS.ProcessEnv = process.env, home = homedi
 }
 
 const JSONL = /\.jsonl$/i;
+/** A legacy subagent file's name, as the client writes it. */
+const LEGACY_AGENT = /^agent-.+\.jsonl$/;
 
 /**
  * Every transcript under the given projects roots: `<root>/<project>/<session>.jsonl`, its
@@ -135,11 +138,8 @@ export function listSubagentFiles(sessionPath: string, sessionId: string): Subag
       out.push(ref);
     }
   }
-  for (const name of safeList(dirname(sessionPath))) {
-    const m = /^agent-(.+)\.jsonl$/.exec(name);
-    if (!m || !m[1]) continue;
-    const path = join(dirname(sessionPath), name);
-    if (firstSessionId(path) === sessionId) out.push({ agentId: m[1], path });
+  for (const name of legacyAgentsOf(dirname(sessionPath), sessionId, LEGACY_AGENT)) {
+    out.push({ agentId: name.slice('agent-'.length, -'.jsonl'.length), path: join(dirname(sessionPath), name) });
   }
   return out;
 }
@@ -180,20 +180,6 @@ function readMeta(path: string): SubagentFile['meta'] | undefined {
   }
 }
 
-/** The session id the first 64 KiB of a file name (a legacy subagent file names its parent's). */
-export function firstSessionId(path: string): string | null {
-  try {
-    const fd = openSync(path, 'r');
-    const buf = Buffer.alloc(64 * 1024);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    closeSync(fd);
-    const m = /"sessionId"\s*:\s*"([^"]+)"/.exec(buf.toString('utf8', 0, n));
-    return m?.[1] ?? null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Files that may hold a session's subagents, by their folder entries alone (none is opened): legacy
  * `agent-*.jsonl` beside the session and `<session>/subagents/*.jsonl`.
@@ -202,7 +188,7 @@ export function subagentCandidates(sessionPath: string): string[] {
   const dir = dirname(sessionPath);
   const id = basename(sessionPath).replace(/\.jsonl$/i, '');
   return [
-    ...safeList(dir).filter((n) => /^agent-.+\.jsonl$/i.test(n)).map((n) => join(dir, n)),
+    ...legacyAgentNames(dir).map((n) => join(dir, n)),
     ...safeList(join(dir, id, 'subagents')).filter((n) => /\.jsonl$/i.test(n)).map((n) => join(dir, id, 'subagents', n)),
   ];
 }

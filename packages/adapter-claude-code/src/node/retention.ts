@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { earliestRule, type AgentRetention, type RetentionRule, type SessionLayout, type SessionPart } from '@glassbox/core';
 import { cleanupRule, type SettingsText } from '../retention/rule';
-import { firstSessionId } from './discover';
+import { firstSessionId } from './legacy-agents';
 
 /** Where the client reads managed policy settings on each platform (2.1.197). */
 export function managedSettingsDir(platform: NodeJS.Platform = process.platform): string {
