@@ -31,6 +31,8 @@ export interface ParserOptions {
    * previews of tool calls, prompt texts or read refinements. Uuids, links, kinds and sizes are the same.
    */
   chainOnly?: boolean;
+  /** Work out the previews shown beside each block (default true); the index, which keeps only figures, does without. */
+  previews?: boolean;
 }
 
 /**
@@ -64,6 +66,7 @@ export class TranscriptParser {
       path: options.path,
       keepCapturedText: options.keepCapturedText === true,
       chainOnly: options.chainOnly === true,
+      previews: options.previews !== false && options.chainOnly !== true,
       cwd: null,
       firstPrompt: null,
       nodes: new Map(),

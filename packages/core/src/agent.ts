@@ -382,6 +382,11 @@ export interface LoadOptions {
    * locator says `sharesRecords` calls it; the record is the reader's own, never to be changed.
    */
   onRecord?: (text: string, line: number, offset: number, byteLength: number, record: unknown) => void;
+  /**
+   * Only the figures will be read (the index): a reader may leave out what is only ever shown, such
+   * as previews. Classes, proofs' facts and every count are the same.
+   */
+  figuresOnly?: boolean;
 }
 
 /** One agent: its format and its Node side. */

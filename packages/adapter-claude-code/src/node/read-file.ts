@@ -19,8 +19,8 @@ export interface ReadSessionResult {
  * throw; `progress` hears each chunk read, and a CancelledError it throws stops the read and is thrown;
  * `onBytes` sees each chunk's bytes.
  */
-export function readSessionFile(path: string, progress?: ReadProgress, onBytes?: (chunk: Uint8Array) => void, onRecord?: LoadOptions['onRecord']): ReadSessionResult {
-  const parser = new TranscriptParser({ path, fallbackId: basename(path).replace(/\.jsonl$/i, '') });
+export function readSessionFile(path: string, progress?: ReadProgress, onBytes?: (chunk: Uint8Array) => void, onRecord?: LoadOptions['onRecord'], previews = true): ReadSessionResult {
+  const parser = new TranscriptParser({ path, fallbackId: basename(path).replace(/\.jsonl$/i, ''), previews });
   let scan: ScanResult;
   // With onRecord, each line is parsed here once, for the caller and the parser alike.
   const sink: LineSink = onRecord

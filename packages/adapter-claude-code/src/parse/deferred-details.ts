@@ -49,16 +49,16 @@ export function deferCaptureHash(state: ParseState, held: DeferredCaptureHash): 
  */
 export function settleDetails(state: ParseState): void {
   const { deferred, deferredHashes, nodes, toolCalls } = state;
-  for (const d of deferred) if (nodes.get(d.node.uuid) === d.node) workOut(d);
+  for (const d of deferred) if (nodes.get(d.node.uuid) === d.node) workOut(d, state.previews);
   for (const h of deferredHashes) if (toolCalls.get(h.call.id) === h.call && h.call.op === h.op) h.op.capturedHash = sha256(h.text);
   deferred.length = 0;
   deferredHashes.length = 0;
   state.deferredChars = 0;
 }
 
-function workOut(d: DeferredDetail): void {
+function workOut(d: DeferredDetail, previews: boolean): void {
   const block = d.block;
-  block.preview = preview(d.text);
+  if (previews) block.preview = preview(d.text);
   if (d.hashOf !== undefined) block.hash = sha256(typeof d.hashOf === 'string' ? d.hashOf : JSON.stringify(d.hashOf));
   if (d.mark) {
     const mark = tombstoneMark(d.text);

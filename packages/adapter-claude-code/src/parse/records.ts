@@ -65,7 +65,7 @@ function heldTextBlock(state: ParseState, node: ChainNode, index: number, kind: 
   if (state.chainOnly) return textBlock(index, kind, text);
   const block: Block = { index, kind, bytes: utf8Bytes(text), tokens: 0, preview: '' };
   block.tokens = tokensOf(block.bytes);
-  deferDetail(state, { node, block, text, hashOf: undefined, mark: false });
+  if (state.previews) deferDetail(state, { node, block, text, hashOf: undefined, mark: false });
   return block;
 }
 
@@ -173,7 +173,7 @@ export function takeAttachment(state: ParseState, r: JsonObject, node: ChainNode
     preview: state.chainOnly ? preview(rendered.text) : '',
     label: rendered.label,
   };
-  if (!state.chainOnly) deferDetail(state, { node, block, text: rendered.text, hashOf: undefined, mark: false });
+  if (state.previews) deferDetail(state, { node, block, text: rendered.text, hashOf: undefined, mark: false });
   if (rendered.recorded) block.recordedAsSent = true;
   if (rendered.recorded && r['renderedRole'] !== 'system') block.wrappedAsSent = true;
   node.blocks.push(block);

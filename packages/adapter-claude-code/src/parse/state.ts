@@ -23,6 +23,8 @@ export interface ParseState {
   readonly keepCapturedText: boolean;
   /** Only what the live chain needs (see ParserOptions.chainOnly). */
   readonly chainOnly: boolean;
+  /** Previews are wanted (ParserOptions.previews; never with chainOnly). */
+  readonly previews: boolean;
   cwd: string | null;
   firstPrompt: string | null;
   readonly nodes: Map<string, ChainNode>;

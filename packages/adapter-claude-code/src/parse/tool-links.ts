@@ -76,7 +76,7 @@ export function takeToolUse(state: ParseState, block: JsonObject, index: number,
     kind: 'tool-use',
     bytes,
     tokens: tokensOf(bytes),
-    preview: state.chainOnly ? '' : preview(`${name} ${source.label}`),
+    preview: state.previews ? preview(`${name} ${source.label}`) : '',
     toolUseId: id,
     toolName: name,
   };

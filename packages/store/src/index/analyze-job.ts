@@ -40,7 +40,8 @@ export type AnalyzeResult =
 
 export function runAnalyze(job: AnalyzeJob, locator: AgentLocator): AnalyzeResult {
   try {
-    return analysisOf(job.follow ? followed(job.path, locator) : locator.load(job.path), job.repoRoot ?? null);
+    // The index keeps figures only: the reader may leave out previews.
+    return analysisOf(job.follow ? followed(job.path, locator) : locator.load(job.path, { figuresOnly: true }), job.repoRoot ?? null);
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
     return { ok: false, code: e.code ?? null, message: e.message };

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { defaultAgents } from '@glassbox/agents';
 import { runIndex } from './index-job';
 import { runSummarize } from './jobs';
-import { runAnalyze } from './analyze-job';
+import { analysisOf, runAnalyze } from './analyze-job';
 import { openIndex } from './index';
 import { SCENARIOS, copyCodexHome, copyPublic, copyScenario, tempTree } from '@glassbox/test-support/store/corpus';
 
@@ -33,6 +33,18 @@ const separately = (agent: string, path: string, repoRoot: string | null = null)
 describe('an index job (summary and analysis from one read)', () => {
   it.each(sessions.map((p) => [p.slice(root.length), p]))('%s: the summary and the analysis the two passes give', (_name, path) => {
     expect(runIndex({ type: 'index', agent: 'claude-code', path, mappings: {} }, agents)).toEqual(separately('claude-code', path));
+  });
+
+  it.each(sessions.map((p) => [p.slice(root.length), p]))('%s: figures read without previews are a full read\'s', (_name, path) => {
+    const locator = agents.byId('claude-code').locator;
+    const full = locator.load(path);
+    const figures = locator.load(path, { figuresOnly: true });
+    expect(analysisOf(figures, null)).toEqual(analysisOf(full, null));
+    // What was left out: previews, and nothing else of any block.
+    const shown = [...full.session.nodes.values()].flatMap((n) => n.blocks).filter((b) => b.preview !== '');
+    expect(shown.length).toBeGreaterThan(0);
+    const strip = (s: typeof full.session) => [...s.nodes.values()].map((n) => n.blocks.map(({ preview: _p, ...rest }) => rest));
+    expect(strip(figures.session)).toEqual(strip(full.session));
   });
 
   it('leaves a last line without its newline to the next pass, as the summary does', () => {

@@ -64,6 +64,7 @@ export function runIndex(job: IndexJob, agents: AgentRegistry): IndexResult {
         if (held) give(held);
         held = { text, line, end: offset + byteLength + 1, record };
       },
+      figuresOnly: true,
     });
     const last = held as HeldLine | null;
     if (last && last.end <= before.size) give(last);
