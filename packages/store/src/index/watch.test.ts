@@ -172,3 +172,50 @@ it('picks up an agent installed after it started: a root none of whose parents e
   await w.close();
   await index.close();
 });
+
+it('sees every session written into a folder made just before it, however soon after (a new project, a new day of rollouts)', async () => {
+  tree = tempTree();
+  const root = tree.root('claude');
+  const source = copyScenario(root, '02-gone-drift-errors');
+  const name = readdirSync(source).find((n) => n.endsWith('.jsonl')) as string;
+  const text = readFileSync(join(source, name), 'utf8');
+  const index = openIndex({ agents: TEST_AGENTS, dbPath: join(tree.dir, 'index.db'), roots: [root], workers: 0 });
+  await index.refresh({ analyze: false });
+  const changes: SessionChange[] = [];
+  const w = watchRoots(index, (c) => changes.push(c), { debounceMs: 20, analyze: false });
+  await w.ready;
+  // Chokidar lists a new folder before it watches it: a file written between the two is the case.
+  const written: string[] = [];
+  for (let i = 0; i < 16; i++) {
+    const folder = join(root, `-new-project-${i}`);
+    mkdirSync(folder);
+    if (i % 4 > 0) await new Promise((r) => setTimeout(r, i % 4));
+    const path = join(folder, `0000000${i.toString(16)}-0000-4000-8000-000000000000.jsonl`);
+    writeFileSync(path, text);
+    written.push(path);
+  }
+  for (const path of written) await nextChange(changes, (c) => c.path === path && c.row?.stage === 'summarised');
+  await w.close();
+  await index.close();
+});
+
+it('sees a session written while the watcher starts, after the index last listed the roots (a session started as Glassbox starts)', async () => {
+  tree = tempTree();
+  const root = tree.root('claude');
+  const source = copyScenario(root, '02-gone-drift-errors');
+  const name = readdirSync(source).find((n) => n.endsWith('.jsonl')) as string;
+  const index = openIndex({ agents: TEST_AGENTS, dbPath: join(tree.dir, 'index.db'), roots: [root], workers: 0 });
+  await index.refresh({ analyze: false });
+  const changes: SessionChange[] = [];
+  const w = watchRoots(index, (c) => changes.push(c), { debounceMs: 20, analyze: false });
+  // Before chokidar has walked the root: its walk finds the file as one that was always there.
+  const folder = join(root, '-started-meanwhile');
+  mkdirSync(folder);
+  const path = join(folder, name);
+  writeFileSync(path, readFileSync(join(source, name)));
+  await w.ready;
+  await nextChange(changes, (c) => c.path === path && c.row?.stage === 'summarised');
+  expect(changes.find((c) => c.path === path)?.type).toBe('added');
+  await w.close();
+  await index.close();
+});

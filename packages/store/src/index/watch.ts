@@ -1,5 +1,5 @@
-import { statSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { whenRootAppears, type Appearance } from './root-appearance';
 import type { SessionChange, SessionIndex } from './session-index';
@@ -22,6 +22,11 @@ export interface RootWatcher {
 const CHOKIDAR_THROTTLE_MS = 50;
 /** How long after a root appears it is read once more (chokidar's walk of a new folder takes milliseconds). */
 const ROOT_SETTLE_MS = 1000;
+/** When a folder made while watching is listed again (see folderAppeared). */
+const FOLDER_RELIST_MS = [250, 1000];
+/** How deep and how much of a new folder is listed again (a project folder, its session folders, their subagents). */
+const FOLDER_RELIST_DEPTH = 3;
+const FOLDER_RELIST_ENTRIES = 10_000;
 
 /**
  * Watches every root of the index with chokidar and keeps the index current: new sessions, appends,
@@ -86,6 +91,20 @@ export function watchRoots(index: SessionIndex, onChange: (change: SessionChange
     if (timer) clearTimeout(timer);
     timer = setTimeout(flush, debounceMs);
   };
+  // Chokidar lists a folder made while it watches before it watches that folder, so a file written in
+  // between is never reported (a new project's first session, written as its folder is made; a new
+  // day's Codex rollout). The folder is listed again once chokidar watches it, and each transcript in
+  // it is read; one already read costs a stat.
+  const folderAppeared = (dir: string) => {
+    if (closed) return;
+    for (const ms of FOLDER_RELIST_MS) {
+      const t = setTimeout(() => {
+        folderTimers.delete(t);
+        if (!closed) for (const path of transcriptsUnder(dir, FOLDER_RELIST_DEPTH, FOLDER_RELIST_ENTRIES)) touch(path);
+      }, ms);
+      folderTimers.add(t);
+    }
+  };
 
   // Chokidar may say it is ready before it watches every root when some do not exist (an agent with
   // no session yet: no ~/.codex/sessions): the roots that exist are watched first, the others added
@@ -96,16 +115,21 @@ export function watchRoots(index: SessionIndex, onChange: (change: SessionChange
   const missing = index.roots.filter((r) => !existing.includes(r));
   const appearances: Appearance[] = [];
   const appearanceTimers: NodeJS.Timeout[] = [];
+  const folderTimers = new Set<NodeJS.Timeout>();
   const watcher: FSWatcher = watch(existing.length > 0 ? existing : missing, {
     ignoreInitial: true,
     persistent: true,
     // Only transcripts matter; tool-results/, memory/ and the like are skipped (folders are still walked).
     ignored: (path, stats) => stats?.isFile() === true && !isTranscript(path),
   });
-  watcher.on('add', touch).on('change', touch).on('unlink', touch);
+  watcher.on('add', touch).on('change', touch).on('unlink', touch).on('addDir', folderAppeared);
   watcher.on('error', (error) => options.onError?.(error as Error));
   const ready = new Promise<void>((resolve) =>
     watcher.once('ready', () => {
+      // What was written while chokidar walked the roots counts as there from the start and is never
+      // reported, and the index's own first pass may have listed the roots before it was written (a
+      // session started as Glassbox starts): read every root once more now (a stat per known file).
+      if (!closed) queueRefresh();
       const near = missing.filter((r) => isDirectory(dirname(r)));
       if (existing.length > 0 && near.length > 0 && !closed) watcher.add(near);
       for (const root of missing.filter((r) => !near.includes(r))) appearances.push(whenRootAppears(root, () => rootAppeared(root)));
@@ -119,6 +143,7 @@ export function watchRoots(index: SessionIndex, onChange: (change: SessionChange
       closed = true;
       for (const a of appearances) a.close();
       for (const t of appearanceTimers) clearTimeout(t);
+      for (const t of folderTimers) clearTimeout(t);
       if (timer) clearTimeout(timer);
       if (recheckTimer) clearTimeout(recheckTimer);
       index.off('change', listener);
@@ -126,6 +151,28 @@ export function watchRoots(index: SessionIndex, onChange: (change: SessionChange
       await running;
     },
   };
+}
+
+/** The files under a folder, `depth` levels down, at most `limit` entries looked at (touch keeps the transcripts). */
+function transcriptsUnder(dir: string, depth: number, limit: number): string[] {
+  const files: string[] = [];
+  let seen = 0;
+  const walk = (d: string, left: number): void => {
+    let entries;
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (++seen > limit) return;
+      const path = join(d, e.name);
+      if (e.isFile()) files.push(path);
+      else if (e.isDirectory() && left > 0) walk(path, left - 1);
+    }
+  };
+  walk(dir, depth - 1);
+  return files;
 }
 
 function isDirectory(path: string): boolean {
