@@ -6,11 +6,11 @@ import { readSessionFile } from './read-file';
 /** Parses a session and its subagent files, linking each subagent to the tool call that started it. */
 export function loadSessionWithSubagents(path: string, options: LoadOptions = {}): LoadedSession {
   const previews = options.figuresOnly !== true;
-  const { session, parser } = readSessionFile(path, options.progress, undefined, options.onRecord, previews);
+  const { session, parser } = readSessionFile(path, { progress: options.progress, onRecord: options.onRecord, previews });
   // A subagent's own file has no subagents of its own here; its siblings belong to the parent.
   if (options.subagents === false || session.agentId !== undefined) return { session, subagents: [] };
   const files = listSubagentFiles(path, session.id).filter((f) => f.path !== path);
-  return linkSubagents(session, parser.subagentLinks(), files.map((file) => ({ file, sub: readSessionFile(file.path, undefined, undefined, undefined, previews).session })));
+  return linkSubagents(session, parser.subagentLinks(), files.map((file) => ({ file, sub: readSessionFile(file.path, { previews }).session })));
 }
 
 /**

@@ -16,7 +16,7 @@ export const claudeCodeLocator: AgentLocator = {
   load: (path, options) => loadSessionWithSubagents(path, options),
   follow: (path, options) => followSession(path, options),
   sharesRecords: true,
-  parseFile: (path, options) => readSessionFile(path, options?.progress, options?.onBytes).session,
+  parseFile: (path, options) => readSessionFile(path, { progress: options?.progress, onBytes: options?.onBytes }).session,
   companionFiles: subagentCandidates,
   retention: claudeCodeRetention(),
 };

@@ -14,13 +14,20 @@ export interface ReadSessionResult {
   parser: TranscriptParser;
 }
 
-/**
- * Parses a transcript file. A missing or unreadable path gives a session with one fatal problem, not a
- * throw; `progress` hears each chunk read, and a CancelledError it throws stops the read and is thrown;
- * `onBytes` sees each chunk's bytes.
- */
-export function readSessionFile(path: string, progress?: ReadProgress, onBytes?: (chunk: Uint8Array) => void, onRecord?: LoadOptions['onRecord'], previews = true): ReadSessionResult {
-  const parser = new TranscriptParser({ path, fallbackId: basename(path).replace(/\.jsonl$/i, ''), previews });
+export interface ReadSessionOptions {
+  /** Hears each chunk read; a CancelledError it throws stops the read and is thrown. */
+  progress?: ReadProgress | undefined;
+  /** Sees each chunk's bytes. */
+  onBytes?: ((chunk: Uint8Array) => void) | undefined;
+  onRecord?: LoadOptions['onRecord'] | undefined;
+  /** Work out the previews shown beside each block (default true; the index does without). */
+  previews?: boolean;
+}
+
+/** Parses a transcript file. A missing or unreadable path gives a session with one fatal problem, not a throw. */
+export function readSessionFile(path: string, options: ReadSessionOptions = {}): ReadSessionResult {
+  const { progress, onBytes, onRecord } = options;
+  const parser = new TranscriptParser({ path, fallbackId: basename(path).replace(/\.jsonl$/i, ''), previews: options.previews !== false });
   let scan: ScanResult;
   // With onRecord, each line is parsed here once, for the caller and the parser alike.
   const sink: LineSink = onRecord

@@ -7,9 +7,10 @@ import { isObject, str, type Json, type JsonObject } from '../record-types';
 export const HASH_MIN_BYTES = 128;
 const PREVIEW_CHARS = 160;
 
-export function textBlock(index: number, kind: BlockKind, text: string): Block {
+/** A text block; `shown` is its preview (worked out from the text unless given). */
+export function textBlock(index: number, kind: BlockKind, text: string, shown = preview(text)): Block {
   const bytes = utf8Bytes(text);
-  return { index, kind, bytes, tokens: tokensOf(bytes), preview: preview(text) };
+  return { index, kind, bytes, tokens: tokensOf(bytes), preview: shown };
 }
 
 export function imageBlock(index: number, type: string): Block {

@@ -32,13 +32,16 @@ const HELD_CHARS_MAX = 4 * 1024 * 1024;
 /** Holds a block's details until its record is known to stay (chainOnly parses need none: not held). */
 export function deferDetail(state: ParseState, detail: DeferredDetail, heldChars = detail.text.length): void {
   state.deferred.push(detail);
-  state.deferredChars += heldChars;
-  if (state.deferredChars > HELD_CHARS_MAX) settleDetails(state);
+  hold(state, heldChars);
 }
 
 export function deferCaptureHash(state: ParseState, held: DeferredCaptureHash): void {
   state.deferredHashes.push(held);
-  state.deferredChars += held.text.length;
+  hold(state, held.text.length);
+}
+
+function hold(state: ParseState, chars: number): void {
+  state.deferredChars += chars;
   if (state.deferredChars > HELD_CHARS_MAX) settleDetails(state);
 }
 

@@ -1,5 +1,4 @@
 import { type Block, type BlockKind, type ChainNode } from '@glassbox/core';
-import { utf8Bytes } from '../hash';
 import { tokensOf } from '../tokens';
 import { isObject, str, type JsonObject } from '../record-types';
 import { SYNTHETIC_MODEL } from '../summary/placeholder';
@@ -63,8 +62,7 @@ export function takeUser(state: ParseState, r: JsonObject, node: ChainNode): voi
 /** A text block whose preview waits until its record is known to stay (deferred-details.ts). */
 function heldTextBlock(state: ParseState, node: ChainNode, index: number, kind: BlockKind, text: string): Block {
   if (state.chainOnly) return textBlock(index, kind, text);
-  const block: Block = { index, kind, bytes: utf8Bytes(text), tokens: 0, preview: '' };
-  block.tokens = tokensOf(block.bytes);
+  const block = textBlock(index, kind, text, '');
   if (state.previews) deferDetail(state, { node, block, text, hashOf: undefined, mark: false });
   return block;
 }

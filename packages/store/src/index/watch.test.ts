@@ -173,7 +173,8 @@ it('picks up an agent installed after it started: a root none of whose parents e
   await index.close();
 });
 
-it('sees every session written into a folder made just before it, however soon after (a new project, a new day of rollouts)', async () => {
+/** An indexed root holding one real session, and a watcher started on it (not yet ready). */
+async function watchedSession(): Promise<{ root: string; name: string; text: string; changes: SessionChange[]; index: ReturnType<typeof openIndex>; w: ReturnType<typeof watchRoots> }> {
   tree = tempTree();
   const root = tree.root('claude');
   const source = copyScenario(root, '02-gone-drift-errors');
@@ -183,6 +184,11 @@ it('sees every session written into a folder made just before it, however soon a
   await index.refresh({ analyze: false });
   const changes: SessionChange[] = [];
   const w = watchRoots(index, (c) => changes.push(c), { debounceMs: 20, analyze: false });
+  return { root, name, text, changes, index, w };
+}
+
+it('sees every session written into a folder made just before it, however soon after (a new project, a new day of rollouts)', async () => {
+  const { root, text, changes, index, w } = await watchedSession();
   await w.ready;
   // Chokidar lists a new folder before it watches it: a file written between the two is the case.
   const written: string[] = [];
@@ -200,19 +206,12 @@ it('sees every session written into a folder made just before it, however soon a
 });
 
 it('sees a session written while the watcher starts, after the index last listed the roots (a session started as Glassbox starts)', async () => {
-  tree = tempTree();
-  const root = tree.root('claude');
-  const source = copyScenario(root, '02-gone-drift-errors');
-  const name = readdirSync(source).find((n) => n.endsWith('.jsonl')) as string;
-  const index = openIndex({ agents: TEST_AGENTS, dbPath: join(tree.dir, 'index.db'), roots: [root], workers: 0 });
-  await index.refresh({ analyze: false });
-  const changes: SessionChange[] = [];
-  const w = watchRoots(index, (c) => changes.push(c), { debounceMs: 20, analyze: false });
+  const { root, name, text, changes, index, w } = await watchedSession();
   // Before chokidar has walked the root: its walk finds the file as one that was always there.
   const folder = join(root, '-started-meanwhile');
   mkdirSync(folder);
   const path = join(folder, name);
-  writeFileSync(path, readFileSync(join(source, name)));
+  writeFileSync(path, text);
   await w.ready;
   await nextChange(changes, (c) => c.path === path && c.row?.stage === 'summarised');
   expect(changes.find((c) => c.path === path)?.type).toBe('added');
