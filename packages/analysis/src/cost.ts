@@ -1,5 +1,5 @@
 import { ZERO_USAGE, findPrice, usageCost, type ChainNode, type PriceTable, type Session, type Usage } from '@glassbox/core';
-import { responsesOf, type Response } from './usage';
+import { responseKey, responsesOf, type Response } from './usage';
 import { compareClientCost, type ClientCostComparison } from './client-cost';
 
 export interface CostLine {
@@ -30,17 +30,17 @@ export interface CostReport {
  * agent's price table (its adapter's, or the user's override merged over it).
  */
 export function computeCost(session: Session, subagents: Session[], table: PriceTable): CostReport {
-  const seen = new Map<string, Response>();
+  const seen = new Set<string>();
   let duplicateResponses = 0;
   const main = responsesOf(session);
   const subs = subagents.flatMap((s) => responsesOf(s));
   const take = (r: Response): boolean => {
-    const prev = seen.get(r.key);
-    if (prev) {
+    const key = responseKey(r);
+    if (seen.has(key)) {
       duplicateResponses++;
       return false;
     }
-    seen.set(r.key, r);
+    seen.add(key);
     return true;
   };
   const mainKept = main.filter(take);
@@ -111,7 +111,7 @@ function byTurn(prompts: readonly ChainNode[], all: readonly Response[], inWindo
   const promptLines = new Set(lines);
   const responses: Response[] = [];
   for (const r of all) {
-    const turn = promptLines.has(r.line) ? inWindow.get(r.key) : undefined;
+    const turn = promptLines.has(r.line) ? inWindow.get(responseKey(r)) : undefined;
     if (turn === undefined) responses.push(r);
     else if (turn < 0) beforeFirst.push(r);
     else perTurn[turn]?.push(r);
@@ -151,7 +151,7 @@ function turnInWindow(session: Session): Map<string, number> {
     const n = session.nodes.get(u);
     if (!n || n.isSidechain) continue;
     if (n.kind === 'prompt') turn++;
-    else if (n.kind === 'assistant' && n.usage) out.set(`${n.messageId ?? n.uuid}:${n.requestId ?? ''}`, turn);
+    else if (n.kind === 'assistant' && n.usage) out.set(responseKey({ messageId: n.messageId ?? n.uuid, requestId: n.requestId }), turn);
   }
   return out;
 }

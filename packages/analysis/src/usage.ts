@@ -1,59 +1,78 @@
 import { contextTokens, maxUsage, type ChainNode, type Session, type TurnPoint, type UsageRecord } from '@glassbox/core';
 
-/** One API response: a usage record with the key that identifies it across files. */
-export interface Response extends UsageRecord {
-  key: string;
+/** One API response: the usage record of its first record, with the largest usage any of its records reports. */
+export type Response = UsageRecord;
+
+/** The key that identifies a response across files: its message id and request id. */
+export function responseKey(r: { readonly messageId: string; readonly requestId?: string | undefined }): string {
+  return `${r.messageId}:${r.requestId ?? ''}`;
+}
+
+/**
+ * Responses in the order first seen, found by message id and then request id. A long session has
+ * tens of thousands of responses: a key string built for each, and a copy of each record, were most
+ * of what counting them held in memory.
+ */
+export class ResponseTable {
+  readonly list: Response[] = [];
+  /** Where the first response of each message id is. */
+  private readonly byMessage = new Map<string, number>();
+  /** Where a response is whose message id came first with another request id (rare: a copied id). */
+  private readonly byKey = new Map<string, number>();
+
+  /** Where the response with this message and request id is, or -1. */
+  indexOf(messageId: string, requestId: string | undefined): number {
+    const i = this.byMessage.get(messageId);
+    if (i === undefined) return -1;
+    if ((this.list[i]?.requestId ?? '') === (requestId ?? '')) return i;
+    return this.byKey.get(`${messageId}:${requestId ?? ''}`) ?? -1;
+  }
+
+  /** Adds a response not yet in the table. */
+  add(r: Response): void {
+    const at = this.list.length;
+    this.list.push(r);
+    if (!this.byMessage.has(r.messageId)) this.byMessage.set(r.messageId, at);
+    else this.byKey.set(responseKey(r), at);
+  }
+
+  /** The same response reported again: its largest usage is kept, on a copy, so the session's own record is never changed. */
+  merge(at: number, usage: UsageRecord['usage']): void {
+    const prev = this.list[at] as Response;
+    this.list[at] = { ...prev, usage: maxUsage(prev.usage, usage) };
+  }
 }
 
 /**
  * One entry per API response: records sharing a message id (and request id) are one response, and
  * its usage is the largest reported on any of them (streamed replies log intermediate usage first).
+ * A record of what a compaction let go is returned as it is (nothing changes a usage in place).
  */
 export function responsesOf(session: Session, options: { sidechain?: boolean } = {}): Response[] {
-  const byKey = new Map<string, Response>();
+  const table = new ResponseTable();
   for (const p of session.prunedUsage ?? []) {
     if (options.sidechain !== undefined && p.isSidechain !== options.sidechain) continue;
-    const key = `${p.messageId}:${p.requestId ?? ''}`;
-    const prev = byKey.get(key);
-    if (prev) {
-      prev.usage = maxUsage(prev.usage, p.usage);
-      continue;
-    }
-    // The record's own usage object, not a copy: nothing changes a usage in place (maxUsage makes a new one).
-    const r: Response = { key, messageId: p.messageId, model: p.model, line: p.line, usage: p.usage, isSidechain: p.isSidechain };
-    if (p.requestId) r.requestId = p.requestId;
-    if (p.timestamp) r.timestamp = p.timestamp;
-    if (p.synthetic) r.synthetic = true;
-    byKey.set(key, r);
+    const at = table.indexOf(p.messageId, p.requestId);
+    if (at >= 0) table.merge(at, p.usage);
+    else table.add(p);
   }
   for (const uuid of session.order) {
     const n = session.nodes.get(uuid);
     if (!n || n.kind !== 'assistant' || !n.usage) continue;
     if (options.sidechain !== undefined && n.isSidechain !== options.sidechain) continue;
-    const key = responseKey(n);
-    const prev = byKey.get(key);
-    if (prev) {
-      prev.usage = maxUsage(prev.usage, n.usage);
+    const messageId = n.messageId ?? n.uuid;
+    const at = table.indexOf(messageId, n.requestId);
+    if (at >= 0) {
+      table.merge(at, n.usage);
       continue;
     }
-    const r: Response = {
-      key,
-      messageId: n.messageId ?? n.uuid,
-      model: n.model ?? 'unknown',
-      line: n.line,
-      usage: n.usage,
-      isSidechain: n.isSidechain,
-    };
+    const r: Response = { messageId, model: n.model ?? 'unknown', line: n.line, usage: n.usage, isSidechain: n.isSidechain };
     if (n.requestId) r.requestId = n.requestId;
     if (n.timestamp) r.timestamp = n.timestamp;
     if (n.synthetic) r.synthetic = true;
-    byKey.set(key, r);
+    table.add(r);
   }
-  return [...byKey.values()];
-}
-
-function responseKey(n: ChainNode): string {
-  return `${n.messageId ?? n.uuid}:${n.requestId ?? ''}`;
+  return table.list;
 }
 
 /** Context size per main-thread API response, with compactions marked. */
@@ -71,17 +90,12 @@ export function turnPoints(session: Session): TurnPoint[] {
     const next = boundaries[firstAbove(boundaries, prevLine)];
     const afterCompaction = next !== undefined && next < r.line;
     prevLine = r.line;
-    const p: TurnPoint = {
-      index,
-      line: r.line,
-      messageId: r.messageId,
-      model: r.model,
-      contextTokens: contextTokens(r.usage),
-      usage: r.usage,
-      afterCompaction,
-    };
-    if (r.timestamp) p.timestamp = r.timestamp;
-    return p;
+    const contextSize = contextTokens(r.usage);
+    // One literal each way: a property added after the object is made takes a separate property
+    // array, and a long session has tens of thousands of these.
+    return r.timestamp
+      ? { index, line: r.line, messageId: r.messageId, model: r.model, contextTokens: contextSize, usage: r.usage, afterCompaction, timestamp: r.timestamp }
+      : { index, line: r.line, messageId: r.messageId, model: r.model, contextTokens: contextSize, usage: r.usage, afterCompaction };
   });
 }
 

@@ -81,7 +81,14 @@ function keepUsage(state: ParseState, n: ChainNode): void {
     last.usage = maxUsage(last.usage, usage);
     return;
   }
-  const u: UsageRecord = { messageId, model: internModel(state, n.model ?? 'unknown'), line: n.line, usage, isSidechain: false };
+  const model = internModel(state, n.model ?? 'unknown');
+  // The usual record as one literal: properties added after the object is made take a separate
+  // property array, and a long session keeps tens of thousands of these.
+  if (n.requestId && n.timestamp && !n.synthetic) {
+    state.prunedUsage.push({ messageId, model, line: n.line, usage, isSidechain: false, requestId: n.requestId, timestamp: n.timestamp });
+    return;
+  }
+  const u: UsageRecord = { messageId, model, line: n.line, usage, isSidechain: false };
   if (n.requestId) u.requestId = n.requestId;
   if (n.timestamp) u.timestamp = n.timestamp;
   if (n.synthetic) u.synthetic = true;
