@@ -13,7 +13,7 @@ export function responseKey(r: { readonly messageId: string; readonly requestId?
  * tens of thousands of responses: a key string built for each, and a copy of each record, were most
  * of what counting them held in memory.
  */
-export class ResponseTable {
+class ResponseTable {
   readonly list: Response[] = [];
   /** Where the first response of each message id is. */
   private readonly byMessage = new Map<string, number>();
