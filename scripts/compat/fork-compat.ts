@@ -83,8 +83,14 @@ function writable(p: string): void {
 // `--only a,b`: just these fixtures (to look into one; GLASSBOX_COMPAT_KEEP=1 keeps the scratch folder).
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? new Set((process.argv[onlyAt + 1] ?? '').split(',')) : null;
-for (const name of GENERATED.filter((n) => only === null || only.has(n))) {
-  const fixture = join(CORPUS, name);
+// The hostile sessions too (names and outputs with controls, bidi text, a tombstone-shaped output):
+// the real client must resume their forks like any other.
+const HOSTILE = ['19-hostile-text', '20-newest-client-hostile'];
+const fixtures = [
+  ...GENERATED.map((name) => ({ name, fixture: join(CORPUS, name) })),
+  ...(process.env['GLASSBOX_CORPUS'] ? [] : HOSTILE.map((name) => ({ name, fixture: join(REPO, 'fixtures/corpus/hostile', name) }))),
+];
+for (const { name, fixture } of fixtures.filter((f) => only === null || only.has(f.name))) {
   const manifest = JSON.parse(readFileSync(join(fixture, 'manifest.json'), 'utf8')) as { session_ids: string[] };
   const sessionId = manifest.session_ids[0] as string;
   const projectDir = join(work, name, 'project');
