@@ -25,7 +25,7 @@ class ResponseTable {
     const i = this.byMessage.get(messageId);
     if (i === undefined) return -1;
     if ((this.list[i]?.requestId ?? '') === (requestId ?? '')) return i;
-    return this.byKey.get(`${messageId}:${requestId ?? ''}`) ?? -1;
+    return this.byKey.get(responseKey({ messageId, requestId })) ?? -1;
   }
 
   /** Adds a response not yet in the table. */
